@@ -1,0 +1,128 @@
+/**
+ * Request schemas and answer types of every /api route (spec §7 plus retryScan and the storage admin
+ * routes). The handlers validate with these; the web app imports them for its calls. No Node APIs here.
+ */
+import { z } from 'zod';
+import type { AppData, QueueEntry, User } from './entities';
+
+/** Largest decoded image accepted by /api/upload. The web app scales pictures below this first. */
+export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
+/** Largest request body accepted (Lambda takes 6 MB; the base64 data URL of MAX_IMAGE_BYTES fits). */
+export const MAX_BODY_BYTES = Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 64 * 1024;
+/** How often the web app polls the queue while it is not empty (spec §9). */
+export const QUEUE_POLL_MS = 2000;
+/** Rows per page in every table (spec §9). */
+export const TABLE_PAGE_SIZE = 5;
+
+export const ACCEPTED_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'] as const;
+export type AcceptedImageType = (typeof ACCEPTED_IMAGE_TYPES)[number];
+
+/** A Firebase uid or one of our generated ids: letters, digits, '-' and '_'. */
+export const idSchema = (label: string) =>
+  z
+    .string({ error: `${label} is required.` })
+    .min(1, `${label} is required.`)
+    .max(128, `${label} is too long.`)
+    .regex(/^[A-Za-z0-9_-]+$/, `${label} may contain only letters, digits, '-' and '_'.`);
+
+/** A plain file name: no path separators, no traversal, no leading dot. */
+export const fileNameSchema = (label = 'fileName') =>
+  z
+    .string({ error: `${label} is required.` })
+    .min(1, `${label} is required.`)
+    .max(128, `${label} is too long.`)
+    .regex(
+      /^[A-Za-z0-9][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*$/,
+      `${label} must be a plain file name such as 1700000000000-receipt.jpg (no folders, no '..').`,
+    );
+
+export const loginBody = z.object({
+  user_id: idSchema('user_id'),
+  user_email: z.string().max(320).default(''),
+  user_name: z.string().max(200).default(''),
+});
+export type LoginBody = z.infer<typeof loginBody>;
+export type LoginAnswer = Pick<User, 'user_id' | 'user_email'>;
+
+export const registerFcmTokenBody = z.object({
+  userId: idSchema('userId'),
+  fcmToken: z.string().min(1, 'fcmToken is required.').max(4096, 'fcmToken is too long.'),
+});
+
+export const userIdQuery = z.object({ userId: idSchema('userId') });
+
+export const getImageQuery = z.object({ userId: idSchema('userId'), blobName: fileNameSchema('blobName') });
+/** getImage answers a JSON string: a data URL to use as an image source. */
+export type GetImageAnswer = string;
+
+export const deleteReceiptQuery = z.object({
+  receiptId: idSchema('receiptId'),
+  userId: idSchema('userId'),
+  blobName: fileNameSchema('blobName').optional(),
+});
+export interface DeleteReceiptAnswer {
+  deleted: true;
+  receiptId: string;
+}
+
+export const logBody = z.object({
+  event: z.string().min(1, 'event is required.').max(200, 'event is too long.'),
+  properties: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const uploadBody = z.object({
+  userId: idSchema('userId'),
+  imgSrc: z.string({ error: 'imgSrc (the image as a data URL) is required.' }).min(1, 'imgSrc is required.'),
+  fileName: fileNameSchema('fileName'),
+  /** Sent by the file-picker variant of the spec; not read. */
+  appData: z.unknown().optional(),
+});
+export interface UploadAnswer {
+  fileName: string;
+  status: QueueEntry['status'];
+}
+
+export const retryScanBody = z.object({ userId: idSchema('userId'), fileName: fileNameSchema('fileName') });
+
+export type ListQueueAnswer = QueueEntry[];
+export type GetAppDataAnswer = AppData;
+
+/** Storage Tester (admin only). */
+export const storageTableQuery = z.object({
+  table: z
+    .string({ error: 'table is required.' })
+    .regex(/^[A-Za-z][A-Za-z0-9]{2,62}$/, 'table must be a table name (letters and digits).'),
+});
+export const storageDeleteQuery = storageTableQuery.extend({
+  partitionKey: z.string().min(1, 'partitionKey is required.').max(512),
+  rowKey: z.string().min(1, 'rowKey is required.').max(512),
+});
+export interface StorageRecord {
+  partitionKey: string;
+  rowKey: string;
+  [property: string]: unknown;
+}
+
+/** Error body of every 4xx/5xx answer. */
+export interface ErrorAnswer {
+  error: string;
+  message: string;
+}
+
+/** The route table: method, path and whether it needs a token. Shared by the server, infra and web. */
+export const ROUTES = {
+  login: { method: 'POST', path: '/api/login', auth: true },
+  registerFCMToken: { method: 'POST', path: '/api/registerFCMToken', auth: true },
+  listQueue: { method: 'GET', path: '/api/listQueue', auth: true },
+  getImage: { method: 'GET', path: '/api/getImage', auth: true },
+  getAppData: { method: 'GET', path: '/api/getAppData', auth: true },
+  deleteReceiptData: { method: 'DELETE', path: '/api/deleteReceiptData', auth: true },
+  log: { method: 'POST', path: '/api/log', auth: false },
+  upload: { method: 'POST', path: '/api/upload', auth: true },
+  retryScan: { method: 'POST', path: '/api/retryScan', auth: true },
+  storageListTables: { method: 'GET', path: '/api/storage/tables', auth: true },
+  storageListRecords: { method: 'GET', path: '/api/storage/records', auth: true },
+  storageCreateRecord: { method: 'POST', path: '/api/storage/records', auth: true },
+  storageDeleteRecord: { method: 'DELETE', path: '/api/storage/records', auth: true },
+} as const;
+export type RouteName = keyof typeof ROUTES;

@@ -1,0 +1,81 @@
+/**
+ * The typed error hierarchy shared by every package. Adapters translate vendor errors into these;
+ * the HTTP layer maps them to status codes in one place. Messages are written for the person who
+ * sees them: they say what was wrong and, where possible, what to do.
+ */
+export class AppError extends Error {
+  /** A short machine-readable code, stable across versions. */
+  readonly code: string;
+
+  constructor(message: string, options?: { cause?: unknown; code?: string }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = options?.code ?? new.target.name.replace(/Error$/, '');
+  }
+}
+
+/** The input is malformed or breaks a rule; the caller can fix it (HTTP 400). */
+export class ValidationError extends AppError {}
+
+/** No valid credentials were given (HTTP 401). */
+export class UnauthorizedError extends AppError {}
+
+/** The caller is known but may not do this (HTTP 403). */
+export class ForbiddenError extends AppError {}
+
+/** The thing asked for does not exist, or not for this caller (HTTP 404). */
+export class NotFoundError extends AppError {}
+
+/** The write lost a race or would overwrite something that exists (HTTP 409 / 412). */
+export class ConflictError extends AppError {}
+
+/** The request body is larger than we accept (HTTP 413). */
+export class PayloadTooLargeError extends AppError {}
+
+/** The content type or format is not one we accept (HTTP 415). */
+export class UnsupportedMediaTypeError extends AppError {}
+
+/** A receipt could not be analysed. `retryable` says whether another attempt may succeed. */
+export class AnalyzerError extends AppError {
+  readonly retryable: boolean;
+
+  constructor(message: string, options?: { cause?: unknown; code?: string; retryable?: boolean }) {
+    super(message, options);
+    this.retryable = options?.retryable ?? true;
+  }
+}
+
+/** A table store call failed for a reason other than the ones above. */
+export class StoreError extends AppError {
+  /** HTTP-like status reported by the service, when there is one. */
+  readonly status: number | undefined;
+
+  constructor(message: string, options?: { cause?: unknown; code?: string; status?: number }) {
+    super(message, options);
+    this.status = options?.status;
+  }
+}
+
+/**
+ * A transaction was refused or failed as a whole: no operation of it was applied.
+ * Carries the service message (or 'Transaction Failed'), its code and its status (spec §8).
+ */
+export class TransactionError extends StoreError {
+  /** Index of the failing operation within the transaction, when the service tells. */
+  readonly failedIndex: number | undefined;
+
+  constructor(
+    message: string | undefined,
+    options?: { cause?: unknown; code?: string; status?: number; failedIndex?: number },
+  ) {
+    super(message && message.length > 0 ? message : 'Transaction Failed', options);
+    this.failedIndex = options?.failedIndex;
+  }
+}
+
+/** Configuration is missing or wrong; the message names the setting. */
+export class ConfigurationError extends AppError {}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}

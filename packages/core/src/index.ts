@@ -1,0 +1,6 @@
+export * from './errors';
+export * from './table-store';
+export * from './entities';
+export * from './analysis';
+export * from './ports';
+export * from './api';

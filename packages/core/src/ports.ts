@@ -1,0 +1,102 @@
+import type { AnalysisResult } from './analysis';
+
+/** Receipt images and analysis JSON, addressed by key (`<userId>/<fileName>`). */
+export interface BlobStore {
+  /** Stores bytes under a key, replacing what was there. */
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /** The bytes and content type, or null when absent. */
+  get(key: string): Promise<{ bytes: Uint8Array; contentType: string } | null>;
+  /** Removes the object; absent is not an error. */
+  delete(key: string): Promise<void>;
+  /** Keys under a prefix. */
+  list(prefix: string): Promise<string[]>;
+  /**
+   * Where an analyzer that reads from the store itself can find the object (e.g. S3 bucket and key),
+   * or undefined when it must be given the bytes.
+   */
+  locate?(key: string): { bucket: string; key: string } | undefined;
+}
+
+/** One scan to analyse: the receipt image `fileName` of user `userId`. */
+export interface ScanJob {
+  userId: string;
+  fileName: string;
+}
+
+/** Delivers scan jobs to the worker: in-process locally, SQS in the cloud. */
+export interface ScanQueue {
+  enqueue(job: ScanJob, options?: { delaySeconds?: number }): Promise<void>;
+}
+
+/** Reads one receipt image into merchant, receipt, items and taxes. */
+export interface Analyzer {
+  readonly name: string;
+  /**
+   * @param image - the image bytes (JPEG, PNG, WebP or PDF)
+   * @param mimeType - the bytes' content type
+   * @param source - where the image is stored, for analyzers that read it from there
+   * @throws AnalyzerError when the image cannot be read
+   */
+  analyze(image: Uint8Array, mimeType: string, source?: { bucket: string; key: string }): Promise<AnalysisResult>;
+  /** Frees workers and other resources. */
+  close?(): Promise<void>;
+}
+
+export interface BrandMatch {
+  brand: string;
+  owning_corporation: string | null;
+}
+
+/** Fills an item's brand and the brand's owner, and a merchant chain's owner. Unknown stays null. */
+export interface Enricher {
+  brandFor(description: string): BrandMatch | null;
+  corporationForMerchant(merchantName: string): string | null;
+}
+
+export interface PushMessage {
+  title: string;
+  body: string;
+  data?: Record<string, string>;
+}
+
+/** Sends push notifications to device tokens. */
+export interface Notifier {
+  /** @returns the tokens the push service reported as no longer valid, to be removed */
+  send(tokens: string[], message: PushMessage): Promise<{ invalidTokens: string[] }>;
+}
+
+/** The identity a verified ID token proves. */
+export interface Identity {
+  uid: string;
+  email: string | null;
+  name: string | null;
+}
+
+/** Verifies a bearer ID token; throws UnauthorizedError when it is missing, forged or expired. */
+export interface IdentityVerifier {
+  verify(idToken: string): Promise<Identity>;
+}
+
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** Structured one-line JSON logs (CloudWatch-friendly); quiet below `level`. */
+export function createJsonLogger(
+  level: 'debug' | 'info' | 'warn' | 'error' = 'info',
+  write: (line: string) => void = (line) => process.stderr.write(line + '\n'),
+): Logger {
+  const order = ['debug', 'info', 'warn', 'error'] as const;
+  const min = order.indexOf(level);
+  const emit = (lvl: (typeof order)[number]) => (message: string, fields?: Record<string, unknown>) => {
+    if (order.indexOf(lvl) < min) return;
+    write(JSON.stringify({ level: lvl, time: new Date().toISOString(), message, ...fields }));
+  };
+  return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
+}
+
+/** A logger that drops everything (tests). */
+export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };

@@ -1,0 +1,66 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Every test of the repository, as one run of `npm test`. Suites on the public fixtures live in
+ * vitest.real.config.ts (`npm run test:real`).
+ */
+export default defineConfig({
+  test: {
+    reporters: ['default', './test/support/summary-reporter.ts'],
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/*/{src,test}/**/*.test.ts', 'lambdas/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'store',
+          include: ['test/store/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'analysis',
+          include: ['test/analysis/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'api',
+          include: ['test/api/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        test: {
+          name: 'infra',
+          include: ['test/infra/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+        },
+      },
+      'web/vitest.config.ts',
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+        },
+      },
+    ],
+  },
+});

@@ -53,6 +53,12 @@ export const or = (...filters: Filter[]): Filter => ({ op: 'or', filters });
 export interface ListOptions {
   /** Only entities of this partition. Adapters serve this with a partition-scoped query. */
   partitionKey?: string;
+  /**
+   * Only entities whose partitionKey starts with this prefix (e.g. all receipts' item partitions of
+   * one user when receipt ids start with the user id). Served by a key-range query, never a scan.
+   * Ignored when `partitionKey` is given.
+   */
+  partitionKeyPrefix?: string;
   filter?: Filter;
   /** Largest number of entities in one page (default and maximum 1000). */
   pageSize?: number;

@@ -1,0 +1,314 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { AppError, ConflictError, UnauthorizedError, ValidationError } from '@receipts/core';
+
+/** Options of {@link startAuthEmulator}. */
+export interface AuthEmulatorOptions {
+  /** Port of the Auth REST API on 127.0.0.1; default: a free port. */
+  port?: number;
+  /**
+   * Folder that keeps the accounts between runs (imported at start when present, exported on stop).
+   * The emulator replaces the folder as a whole on export: give it a folder of its own.
+   */
+  dataDir: string;
+  /** Firebase project id; a `demo-` id needs no login and makes no calls to Google. */
+  projectId?: string;
+  /** When true the emulator's own output is kept to be quoted in errors instead of being printed. */
+  silent?: boolean;
+  /** How long to wait for the REST API to answer; default 120 s (a busy machine is slow to start it). */
+  startTimeoutMs?: number;
+  /** How long `stop()` waits for the export before killing the process; default 30 s. */
+  stopTimeoutMs?: number;
+}
+
+/** Tokens of a signed-in emulator account. */
+export interface EmulatorSession {
+  idToken: string;
+  localId: string;
+  refreshToken: string;
+}
+
+/** A running Auth emulator. */
+export interface AuthEmulator {
+  /** `127.0.0.1:PORT`, the value for `FIREBASE_AUTH_EMULATOR_HOST`. */
+  host: string;
+  port: number;
+  projectId: string;
+  /** Stops the emulator after it has exported its accounts to `dataDir`. Safe to call twice. */
+  stop(): Promise<void>;
+  /** Creates an email+password account and returns its tokens. */
+  signUp(email: string, password: string, displayName?: string): Promise<EmulatorSession>;
+  /** Signs an existing account in and returns a fresh ID token. */
+  signIn(email: string, password: string): Promise<{ idToken: string; localId: string }>;
+}
+
+const DEFAULT_PROJECT_ID = 'demo-receipts';
+const METADATA_FILE = 'firebase-export-metadata.json';
+const OUTPUT_LINES_KEPT = 40;
+const START_ATTEMPTS_ON_FREE_PORTS = 3;
+
+/** Emulators still running; killed if this process exits without stopping them. */
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // The emulator runs in its own process group (so a terminal's Ctrl-C reaches only us and we can stop
+  // it cleanly); without this it would outlive a test run or server that ends abruptly.
+  process.on('exit', () => {
+    for (const child of running) child.kill('SIGKILL');
+  });
+}
+
+/**
+ * Starts the Firebase Auth emulator of firebase-tools on 127.0.0.1 and waits until its REST API answers.
+ *
+ * Several emulators may run at once (parallel tests): each gets its own config folder, free hub and
+ * logging ports and its own temp folder, where firebase-tools keeps the file that locates a project's
+ * hub (shared per project id otherwise, which would send one emulator's export to another).
+ *
+ * @param options - port, data folder, project id and output handling
+ * @returns the running emulator, with helpers that create and sign in accounts through its REST API
+ * @throws AppError (code `AuthEmulatorStartFailed`) with the emulator's last output when it cannot start
+ */
+export async function startAuthEmulator(options: AuthEmulatorOptions): Promise<AuthEmulator> {
+  const attempts = options.port === undefined ? START_ATTEMPTS_ON_FREE_PORTS : 1;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options);
+    } catch (error) {
+      // Free ports are probed before the emulator binds them; another process may take one meanwhile.
+      if (attempt >= attempts || !(error instanceof PortTakenError)) throw error;
+    }
+  }
+}
+
+class PortTakenError extends AppError {}
+
+async function startOnce(options: AuthEmulatorOptions): Promise<AuthEmulator> {
+  const projectId = options.projectId ?? DEFAULT_PROJECT_ID;
+  const port = options.port ?? (await findFreePort());
+  const hubPort = await findFreePort();
+  const loggingPort = await findFreePort();
+  const host = `127.0.0.1:${port}`;
+  const dataDir = resolve(options.dataDir);
+  await mkdir(dataDir, { recursive: true });
+
+  const workDir = await mkdtemp(join(tmpdir(), 'receipts-auth-emulator-'));
+  const privateTmp = join(workDir, 'tmp');
+  await mkdir(privateTmp);
+  const config = {
+    emulators: {
+      auth: { host: '127.0.0.1', port },
+      hub: { host: '127.0.0.1', port: hubPort },
+      logging: { host: '127.0.0.1', port: loggingPort },
+      ui: { enabled: false },
+    },
+  };
+  await writeFile(join(workDir, 'firebase.json'), JSON.stringify(config, null, 2));
+
+  const args = [
+    firebaseCli(),
+    'emulators:start',
+    '--only',
+    'auth',
+    '--project',
+    projectId,
+    '--non-interactive',
+  ];
+  if (existsSync(join(dataDir, METADATA_FILE))) args.push('--import', dataDir);
+  args.push('--export-on-exit', dataDir);
+
+  const child = spawn(process.execPath, args, {
+    cwd: workDir,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      // Offline: CI skips the message-of-the-day fetch and, with NO_UPDATE_NOTIFIER, the update check.
+      CI: 'true',
+      NO_UPDATE_NOTIFIER: '1',
+      NO_COLOR: '1',
+      FORCE_COLOR: '0',
+      TMPDIR: privateTmp,
+      // firebase-tools' settings store; kept per run so parallel emulators never write the same file.
+      XDG_CONFIG_HOME: join(workDir, 'config'),
+      FIREBASE_AUTH_EMULATOR_HOST: undefined,
+    },
+  });
+  running.add(child);
+  installExitHook();
+
+  const output: string[] = [];
+  const collect = (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (line.trim() === '') continue;
+      output.push(line);
+      if (output.length > OUTPUT_LINES_KEPT) output.shift();
+      if (!options.silent) process.stderr.write(`[auth-emulator] ${line}\n`);
+    }
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+
+  let exited = false;
+  const exit = new Promise<void>((resolveExit) => {
+    child.once('exit', () => {
+      exited = true;
+      running.delete(child);
+      resolveExit();
+    });
+    child.once('error', (error) => {
+      output.push(`spawn failed: ${error.message}`);
+      exited = true;
+      running.delete(child);
+      resolveExit();
+    });
+  });
+  const cleanUp = () => rm(workDir, { recursive: true, force: true });
+
+  try {
+    await waitUntilReady(`http://${host}/`, exit, () => exited, options.startTimeoutMs ?? 120_000);
+  } catch (error) {
+    if (!exited) {
+      child.kill('SIGKILL');
+      await exit;
+    }
+    await cleanUp();
+    const tail = output.join('\n');
+    const reason = error instanceof Error ? error.message : String(error);
+    const message = `The Firebase Auth emulator did not start on ${host}: ${reason}\n${tail}`;
+    if (/port taken|is not open on/i.test(tail)) {
+      throw new PortTakenError(message, { code: 'AuthEmulatorStartFailed' });
+    }
+    throw new AppError(message, { code: 'AuthEmulatorStartFailed' });
+  }
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      if (!exited) {
+        child.kill('SIGINT');
+        const timedOut = await Promise.race([
+          exit.then(() => false),
+          delay(options.stopTimeoutMs ?? 30_000).then(() => true),
+        ]);
+        if (timedOut) {
+          child.kill('SIGKILL');
+          await exit;
+        }
+      }
+      await cleanUp();
+      if (output.some((line) => /Automatic export to .* failed/.test(line))) {
+        throw new AppError(
+          `The Firebase Auth emulator could not save its accounts to ${dataDir}:\n${output.join('\n')}`,
+          { code: 'AuthEmulatorExportFailed' },
+        );
+      }
+    })();
+    return stopping;
+  };
+
+  const rest = (method: string) =>
+    `http://${host}/identitytoolkit.googleapis.com/v1/accounts:${method}?key=local-emulator-key`;
+
+  return {
+    host,
+    port,
+    projectId,
+    stop,
+    async signUp(email, password, displayName) {
+      const body = await callRest(rest('signUp'), {
+        email,
+        password,
+        ...(displayName === undefined ? {} : { displayName }),
+        returnSecureToken: true,
+      });
+      return {
+        idToken: String(body.idToken),
+        localId: String(body.localId),
+        refreshToken: String(body.refreshToken),
+      };
+    },
+    async signIn(email, password) {
+      const body = await callRest(rest('signInWithPassword'), { email, password, returnSecureToken: true });
+      return { idToken: String(body.idToken), localId: String(body.localId) };
+    },
+  };
+}
+
+/** The firebase-tools CLI script installed in node_modules. */
+function firebaseCli(): string {
+  const require = createRequire(import.meta.url);
+  return join(dirname(require.resolve('firebase-tools/package.json')), 'lib', 'bin', 'firebase.js');
+}
+
+/** A port on 127.0.0.1 that nothing listens on right now. */
+function findFreePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolveDelay) => setTimeout(resolveDelay, ms));
+}
+
+async function waitUntilReady(
+  url: string,
+  exit: Promise<void>,
+  hasExited: () => boolean,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (hasExited()) throw new Error('the emulator process exited during start-up');
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      if (response.ok) {
+        const body = (await response.json()) as { authEmulator?: { ready?: boolean } };
+        if (body.authEmulator?.ready) return;
+      }
+    } catch {
+      // Not listening yet.
+    }
+    await Promise.race([delay(250), exit]);
+  }
+  throw new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`);
+}
+
+/** Calls the emulator's Identity Toolkit REST API and turns its error codes into core errors. */
+async function callRest(url: string, payload: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(payload),
+  });
+  const body = (await response.json().catch(() => ({}))) as Record<string, unknown> & {
+    error?: { message?: string };
+  };
+  if (response.ok) return body;
+  const code = body.error?.message ?? `HTTP ${response.status}`;
+  if (code.startsWith('EMAIL_EXISTS')) {
+    throw new ConflictError('An account with this email address already exists.', { code: 'EmailExists' });
+  }
+  if (/^(EMAIL_NOT_FOUND|INVALID_PASSWORD|INVALID_LOGIN_CREDENTIALS|USER_DISABLED)/.test(code)) {
+    throw new UnauthorizedError('The email address or password is wrong.', { code: 'InvalidLogin' });
+  }
+  throw new ValidationError(`The Auth emulator refused the request: ${code}`, {
+    code: 'AuthEmulatorRefused',
+  });
+}

@@ -1,0 +1,5 @@
+export {
+  FirebaseIdentityVerifier,
+  assertEmulatorNotInCloud,
+  type FirebaseIdentityVerifierOptions,
+} from './firebase-identity-verifier';

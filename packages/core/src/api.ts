@@ -55,8 +55,22 @@ export const getImageQuery = z.object({ userId: idSchema('userId'), blobName: fi
 /** getImage answers a JSON string: a data URL to use as an image source. */
 export type GetImageAnswer = string;
 
+/**
+ * A receipt id: the owner's user id, '~', and the file name of the upload
+ * (e.g. `Xy12~1700000000000-receipt.jpg`).
+ */
+export const receiptIdSchema = (label = 'receiptId') =>
+  z
+    .string({ error: `${label} is required.` })
+    .min(1, `${label} is required.`)
+    .max(260, `${label} is too long.`)
+    .regex(
+      /^[A-Za-z0-9_-]+~[A-Za-z0-9][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*$/,
+      `${label} must be a receipt id as getAppData answers it (user id, '~', file name).`,
+    );
+
 export const deleteReceiptQuery = z.object({
-  receiptId: idSchema('receiptId'),
+  receiptId: receiptIdSchema('receiptId'),
   userId: idSchema('userId'),
   blobName: fileNameSchema('blobName').optional(),
 });

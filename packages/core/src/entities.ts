@@ -51,7 +51,12 @@ export interface Merchant {
 /** A merchant as the reports show it (getAppData.reportMerchants). */
 export interface ReportMerchant extends Merchant {
   merchant_region: string | null;
+  /** The sum of the merchant's receipts in `merchant_currency_code` (never across currencies). */
   merchant_total_amount: number;
+  /** The currency most of the merchant's receipts are in. */
+  merchant_currency_code?: string | null;
+  /** The merchant's receipt totals per currency. */
+  merchant_totals_by_currency?: Record<string, number>;
   merchant_first_visit: string | null;
   merchant_last_visit: string | null;
 }

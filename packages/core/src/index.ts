@@ -4,3 +4,5 @@ export * from './entities';
 export * from './analysis';
 export * from './ports';
 export * from './api';
+export * from './repository';
+export * from './use-cases';

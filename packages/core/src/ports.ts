@@ -70,6 +70,8 @@ export interface Identity {
   uid: string;
   email: string | null;
   name: string | null;
+  /** Whether the identity provider verified `email` (undefined when it does not say). */
+  emailVerified?: boolean;
 }
 
 /** Verifies a bearer ID token; throws UnauthorizedError when it is missing, forged or expired. */

@@ -1,0 +1,197 @@
+import { roundMoney } from '../analysis';
+import type { AppData, Brand, Corporation, Receipt, ReportItem, ReportMerchant } from '../entities';
+import type { ItemRow, MerchantRow, ReceiptRow } from './rows';
+
+/**
+ * Builds a user's report data from their rows. Pure: the same rows give the same answer.
+ *
+ * Money is never added across currencies. The user's *main currency* is the one most of their
+ * receipts are in (ties: alphabetical); amounts without a currency count as main. A brand's `total`
+ * is its sum in the main currency, with every currency's sum in `totals_by_currency`. A merchant's
+ * `merchant_total_amount` is its sum in the merchant's own most frequent currency
+ * (`merchant_currency_code`), again with `merchant_totals_by_currency`.
+ */
+export function buildAppData(input: {
+  version: string;
+  receipts: ReceiptRow[];
+  merchants: MerchantRow[];
+  items: ItemRow[];
+}): AppData {
+  const { version, merchants } = input;
+  const receipts = [...input.receipts].sort(byNewest);
+  const receiptById = new Map(receipts.map((r) => [r.receipt_id, r]));
+  const mainCurrency = mostFrequent(receipts.map((r) => r.currency_code));
+
+  // Items of a receipt row that is not (yet, or any more) there are left out: the receipt row is
+  // written last and deleted last, so this hides half-written or half-deleted receipts.
+  const reportProductItems: ReportItem[] = [];
+  for (const item of input.items) {
+    const receipt = receiptById.get(item.receipt_id);
+    if (!receipt) continue;
+    reportProductItems.push({
+      item_id: item.item_id,
+      receipt_id: item.receipt_id,
+      description: item.description,
+      unit_price: item.unit_price,
+      quantity: item.quantity,
+      total_price: item.total_price,
+      currency_code: item.currency_code,
+      user_id: item.user_id,
+      brand: item.brand,
+      product_type: item.product_type ?? null,
+      product_identifier: item.product_identifier ?? null,
+      merchant_name: receipt.merchant_name,
+      receipt_transaction_date: receipt.transaction_date,
+    });
+  }
+  const receiptOrder = new Map(receipts.map((r, i) => [r.receipt_id, i]));
+  reportProductItems.sort(
+    (a, b) =>
+      (receiptOrder.get(a.receipt_id) ?? 0) - (receiptOrder.get(b.receipt_id) ?? 0) ||
+      a.item_id.localeCompare(b.item_id),
+  );
+
+  const brands = brandTotals(input.items, receiptById, mainCurrency);
+  const reportMerchants = merchantSummaries(merchants, receipts);
+
+  const corporationNames = new Set<string>();
+  for (const brand of brands) if (brand.owning_corporation) corporationNames.add(brand.owning_corporation);
+  for (const merchant of reportMerchants)
+    if (merchant.owning_corporation) corporationNames.add(merchant.owning_corporation);
+  const corporations: Corporation[] = [...corporationNames].sort(byText).map((name) => ({ name }));
+
+  return {
+    version,
+    reportMerchants,
+    corporations,
+    brands,
+    reportReceipts: receipts.map(toReportReceipt),
+    reportProductItems,
+  };
+}
+
+function toReportReceipt(row: ReceiptRow): Receipt {
+  return {
+    receipt_id: row.receipt_id,
+    doc_type: row.doc_type,
+    receipt_type: row.receipt_type,
+    country_region: row.country_region,
+    merchant_id: row.merchant_id,
+    merchant_name: row.merchant_name,
+    total_amount: row.total_amount,
+    currency_code: row.currency_code,
+    total_tax: row.total_tax,
+    transaction_date: row.transaction_date,
+    transaction_time: row.transaction_time,
+    user_id: row.user_id,
+    document_url: row.document_url,
+    total_checks_out: row.total_checks_out,
+  };
+}
+
+function brandTotals(
+  items: ItemRow[],
+  receiptById: Map<string, ReceiptRow>,
+  mainCurrency: string | null,
+): Brand[] {
+  const byName = new Map<string, { brand: Brand; totals: Map<string, number> }>();
+  for (const item of items) {
+    if (!item.brand || !receiptById.has(item.receipt_id)) continue;
+    let entry = byName.get(item.brand);
+    if (!entry) {
+      entry = {
+        brand: { name: item.brand, owning_corporation: item.owning_corporation, purchases: 0, total: 0 },
+        totals: new Map(),
+      };
+      byName.set(item.brand, entry);
+    }
+    entry.brand.purchases += 1;
+    if (!entry.brand.owning_corporation && item.owning_corporation) {
+      entry.brand.owning_corporation = item.owning_corporation;
+    }
+    if (item.total_price !== null) {
+      const currency = item.currency_code ?? mainCurrency ?? '';
+      entry.totals.set(currency, (entry.totals.get(currency) ?? 0) + item.total_price);
+    }
+  }
+  const brands = [...byName.values()].map(({ brand, totals }) => {
+    const totals_by_currency: Record<string, number> = {};
+    for (const [currency, sum] of [...totals].sort(([a], [b]) => byText(a, b))) {
+      if (currency) totals_by_currency[currency] = roundMoney(sum);
+    }
+    const main = totals.get(mainCurrency ?? '') ?? 0;
+    return { ...brand, total: roundMoney(main), totals_by_currency };
+  });
+  return brands.sort((a, b) => b.total - a.total || b.purchases - a.purchases || byText(a.name, b.name));
+}
+
+function merchantSummaries(merchants: MerchantRow[], receipts: ReceiptRow[]): ReportMerchant[] {
+  const receiptsOf = new Map<string, ReceiptRow[]>();
+  for (const receipt of receipts) {
+    const list = receiptsOf.get(receipt.merchant_id) ?? [];
+    list.push(receipt);
+    receiptsOf.set(receipt.merchant_id, list);
+  }
+  const out: ReportMerchant[] = [];
+  for (const merchant of merchants) {
+    const own = receiptsOf.get(merchant.merchant_id) ?? [];
+    // A merchant whose last receipt was deleted is removed with it; skip one mid-way.
+    if (own.length === 0) continue;
+    const currency = mostFrequent(own.map((r) => r.currency_code));
+    const totals = new Map<string, number>();
+    for (const r of own) {
+      if (r.total_amount === null) continue;
+      const c = r.currency_code ?? currency ?? '';
+      totals.set(c, (totals.get(c) ?? 0) + r.total_amount);
+    }
+    const dates = own
+      .map((r) => r.transaction_date)
+      .filter((d): d is string => !!d)
+      .sort();
+    const latest = own[0]; // receipts are sorted newest first
+    const totals_by_currency: Record<string, number> = {};
+    for (const [c, sum] of totals) if (c) totals_by_currency[c] = roundMoney(sum);
+    out.push({
+      merchant_id: merchant.merchant_id,
+      name: merchant.name,
+      phone_number: merchant.phone_number,
+      postal_code: merchant.postal_code,
+      city: merchant.city,
+      street_address: merchant.street_address,
+      user_id: merchant.user_id,
+      owning_corporation: merchant.owning_corporation ?? null,
+      merchant_region: latest?.country_region ?? null,
+      merchant_total_amount: roundMoney(totals.get(currency ?? '') ?? 0),
+      merchant_currency_code: currency,
+      merchant_totals_by_currency: totals_by_currency,
+      merchant_first_visit: dates[0] ?? null,
+      merchant_last_visit: dates[dates.length - 1] ?? null,
+    });
+  }
+  return out.sort((a, b) => byText(a.name, b.name) || byText(a.merchant_id, b.merchant_id));
+}
+
+/** The most frequent non-null value (ties: alphabetical), or null. */
+function mostFrequent(values: (string | null)[]): string | null {
+  const counts = new Map<string, number>();
+  for (const v of values) if (v) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best: string | null = null;
+  let bestCount = 0;
+  for (const [v, n] of [...counts].sort(([a], [b]) => byText(a, b))) {
+    if (n > bestCount) {
+      best = v;
+      bestCount = n;
+    }
+  }
+  return best;
+}
+
+function byNewest(a: Receipt, b: Receipt): number {
+  const ka = `${a.transaction_date ?? ''} ${a.transaction_time ?? ''}`;
+  const kb = `${b.transaction_date ?? ''} ${b.transaction_time ?? ''}`;
+  return kb.localeCompare(ka) || a.receipt_id.localeCompare(b.receipt_id);
+}
+
+function byText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

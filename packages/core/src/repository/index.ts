@@ -1,0 +1,4 @@
+export * from './keys';
+export * from './rows';
+export * from './receipt-repository';
+export * from './app-data';

@@ -1,0 +1,320 @@
+import { ConflictError, NotFoundError } from '../errors';
+import { TABLES } from '../entities';
+import type { User } from '../entities';
+import type { ScanJob } from '../ports';
+import {
+  MAX_TRANSACTION_ACTIONS,
+  eq,
+  listAllEntities,
+  ne,
+  type ListOptions,
+  type StoredEntity,
+  type TableEntity,
+  type TableStore,
+  type TransactionAction,
+} from '../table-store';
+import { BRAND_PARTITION, CORPORATION_PARTITION, dictionaryKey, taxRowKey, userKeyPrefix } from './keys';
+import {
+  itemToRow,
+  merchantToRow,
+  queueToRow,
+  receiptToRow,
+  rowToItem,
+  rowToMerchant,
+  rowToQueue,
+  rowToReceipt,
+  rowToTax,
+  str,
+  taxToRow,
+  type ItemRow,
+  type MerchantRow,
+  type QueueRow,
+  type ReceiptRow,
+} from './rows';
+import type { Tax } from '../entities';
+
+/** Most device tokens kept per user; the oldest is dropped first. */
+export const MAX_FCM_TOKENS = 10;
+
+/** A user's row: the profile, the push tokens and the version of the user's report data. */
+export interface UserRow extends User {
+  fcm_tokens: string[];
+  data_version: string | null;
+}
+
+/**
+ * The table layout of the app over the TableStore port (see ./README.md). Every method that serves
+ * one user reads only that user's partitions or key range.
+ */
+export class ReceiptRepository {
+  constructor(private readonly store: TableStore) {}
+
+  // ---- Users -------------------------------------------------------------------------------------
+
+  /** The user's row, or null when the user never signed in and has no data. */
+  async getUser(userId: string): Promise<UserRow | null> {
+    const row = await this.store.getEntity(TABLES.users, userId, userId);
+    return row ? toUserRow(row) : null;
+  }
+
+  /** Saves the profile; push tokens and data version are kept. */
+  async saveUserProfile(user: User): Promise<void> {
+    await this.store.upsertEntity(
+      TABLES.users,
+      { partitionKey: user.user_id, rowKey: user.user_id, ...user },
+      'Merge',
+    );
+  }
+
+  /** Adds a device token (idempotent); keeps the newest MAX_FCM_TOKENS. */
+  async addFcmToken(userId: string, token: string): Promise<void> {
+    await this.editTokens(userId, (tokens) =>
+      [...tokens.filter((t) => t !== token), token].slice(-MAX_FCM_TOKENS),
+    );
+  }
+
+  /** Removes tokens the push service reported invalid. */
+  async removeFcmTokens(userId: string, invalid: string[]): Promise<void> {
+    if (invalid.length === 0) return;
+    await this.editTokens(userId, (tokens) => tokens.filter((t) => !invalid.includes(t)));
+  }
+
+  private async editTokens(userId: string, edit: (tokens: string[]) => string[]): Promise<void> {
+    // Optimistic concurrency: two devices registering at once must both end up in the list.
+    for (let attempt = 0; ; attempt++) {
+      const row = await this.store.getEntity(TABLES.users, userId, userId);
+      const before = row ? toUserRow(row).fcm_tokens : [];
+      const after = edit(before);
+      const entity: TableEntity = { partitionKey: userId, rowKey: userId, fcm_tokens: JSON.stringify(after) };
+      try {
+        if (row) await this.store.updateEntity(TABLES.users, entity, 'Merge', { etag: row.etag });
+        else await this.store.createEntity(TABLES.users, { ...entity, user_id: userId });
+        return;
+      } catch (error) {
+        const raced = error instanceof ConflictError || error instanceof NotFoundError;
+        if (!raced || attempt >= 4) throw error;
+      }
+    }
+  }
+
+  /** The version of the user's report data ('0' before the first write). */
+  async getDataVersion(userId: string): Promise<string> {
+    const row = await this.store.getEntity(TABLES.users, userId, userId);
+    return (row && str(row, 'data_version')) || '0';
+  }
+
+  /**
+   * Marks the user's report data as changed. Call after the write, so a report computed before
+   * it is never taken for current.
+   */
+  async bumpDataVersion(userId: string, now: Date): Promise<string> {
+    const version = `${now.getTime().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    await this.store.upsertEntity(
+      TABLES.users,
+      { partitionKey: userId, rowKey: userId, user_id: userId, data_version: version },
+      'Merge',
+    );
+    return version;
+  }
+
+  // ---- Scan queue --------------------------------------------------------------------------------
+
+  async getQueueEntry(userId: string, fileName: string): Promise<{ entry: QueueRow; etag: string } | null> {
+    const row = await this.store.getEntity(TABLES.scanQueue, userId, fileName);
+    return row ? { entry: rowToQueue(row), etag: row.etag } : null;
+  }
+
+  /** Writes the entry; with `etag`, only when it is unchanged since read (else ConflictError). */
+  async saveQueueEntry(entry: QueueRow, etag?: string): Promise<void> {
+    if (etag) await this.store.updateEntity(TABLES.scanQueue, queueToRow(entry), 'Replace', { etag });
+    else await this.store.upsertEntity(TABLES.scanQueue, queueToRow(entry), 'Replace');
+  }
+
+  async deleteQueueEntry(userId: string, fileName: string): Promise<void> {
+    await ignoreNotFound(this.store.deleteEntity(TABLES.scanQueue, userId, fileName));
+  }
+
+  /** The user's pending and failed scans, oldest upload first. */
+  async listQueue(userId: string): Promise<QueueRow[]> {
+    const rows = await listAllEntities(this.store, TABLES.scanQueue, { partitionKey: userId });
+    return rows.map(rowToQueue).sort((a, b) => a.uploaded_at.localeCompare(b.uploaded_at));
+  }
+
+  /**
+   * Scans of every user that are queued or were being analysed: what a restarted local worker must
+   * pick up again. Reads the whole (small, transient) queue table; used at start-up only.
+   */
+  async listUnfinishedScans(): Promise<ScanJob[]> {
+    const rows = await listAllEntities(this.store, TABLES.scanQueue, { filter: ne('status', 'Failed') });
+    return rows
+      .map(rowToQueue)
+      .sort((a, b) => a.uploaded_at.localeCompare(b.uploaded_at))
+      .map((row) => ({ userId: row.userId, fileName: row.fileName }));
+  }
+
+  // ---- Receipts ----------------------------------------------------------------------------------
+
+  async getReceipt(userId: string, receiptId: string): Promise<ReceiptRow | null> {
+    const row = await this.store.getEntity(TABLES.receipts, userId, receiptId);
+    return row ? rowToReceipt(row) : null;
+  }
+
+  async listReceipts(userId: string): Promise<ReceiptRow[]> {
+    return (await listAllEntities(this.store, TABLES.receipts, { partitionKey: userId })).map(rowToReceipt);
+  }
+
+  async saveReceipt(receipt: ReceiptRow): Promise<void> {
+    await this.store.upsertEntity(TABLES.receipts, receiptToRow(receipt), 'Replace');
+  }
+
+  async deleteReceipt(userId: string, receiptId: string): Promise<void> {
+    await ignoreNotFound(this.store.deleteEntity(TABLES.receipts, userId, receiptId));
+  }
+
+  /** Whether any receipt of the user other than `exceptReceiptId` is from this merchant. */
+  async merchantHasReceipts(userId: string, merchantId: string, exceptReceiptId?: string): Promise<boolean> {
+    return this.any(
+      TABLES.receipts,
+      { partitionKey: userId, filter: eq('merchant_id', merchantId) },
+      (row) => row.rowKey !== exceptReceiptId,
+    );
+  }
+
+  // ---- Merchants ---------------------------------------------------------------------------------
+
+  async listMerchants(userId: string): Promise<MerchantRow[]> {
+    return (await listAllEntities(this.store, TABLES.merchants, { partitionKey: userId })).map(rowToMerchant);
+  }
+
+  async getMerchant(userId: string, merchantId: string): Promise<MerchantRow | null> {
+    const row = await this.store.getEntity(TABLES.merchants, userId, merchantId);
+    return row ? rowToMerchant(row) : null;
+  }
+
+  async saveMerchant(merchant: MerchantRow): Promise<void> {
+    await this.store.upsertEntity(TABLES.merchants, merchantToRow(merchant), 'Replace');
+  }
+
+  async deleteMerchant(userId: string, merchantId: string): Promise<void> {
+    await ignoreNotFound(this.store.deleteEntity(TABLES.merchants, userId, merchantId));
+  }
+
+  // ---- Items and taxes ---------------------------------------------------------------------------
+
+  /** Every item of every receipt of the user: one key-range query over the user's item partitions. */
+  async listItemsOfUser(userId: string): Promise<ItemRow[]> {
+    const rows = await listAllEntities(this.store, TABLES.items, {
+      partitionKeyPrefix: userKeyPrefix(userId),
+    });
+    return rows.map(rowToItem);
+  }
+
+  async listItemsOfReceipt(receiptId: string): Promise<ItemRow[]> {
+    return (await listAllEntities(this.store, TABLES.items, { partitionKey: receiptId })).map(rowToItem);
+  }
+
+  /**
+   * Makes the receipt's items exactly `items`: one transaction (Items are partitioned by receipt),
+   * so a reader sees all of a receipt's items or none of the new ones. A receipt with more than
+   * 100 lines takes several transactions.
+   */
+  async replaceItems(receiptId: string, items: ItemRow[]): Promise<void> {
+    await this.replacePartition(TABLES.items, receiptId, items.map(itemToRow));
+  }
+
+  async listTaxesOfReceipt(receiptId: string): Promise<Tax[]> {
+    return (await listAllEntities(this.store, TABLES.taxes, { partitionKey: receiptId })).map(rowToTax);
+  }
+
+  async replaceTaxes(receiptId: string, taxes: Tax[]): Promise<void> {
+    await this.replacePartition(
+      TABLES.taxes,
+      receiptId,
+      taxes.map((tax, i) => taxToRow(tax, taxRowKey(i))),
+    );
+  }
+
+  private async replacePartition(table: string, partitionKey: string, rows: TableEntity[]): Promise<void> {
+    const existing = await listAllEntities(this.store, table, { partitionKey });
+    const keep = new Set(rows.map((r) => r.rowKey));
+    const actions: TransactionAction[] = [
+      ...rows.map((row): TransactionAction => ['upsert', row, 'Replace']),
+      ...existing
+        .filter((row) => !keep.has(row.rowKey))
+        .map((row): TransactionAction => ['delete', { partitionKey, rowKey: row.rowKey }]),
+    ];
+    for (let i = 0; i < actions.length; i += MAX_TRANSACTION_ACTIONS) {
+      await this.store.submitTransaction(table, actions.slice(i, i + MAX_TRANSACTION_ACTIONS));
+    }
+  }
+
+  // ---- Shared dictionaries -----------------------------------------------------------------------
+
+  /** Records a brand and its owner in the shared dictionary (an unknown owner does not erase a known one). */
+  async saveBrand(name: string, owningCorporation: string | null): Promise<void> {
+    const entity: TableEntity = { partitionKey: BRAND_PARTITION, rowKey: dictionaryKey(name), name };
+    if (owningCorporation) entity.owning_corporation = owningCorporation;
+    await this.store.upsertEntity(TABLES.brands, entity, 'Merge');
+  }
+
+  async saveCorporation(name: string): Promise<void> {
+    await this.store.upsertEntity(
+      TABLES.corporations,
+      { partitionKey: CORPORATION_PARTITION, rowKey: dictionaryKey(name), name },
+      'Merge',
+    );
+  }
+
+  async getBrand(name: string): Promise<{ name: string; owning_corporation: string | null } | null> {
+    const row = await this.store.getEntity(TABLES.brands, BRAND_PARTITION, dictionaryKey(name));
+    return row
+      ? { name: str(row, 'name') ?? name, owning_corporation: str(row, 'owning_corporation') }
+      : null;
+  }
+
+  // ---- helpers -----------------------------------------------------------------------------------
+
+  private async any(
+    table: string,
+    options: ListOptions,
+    accept: (row: StoredEntity) => boolean,
+  ): Promise<boolean> {
+    // A filtered page may come back empty with a continuation token, so follow the pages.
+    let continuationToken: string | undefined;
+    do {
+      const page = await this.store.listEntities(table, { ...options, continuationToken });
+      if (page.items.some(accept)) return true;
+      continuationToken = page.continuationToken;
+    } while (continuationToken);
+    return false;
+  }
+}
+
+function toUserRow(row: StoredEntity): UserRow {
+  let tokens: string[] = [];
+  const raw = str(row, 'fcm_tokens');
+  if (raw) {
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (Array.isArray(parsed)) tokens = parsed.filter((t): t is string => typeof t === 'string');
+    } catch {
+      // A damaged token list is dropped: the devices register again on their next sign-in.
+      tokens = [];
+    }
+  }
+  return {
+    user_id: row.partitionKey,
+    user_email: str(row, 'user_email') ?? '',
+    user_name: str(row, 'user_name') ?? '',
+    fcm_tokens: tokens,
+    data_version: str(row, 'data_version'),
+  };
+}
+
+async function ignoreNotFound(promise: Promise<unknown>): Promise<void> {
+  try {
+    await promise;
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+  }
+}

@@ -1,0 +1,172 @@
+import type { Item, Merchant, QueueEntry, QueueStatus, Receipt, Tax } from '../entities';
+import type { EntityValue, StoredEntity, TableEntity } from '../table-store';
+
+/**
+ * Conversions between entities and table rows. Rows keep the spec's field names as properties; the
+ * keys are described in ./README.md. Reading is forgiving (a missing property reads as null), so
+ * rows written by an older version still load.
+ */
+
+type Row = Record<string, EntityValue | undefined>;
+
+export const str = (row: Row, name: string): string | null => {
+  const value = row[name];
+  return typeof value === 'string' ? value : value === null || value === undefined ? null : String(value);
+};
+export const num = (row: Row, name: string): number | null => {
+  const value = row[name];
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
+    return Number(value);
+  return null;
+};
+const bool = (row: Row, name: string): boolean => row[name] === true || row[name] === 'true';
+
+/** A receipt row: PK user_id, RK receipt_id. */
+export interface ReceiptRow extends Receipt {
+  file_name: string;
+  analyzed_at: string;
+}
+
+export function receiptToRow(receipt: ReceiptRow): TableEntity {
+  return { partitionKey: receipt.user_id, rowKey: receipt.receipt_id, ...receipt };
+}
+
+export function rowToReceipt(row: StoredEntity): ReceiptRow {
+  return {
+    receipt_id: row.rowKey,
+    doc_type: str(row, 'doc_type'),
+    receipt_type: str(row, 'receipt_type'),
+    country_region: str(row, 'country_region'),
+    merchant_id: str(row, 'merchant_id') ?? '',
+    merchant_name: str(row, 'merchant_name') ?? '',
+    total_amount: num(row, 'total_amount'),
+    currency_code: str(row, 'currency_code'),
+    total_tax: num(row, 'total_tax'),
+    transaction_date: str(row, 'transaction_date'),
+    transaction_time: str(row, 'transaction_time'),
+    user_id: row.partitionKey,
+    document_url: str(row, 'document_url') ?? '',
+    total_checks_out: bool(row, 'total_checks_out'),
+    file_name: str(row, 'file_name') ?? '',
+    analyzed_at: str(row, 'analyzed_at') ?? '',
+  };
+}
+
+/** Merchant row: PK user_id, RK merchant_id; `name_key` is the normalised name used to re-use it. */
+export interface MerchantRow extends Merchant {
+  name_key: string;
+}
+
+export function merchantToRow(merchant: MerchantRow): TableEntity {
+  return { partitionKey: merchant.user_id, rowKey: merchant.merchant_id, ...merchant };
+}
+
+export function rowToMerchant(row: StoredEntity): MerchantRow {
+  return {
+    merchant_id: row.rowKey,
+    name: str(row, 'name') ?? '',
+    phone_number: str(row, 'phone_number'),
+    postal_code: str(row, 'postal_code'),
+    city: str(row, 'city'),
+    street_address: str(row, 'street_address'),
+    user_id: row.partitionKey,
+    owning_corporation: str(row, 'owning_corporation'),
+    vectors: str(row, 'vectors'),
+    name_key: str(row, 'name_key') ?? '',
+  };
+}
+
+/** Item row: PK receipt_id, RK item_id. `owning_corporation` is the brand's owner when known. */
+export interface ItemRow extends Item {
+  owning_corporation: string | null;
+}
+
+export function itemToRow(item: ItemRow): TableEntity {
+  return { partitionKey: item.receipt_id, rowKey: item.item_id, ...item };
+}
+
+export function rowToItem(row: StoredEntity): ItemRow {
+  return {
+    item_id: row.rowKey,
+    receipt_id: row.partitionKey,
+    description: str(row, 'description') ?? '',
+    unit_price: num(row, 'unit_price'),
+    quantity: num(row, 'quantity'),
+    total_price: num(row, 'total_price'),
+    currency_code: str(row, 'currency_code'),
+    user_id: str(row, 'user_id') ?? '',
+    brand: str(row, 'brand'),
+    product_type: str(row, 'product_type'),
+    product_identifier: str(row, 'product_identifier'),
+    vectors: str(row, 'vectors'),
+    owning_corporation: str(row, 'owning_corporation'),
+  };
+}
+
+/** Tax row: PK receipt_id, RK line number. */
+export function taxToRow(tax: Tax, rowKey: string): TableEntity {
+  return { partitionKey: tax.receipt_id, rowKey, ...tax };
+}
+
+export function rowToTax(row: StoredEntity): Tax {
+  return {
+    receipt_id: row.partitionKey,
+    description: str(row, 'description') ?? '',
+    rate: num(row, 'rate'),
+    amount: num(row, 'amount'),
+    currency_code: str(row, 'currency_code'),
+    user_id: str(row, 'user_id') ?? '',
+  };
+}
+
+/** A scan queue row: PK user_id, RK fileName. */
+export interface QueueRow {
+  userId: string;
+  fileName: string;
+  status: QueueStatus;
+  reason: string | null;
+  attempts: number;
+  uploaded_at: string;
+  updated_at: string;
+  content_type: string;
+}
+
+export function queueToRow(entry: QueueRow): TableEntity {
+  return {
+    partitionKey: entry.userId,
+    rowKey: entry.fileName,
+    status: entry.status,
+    reason: entry.reason,
+    attempts: entry.attempts,
+    uploaded_at: entry.uploaded_at,
+    updated_at: entry.updated_at,
+    content_type: entry.content_type,
+  };
+}
+
+export function rowToQueue(row: StoredEntity): QueueRow {
+  const status = str(row, 'status');
+  return {
+    userId: row.partitionKey,
+    fileName: row.rowKey,
+    status: status === 'Analyzing' || status === 'Failed' ? status : 'false',
+    reason: str(row, 'reason'),
+    attempts: num(row, 'attempts') ?? 0,
+    uploaded_at: str(row, 'uploaded_at') ?? '',
+    updated_at: str(row, 'updated_at') ?? '',
+    content_type: str(row, 'content_type') ?? 'image/jpeg',
+  };
+}
+
+/** The entry as listQueue answers it. */
+export function queueToEntry(row: QueueRow, image: string): QueueEntry {
+  return {
+    fileName: row.fileName,
+    image,
+    status: row.status,
+    reason: row.reason,
+    attempts: row.attempts,
+    uploaded_at: row.uploaded_at,
+  };
+}

@@ -1,0 +1,73 @@
+import type { DeleteReceiptAnswer } from '../api';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors';
+import type { Identity } from '../ports';
+import { analysisKey, imageKey, parseReceiptId } from '../repository/keys';
+import { ReceiptRepository } from '../repository/receipt-repository';
+import { assertOwnUserId, nowOf, type AppDeps } from './context';
+import { isStale } from './retry-scan';
+
+/**
+ * Deletes a receipt with everything that belongs to it (spec §7 DELETE /api/deleteReceiptData):
+ * items, taxes, image, analysis JSON and a queue entry of the same upload; the merchant goes too
+ * when no other receipt is from it. Brand and corporation figures are computed from the items, so
+ * they follow. Children are removed before the receipt row, so an interrupted delete can be
+ * repeated to finish it. It also discards a failed scan that never became a receipt.
+ */
+export async function deleteReceiptData(
+  deps: Pick<AppDeps, 'store' | 'blobs' | 'logger' | 'now'>,
+  identity: Identity,
+  input: { receiptId: string; userId: string; blobName?: string | undefined },
+): Promise<DeleteReceiptAnswer> {
+  assertOwnUserId(identity, input.userId);
+  const uid = identity.uid;
+  const parsed = parseReceiptId(input.receiptId);
+  if (!parsed) {
+    throw new ValidationError('receiptId is not the id of a receipt of this app.', {
+      code: 'InvalidReceiptId',
+    });
+  }
+  if (parsed.userId !== uid) {
+    throw new ForbiddenError('This receipt belongs to another user.', { code: 'WrongUser' });
+  }
+  const { fileName } = parsed;
+  if (input.blobName !== undefined && input.blobName !== fileName) {
+    throw new ValidationError(
+      'blobName does not match the receipt: it must be the last part of its document_url.',
+      {
+        code: 'BlobNameMismatch',
+      },
+    );
+  }
+
+  const repo = new ReceiptRepository(deps.store);
+  const { receiptId } = input;
+  const blobKeys = [imageKey(uid, fileName), analysisKey(uid, fileName)];
+  const [receipt, queued, items, taxes, blobs] = await Promise.all([
+    repo.getReceipt(uid, receiptId),
+    repo.getQueueEntry(uid, fileName),
+    repo.listItemsOfReceipt(receiptId),
+    repo.listTaxesOfReceipt(receiptId),
+    deps.blobs.list(imageKey(uid, fileName)),
+  ]);
+  const storedBlobs = blobKeys.filter((key) => blobs.includes(key));
+  if (!receipt && !queued && items.length === 0 && taxes.length === 0 && storedBlobs.length === 0) {
+    throw new NotFoundError(`There is no receipt "${receiptId}".`, { code: 'ReceiptNotFound' });
+  }
+  const now = nowOf(deps);
+  if (queued?.entry.status === 'Analyzing' && !isStale(queued.entry.updated_at, now)) {
+    throw new ConflictError('This receipt is being analysed; delete it when the analysis has finished.', {
+      code: 'BeingAnalysed',
+    });
+  }
+
+  await Promise.all([repo.replaceItems(receiptId, []), repo.replaceTaxes(receiptId, [])]);
+  await Promise.all(storedBlobs.map((key) => deps.blobs.delete(key)));
+  await repo.deleteQueueEntry(uid, fileName);
+  await repo.deleteReceipt(uid, receiptId);
+  if (receipt && !(await repo.merchantHasReceipts(uid, receipt.merchant_id))) {
+    await repo.deleteMerchant(uid, receipt.merchant_id);
+  }
+  await repo.bumpDataVersion(uid, now);
+  deps.logger.info('receipt deleted', { userId: uid, receiptId, items: items.length });
+  return { deleted: true, receiptId };
+}

@@ -1,0 +1,20 @@
+import type { ListQueueAnswer } from '../api';
+import type { Identity } from '../ports';
+import { imageUrlFor } from '../repository/keys';
+import { ReceiptRepository } from '../repository/receipt-repository';
+import { queueToEntry } from '../repository/rows';
+import { assertOwnUserId, type AppDeps } from './context';
+
+/**
+ * The user's pending and failed scans (spec §7 GET /api/listQueue). Polled every 2 s, so each entry
+ * carries the URL of its image rather than the image.
+ */
+export async function listQueue(
+  deps: Pick<AppDeps, 'store'>,
+  identity: Identity,
+  input: { userId: string },
+): Promise<ListQueueAnswer> {
+  assertOwnUserId(identity, input.userId);
+  const rows = await new ReceiptRepository(deps.store).listQueue(identity.uid);
+  return rows.map((row) => queueToEntry(row, imageUrlFor(row.userId, row.fileName)));
+}

@@ -1,0 +1,333 @@
+import { fileNameSchema, idSchema } from '../api';
+import { totalChecksOut, type AnalysisResult } from '../analysis';
+import type { Tax } from '../entities';
+import { AnalyzerError, AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
+import type { Analyzer, BlobStore, Logger, Notifier, ScanJob, ScanQueue } from '../ports';
+import type { TableStore } from '../table-store';
+import {
+  UNKNOWN_MERCHANT,
+  analysisKey,
+  documentUrlFor,
+  imageKey,
+  itemIdFor,
+  merchantIdFor,
+  normaliseName,
+  normalisePostalCode,
+  receiptIdFor,
+} from '../repository/keys';
+import { ReceiptRepository } from '../repository/receipt-repository';
+import type { ItemRow, MerchantRow, QueueRow, ReceiptRow } from '../repository/rows';
+import { nowOf } from './context';
+
+/** The ports and settings of the scan worker. */
+export interface ScanWorkerDeps {
+  store: TableStore;
+  blobs: BlobStore;
+  /** Where a failed attempt is queued again, after a delay. */
+  queue: ScanQueue;
+  analyzer: Analyzer;
+  /** Fills in brands and owners (e.g. `(r) => enrichAnalysis(r, enricher)`); optional. */
+  enrich?: (result: AnalysisResult) => AnalysisResult | Promise<AnalysisResult>;
+  notifier?: Notifier;
+  logger: Logger;
+  /** Attempts before a scan is marked 'Failed' (at least 1). */
+  maxAttempts: number;
+  /** Seconds to wait before attempt `attempt + 1`; default 10 s doubling, at most 5 minutes. */
+  retryDelaySeconds?: (attempt: number) => number;
+  now?: () => Date;
+}
+
+export type ScanOutcome =
+  /** The receipt was analysed and written. */
+  | 'analysed'
+  /** Nothing to do: already done, deleted, failed for good, or being done by another delivery. */
+  | 'skipped'
+  /** This attempt failed; the scan is queued again. */
+  | 'retrying'
+  /** The last attempt failed; the entry shows status 'Failed' and the reason. */
+  | 'failed';
+
+export interface ScanResult {
+  outcome: ScanOutcome;
+  receiptId?: string;
+  reason?: string;
+}
+
+export const defaultRetryDelaySeconds = (attempt: number): number => Math.min(300, 10 * 2 ** (attempt - 1));
+
+/**
+ * Analyses one uploaded receipt: marks it 'Analyzing', runs the analyzer and the enrichment, writes
+ * items and taxes (one transaction per receipt), the merchant (re-used when the user has it
+ * already), the brand and corporation dictionaries, the analysis JSON and last the receipt row; then
+ * bumps the user's data version, removes the queue entry and notifies the user.
+ *
+ * Idempotent: every key is derived from (user, file name), so a job delivered twice writes the same
+ * rows, and a job whose queue entry is gone (done or deleted) does nothing. A failed attempt is
+ * queued again with backoff; after `maxAttempts` (or at once when the failure is permanent) the
+ * entry is marked 'Failed' with a reason the user can read.
+ *
+ * @throws only when even the failure could not be recorded (e.g. the store is down): the queue's
+ *   own redelivery then takes over
+ */
+export async function processScan(deps: ScanWorkerDeps, job: ScanJob): Promise<ScanResult> {
+  const { logger } = deps;
+  if (
+    !idSchema('userId').safeParse(job.userId).success ||
+    !fileNameSchema().safeParse(job.fileName).success
+  ) {
+    logger.error('scan job refused: malformed', { job });
+    return { outcome: 'skipped', reason: 'malformed job' };
+  }
+  const repo = new ReceiptRepository(deps.store);
+  const found = await repo.getQueueEntry(job.userId, job.fileName);
+  if (!found) {
+    logger.info('scan skipped: no queue entry (already analysed or deleted)', { ...job });
+    return { outcome: 'skipped' };
+  }
+  if (found.entry.status === 'Failed') {
+    logger.info('scan skipped: marked failed', { ...job });
+    return { outcome: 'skipped' };
+  }
+  const claimed: QueueRow = {
+    ...found.entry,
+    status: 'Analyzing',
+    attempts: found.entry.attempts + 1,
+    updated_at: nowOf(deps).toISOString(),
+  };
+  try {
+    // The etag makes one of two simultaneous deliveries give way.
+    await repo.saveQueueEntry(claimed, found.etag);
+  } catch (error) {
+    if (error instanceof ConflictError || error instanceof NotFoundError) {
+      logger.info('scan skipped: claimed by another delivery', { ...job });
+      return { outcome: 'skipped' };
+    }
+    throw error;
+  }
+
+  const started = Date.now();
+  let receipt: ReceiptRow;
+  try {
+    const image = await deps.blobs.get(imageKey(job.userId, job.fileName));
+    if (!image) {
+      throw new AnalyzerError('The uploaded image is missing; upload the receipt again.', {
+        code: 'ImageMissing',
+        retryable: false,
+      });
+    }
+    let result = await deps.analyzer.analyze(
+      image.bytes,
+      image.contentType,
+      deps.blobs.locate?.(imageKey(job.userId, job.fileName)),
+    );
+    if (deps.enrich) result = await deps.enrich(result);
+    receipt = await persistAnalysis(deps, repo, job, result);
+  } catch (error) {
+    return recordFailure(deps, repo, claimed, error);
+  }
+
+  await repo.bumpDataVersion(job.userId, nowOf(deps));
+  // After the version bump: a client that sees the entry gone and reloads gets the new receipt.
+  await repo.deleteQueueEntry(job.userId, job.fileName);
+  logger.info('scan analysed', {
+    userId: job.userId,
+    fileName: job.fileName,
+    receiptId: receipt.receipt_id,
+    merchant: receipt.merchant_name,
+    total: receipt.total_amount,
+    attempts: claimed.attempts,
+    ms: Date.now() - started,
+  });
+  await notify(deps, repo, receipt);
+  return { outcome: 'analysed', receiptId: receipt.receipt_id };
+}
+
+async function recordFailure(
+  deps: ScanWorkerDeps,
+  repo: ReceiptRepository,
+  claimed: QueueRow,
+  error: unknown,
+): Promise<ScanResult> {
+  const permanent =
+    (error instanceof AnalyzerError && !error.retryable) ||
+    (error instanceof ValidationError && !(error instanceof AnalyzerError));
+  const reason =
+    error instanceof AppError
+      ? error.message
+      : 'The receipt could not be analysed because of an internal error.';
+  const job = { userId: claimed.userId, fileName: claimed.fileName };
+  const maxAttempts = Math.max(1, deps.maxAttempts);
+  const now = nowOf(deps).toISOString();
+  deps.logger.warn('scan attempt failed', {
+    ...job,
+    attempt: claimed.attempts,
+    maxAttempts,
+    permanent,
+    error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    cause: error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined,
+  });
+  if (permanent || claimed.attempts >= maxAttempts) {
+    await repo.saveQueueEntry({ ...claimed, status: 'Failed', reason, updated_at: now });
+    return { outcome: 'failed', reason };
+  }
+  await repo.saveQueueEntry({
+    ...claimed,
+    status: 'false',
+    reason: `Attempt ${claimed.attempts} of ${maxAttempts} failed: ${reason} Trying again.`,
+    updated_at: now,
+  });
+  const delaySeconds = (deps.retryDelaySeconds ?? defaultRetryDelaySeconds)(claimed.attempts);
+  await deps.queue.enqueue(job, { delaySeconds });
+  return { outcome: 'retrying', reason };
+}
+
+const clean = (value: string | null | undefined): string | null => {
+  const trimmed = value?.replace(/\s+/g, ' ').trim();
+  return trimmed ? trimmed : null;
+};
+
+/** Picks the user's merchant this analysis is from: same name, and the same postal code where both have one. */
+function findMerchant(
+  merchants: MerchantRow[],
+  nameKey: string,
+  postal: string | null,
+): MerchantRow | undefined {
+  const sameName = merchants.filter((m) => m.name_key === nameKey);
+  return (
+    sameName.find((m) => normalisePostalCode(m.postal_code) === postal) ??
+    sameName.find((m) => postal === null || normalisePostalCode(m.postal_code) === null)
+  );
+}
+
+async function persistAnalysis(
+  deps: ScanWorkerDeps,
+  repo: ReceiptRepository,
+  job: ScanJob,
+  result: AnalysisResult,
+): Promise<ReceiptRow> {
+  const { userId, fileName } = job;
+  const receiptId = receiptIdFor(userId, fileName);
+  const analysed = result.merchant;
+  const merchantName = clean(analysed.name) ?? UNKNOWN_MERCHANT;
+  const nameKey = normaliseName(merchantName);
+  const postal = normalisePostalCode(analysed.postal_code);
+  const [merchants, previous] = await Promise.all([
+    repo.listMerchants(userId),
+    repo.getReceipt(userId, receiptId),
+  ]);
+  const known = findMerchant(merchants, nameKey, postal);
+  // A merchant seen again keeps its id and name; what this receipt adds fills the gaps.
+  const merchant: MerchantRow = {
+    merchant_id: known?.merchant_id ?? merchantIdFor(merchantName, analysed.postal_code),
+    name: known?.name ?? merchantName,
+    phone_number: known?.phone_number ?? clean(analysed.phone_number),
+    postal_code: known?.postal_code ?? clean(analysed.postal_code),
+    city: known?.city ?? clean(analysed.city),
+    street_address: known?.street_address ?? clean(analysed.street_address),
+    user_id: userId,
+    owning_corporation: clean(analysed.owning_corporation) ?? known?.owning_corporation ?? null,
+    vectors: known?.vectors ?? null,
+    name_key: nameKey,
+  };
+
+  const currency = clean(result.receipt.currency_code)?.toUpperCase() ?? null;
+  const items: ItemRow[] = result.items.map((item, i) => ({
+    item_id: itemIdFor(receiptId, i),
+    receipt_id: receiptId,
+    description: clean(item.description) ?? '',
+    unit_price: item.unit_price,
+    quantity: item.quantity,
+    total_price: item.total_price,
+    currency_code: currency,
+    user_id: userId,
+    brand: clean(item.brand),
+    product_type: clean(item.product_type),
+    product_identifier: clean(item.product_identifier),
+    vectors: null,
+    owning_corporation: clean(item.owning_corporation),
+  }));
+  const taxes: Tax[] = result.taxes.map((tax) => ({
+    receipt_id: receiptId,
+    description: clean(tax.description) ?? '',
+    rate: tax.rate,
+    amount: tax.amount,
+    currency_code: currency,
+    user_id: userId,
+  }));
+
+  await Promise.all([repo.replaceItems(receiptId, items), repo.replaceTaxes(receiptId, taxes)]);
+  await repo.saveMerchant(merchant);
+
+  const brands = new Map<string, string | null>();
+  for (const item of items)
+    if (item.brand) brands.set(item.brand, brands.get(item.brand) ?? item.owning_corporation);
+  const corporations = new Set<string>();
+  for (const owner of brands.values()) if (owner) corporations.add(owner);
+  if (merchant.owning_corporation) corporations.add(merchant.owning_corporation);
+  await Promise.all([
+    ...[...brands].map(([name, owner]) => repo.saveBrand(name, owner)),
+    ...[...corporations].map((name) => repo.saveCorporation(name)),
+  ]);
+
+  const analyzedAt = nowOf(deps).toISOString();
+  const analysisJson = JSON.stringify({ fileName, receiptId, analyzedAt, result });
+  await deps.blobs.put(
+    analysisKey(userId, fileName),
+    new TextEncoder().encode(analysisJson),
+    'application/json',
+  );
+
+  const r = result.receipt;
+  const receipt: ReceiptRow = {
+    receipt_id: receiptId,
+    doc_type: clean(r.doc_type),
+    receipt_type: clean(r.receipt_type),
+    country_region: clean(r.country_region),
+    merchant_id: merchant.merchant_id,
+    merchant_name: merchant.name,
+    total_amount: r.total_amount,
+    currency_code: currency,
+    total_tax: r.total_tax,
+    transaction_date: clean(r.transaction_date),
+    transaction_time: clean(r.transaction_time),
+    user_id: userId,
+    document_url: documentUrlFor(userId, fileName),
+    total_checks_out:
+      typeof r.total_checks_out === 'boolean'
+        ? r.total_checks_out
+        : totalChecksOut(r.total_amount, result.items, r.total_tax),
+    file_name: fileName,
+    analyzed_at: analyzedAt,
+  };
+  // Written last: its presence is what makes the receipt (and its items) part of the reports.
+  await repo.saveReceipt(receipt);
+
+  if (previous && previous.merchant_id !== merchant.merchant_id) {
+    if (!(await repo.merchantHasReceipts(userId, previous.merchant_id, receiptId))) {
+      await repo.deleteMerchant(userId, previous.merchant_id);
+    }
+  }
+  return receipt;
+}
+
+async function notify(deps: ScanWorkerDeps, repo: ReceiptRepository, receipt: ReceiptRow): Promise<void> {
+  if (!deps.notifier) return;
+  try {
+    const user = await repo.getUser(receipt.user_id);
+    const tokens = user?.fcm_tokens ?? [];
+    if (tokens.length === 0) return;
+    const total =
+      receipt.total_amount === null
+        ? ''
+        : ` ${receipt.total_amount.toFixed(2)} ${receipt.currency_code ?? ''}`.trimEnd();
+    const { invalidTokens } = await deps.notifier.send(tokens, {
+      title: 'Receipt analysed',
+      body: `${receipt.merchant_name}${total ? `:${total}` : ''}`,
+      data: { receiptId: receipt.receipt_id, fileName: receipt.file_name },
+    });
+    await repo.removeFcmTokens(receipt.user_id, invalidTokens);
+  } catch (error) {
+    // The receipt is saved; a lost notification must not make the scan fail or repeat.
+    deps.logger.warn('notification failed', { userId: receipt.user_id, error: String(error) });
+  }
+}

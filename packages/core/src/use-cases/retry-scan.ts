@@ -1,0 +1,42 @@
+import { ConflictError, NotFoundError } from '../errors';
+import type { Identity } from '../ports';
+import { ReceiptRepository } from '../repository/receipt-repository';
+import { assertOwnUserId, nowOf, type AppDeps } from './context';
+
+/** A queued or analysing scan untouched for this long is taken as stuck and may be retried. */
+export const STALE_SCAN_MS = 15 * 60 * 1000;
+
+/** Whether a queue entry has not moved for STALE_SCAN_MS. */
+export function isStale(updatedAt: string, now: Date): boolean {
+  const at = Date.parse(updatedAt);
+  return !Number.isFinite(at) || now.getTime() - at > STALE_SCAN_MS;
+}
+
+/** Queues a failed (or stuck) scan again with fresh attempts (POST /api/retryScan). */
+export async function retryScan(
+  deps: AppDeps,
+  identity: Identity,
+  input: { userId: string; fileName: string },
+): Promise<{ fileName: string; status: 'false' }> {
+  assertOwnUserId(identity, input.userId);
+  const repo = new ReceiptRepository(deps.store);
+  const found = await repo.getQueueEntry(identity.uid, input.fileName);
+  if (!found) {
+    throw new NotFoundError(`There is no scan named "${input.fileName}" in your queue.`, {
+      code: 'ScanNotFound',
+    });
+  }
+  const now = nowOf(deps);
+  if (found.entry.status !== 'Failed' && !isStale(found.entry.updated_at, now)) {
+    throw new ConflictError(`"${input.fileName}" is already queued or being analysed.`, {
+      code: 'AlreadyQueued',
+    });
+  }
+  // The etag makes two retries at once queue the scan once.
+  await repo.saveQueueEntry(
+    { ...found.entry, status: 'false', reason: null, attempts: 0, updated_at: now.toISOString() },
+    found.etag,
+  );
+  await deps.queue.enqueue({ userId: identity.uid, fileName: input.fileName });
+  return { fileName: input.fileName, status: 'false' };
+}

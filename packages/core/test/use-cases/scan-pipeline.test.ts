@@ -1,0 +1,366 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AnalyzerError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  StoreError,
+  TABLES,
+  deleteReceiptData,
+  getAppData,
+  getImage,
+  listQueue,
+  receiptIdFor,
+  registerFcmToken,
+  retryScan,
+  uploadReceipt,
+} from '../../src';
+import { dataUrlOf, fakeReceiptImage, identity, type FakeReceipt } from '../support/fakes';
+import { createWorld } from '../support/world';
+
+const alice = identity('alice');
+const bob = identity('bob');
+
+const lidl: FakeReceipt = {
+  merchant: 'LIDL Brussel',
+  postal: '1000',
+  date: '2024-04-02',
+  total: 6.3,
+  tax: 0.36,
+  items: [
+    { description: 'COCA-COLA 1.5L', price: 2.1, brand: 'Coca-Cola', owner: 'The Coca-Cola Company' },
+    { description: 'HEINZ KETCHUP', price: 4.2, brand: 'Heinz', owner: 'Kraft Heinz' },
+  ],
+};
+
+async function upload(
+  world: Awaited<ReturnType<typeof createWorld>>,
+  who = alice,
+  fileName = '1714560000000-receipt.jpg',
+  receipt = lidl,
+) {
+  return uploadReceipt(world.deps, who, {
+    userId: who.uid,
+    fileName,
+    imgSrc: dataUrlOf(fakeReceiptImage(receipt)),
+  });
+}
+
+describe('upload and the scan worker', () => {
+  it('queues an upload with status "false" and answers before any analysis', async () => {
+    const world = await createWorld();
+    await expect(upload(world)).resolves.toEqual({ fileName: '1714560000000-receipt.jpg', status: 'false' });
+    expect(world.analyzer.calls).toBe(0);
+    expect(world.queue.jobs.map((j) => j.job)).toEqual([
+      { userId: 'alice', fileName: '1714560000000-receipt.jpg' },
+    ]);
+    const queue = await listQueue(world.deps, alice, { userId: 'alice' });
+    expect(queue).toEqual([
+      expect.objectContaining({ fileName: '1714560000000-receipt.jpg', status: 'false', attempts: 0 }),
+    ]);
+    // Polled every 2 s: the entry names the image instead of carrying it.
+    expect(queue[0]!.image).toBe('/api/getImage?userId=alice&blobName=1714560000000-receipt.jpg');
+    expect(
+      await getImage(world.deps, alice, { userId: 'alice', blobName: '1714560000000-receipt.jpg' }),
+    ).toMatch(/^data:image\/jpeg;base64,\/9j\//);
+  });
+
+  it('writes receipt, merchant, items, taxes, dictionaries and analysis JSON, then empties the queue and notifies', async () => {
+    const world = await createWorld();
+    await registerFcmToken(world.deps, alice, { userId: 'alice', fcmToken: 'device-1' });
+    await upload(world);
+    const [result] = await world.drain();
+    const receiptId = receiptIdFor('alice', '1714560000000-receipt.jpg');
+    expect(result).toEqual({ outcome: 'analysed', receiptId });
+    expect(await listQueue(world.deps, alice, { userId: 'alice' })).toEqual([]);
+
+    const data = await getAppData(world.deps, alice, { userId: 'alice' });
+    expect(data.reportReceipts).toEqual([
+      expect.objectContaining({
+        receipt_id: receiptId,
+        merchant_name: 'LIDL Brussel',
+        total_amount: 6.3,
+        currency_code: 'EUR',
+        transaction_date: '2024-04-02',
+        document_url: 'blob://alice/1714560000000-receipt.jpg',
+      }),
+    ]);
+    expect(data.reportMerchants[0]).toMatchObject({ name: 'LIDL Brussel', merchant_total_amount: 6.3 });
+    expect(data.reportProductItems.map((i) => [i.description, i.brand, i.merchant_name])).toEqual([
+      ['COCA-COLA 1.5L', 'Coca-Cola', 'LIDL Brussel'],
+      ['HEINZ KETCHUP', 'Heinz', 'LIDL Brussel'],
+    ]);
+    expect(data.brands.map((b) => [b.name, b.purchases, b.total])).toEqual([
+      ['Heinz', 1, 4.2],
+      ['Coca-Cola', 1, 2.1],
+    ]);
+    expect(data.corporations.map((c) => c.name)).toEqual(['Kraft Heinz', 'The Coca-Cola Company']);
+    expect(world.store.dump(TABLES.taxes)).toEqual([
+      expect.objectContaining({ partitionKey: receiptId, amount: 0.36 }),
+    ]);
+    expect(world.store.dump(TABLES.brands).map((b) => [b.name, b.owning_corporation])).toEqual(
+      expect.arrayContaining([['Heinz', 'Kraft Heinz']]),
+    );
+    const analysis = world.blobs.objects.get('alice/1714560000000-receipt.jpg.analysis.json');
+    expect(JSON.parse(new TextDecoder().decode(analysis!.bytes)).result.merchant.name).toBe('LIDL Brussel');
+    expect(world.notifier.sent).toEqual([
+      {
+        tokens: ['device-1'],
+        message: expect.objectContaining({ title: 'Receipt analysed', body: 'LIDL Brussel: 6.30 EUR' }),
+      },
+    ]);
+  });
+
+  it("writes a receipt's items in one transaction", async () => {
+    const world = await createWorld();
+    await upload(world);
+    await world.drain();
+    expect(world.store.calls.submitTransaction).toBe(2); // one for items, one for taxes
+  });
+
+  it('writes once when a job is delivered twice', async () => {
+    const world = await createWorld();
+    await upload(world);
+    const job = world.queue.jobs[0]!.job;
+    await world.drain();
+    const rowsAfterFirst = world.store.dump(TABLES.items).length;
+    await expect(world.deliver(job)).resolves.toEqual({ outcome: 'skipped' });
+    expect(world.analyzer.calls).toBe(1);
+    expect(world.store.dump(TABLES.items)).toHaveLength(rowsAfterFirst);
+    expect(world.store.dump(TABLES.receipts)).toHaveLength(1);
+  });
+
+  it('lets only one of two simultaneous deliveries analyse', async () => {
+    const world = await createWorld();
+    await upload(world);
+    const job = world.queue.jobs.shift()!.job;
+    const results = await Promise.all([world.deliver(job), world.deliver(job)]);
+    expect(results.map((r) => r.outcome).sort()).toEqual(['analysed', 'skipped']);
+    expect(world.analyzer.calls).toBe(1);
+  });
+
+  it('re-uses a merchant seen again and keeps merchants apart per user', async () => {
+    const world = await createWorld();
+    await upload(world, alice, '1-receipt.jpg');
+    await upload(world, alice, '2-receipt.jpg', {
+      ...lidl,
+      merchant: 'Lidl  brussel',
+      date: '2024-04-09',
+      total: 2.1,
+    });
+    await upload(world, bob, '1-receipt.jpg');
+    await world.drain();
+    const merchants = world.store.dump(TABLES.merchants);
+    expect(merchants.filter((m) => m.partitionKey === 'alice')).toHaveLength(1);
+    expect(merchants.filter((m) => m.partitionKey === 'bob')).toHaveLength(1);
+    const data = await getAppData(world.deps, alice, { userId: 'alice' });
+    expect(data.reportMerchants).toHaveLength(1);
+    expect(data.reportMerchants[0]).toMatchObject({
+      merchant_total_amount: 8.4,
+      merchant_first_visit: '2024-04-02',
+      merchant_last_visit: '2024-04-09',
+    });
+    expect(new Set(data.reportReceipts.map((r) => r.merchant_id)).size).toBe(1);
+  });
+
+  it('retries a failed attempt with backoff and marks the scan Failed with the reason after the last', async () => {
+    const world = await createWorld();
+    world.analyzer.failures = [
+      new AnalyzerError('The OCR engine timed out.'),
+      new AnalyzerError('The OCR engine timed out.'),
+      new AnalyzerError('The OCR engine timed out.'),
+    ];
+    await upload(world);
+    const results = await world.drain();
+    expect(results.map((r) => r.outcome)).toEqual(['retrying', 'retrying', 'failed']);
+    const [entry] = await listQueue(world.deps, alice, { userId: 'alice' });
+    expect(entry).toMatchObject({ status: 'Failed', attempts: 3, reason: 'The OCR engine timed out.' });
+    expect(world.store.dump(TABLES.receipts)).toHaveLength(0);
+  });
+
+  it('queues retries with growing delays', async () => {
+    const world = await createWorld();
+    world.analyzer.failures = [new StoreError('busy'), new StoreError('busy')];
+    await upload(world);
+    const delays: (number | undefined)[] = [];
+    while (world.queue.jobs.length > 0) {
+      const next = world.queue.jobs.shift()!;
+      delays.push(next.delaySeconds);
+      await world.deliver(next.job);
+    }
+    expect(delays).toEqual([undefined, 10, 20]);
+    expect(world.store.dump(TABLES.receipts)).toHaveLength(1);
+  });
+
+  it('fails at once, without retrying, when the image cannot be read at all', async () => {
+    const world = await createWorld();
+    await uploadReceipt(world.deps, alice, {
+      userId: 'alice',
+      fileName: 'x.jpg',
+      imgSrc: dataUrlOf(new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x01])),
+    });
+    const results = await world.drain();
+    expect(results.map((r) => r.outcome)).toEqual(['failed']);
+    const [entry] = await listQueue(world.deps, alice, { userId: 'alice' });
+    expect(entry).toMatchObject({ status: 'Failed', reason: 'No text could be read from the image.' });
+  });
+
+  it('analyses a failed scan again on retryScan, and only then', async () => {
+    const world = await createWorld();
+    world.analyzer.failures = [new AnalyzerError('Unreadable.', { retryable: false })];
+    await upload(world);
+    await world.drain();
+    await expect(
+      retryScan(world.deps, bob, { userId: 'alice', fileName: '1714560000000-receipt.jpg' }),
+    ).rejects.toThrow(ForbiddenError);
+    await expect(retryScan(world.deps, alice, { userId: 'alice', fileName: 'nope.jpg' })).rejects.toThrow(
+      NotFoundError,
+    );
+    await retryScan(world.deps, alice, { userId: 'alice', fileName: '1714560000000-receipt.jpg' });
+    await expect(
+      retryScan(world.deps, alice, { userId: 'alice', fileName: '1714560000000-receipt.jpg' }),
+    ).rejects.toThrow(ConflictError);
+    expect(await world.drain()).toEqual([expect.objectContaining({ outcome: 'analysed' })]);
+  });
+
+  it('removes push tokens the push service reports invalid', async () => {
+    const world = await createWorld();
+    await registerFcmToken(world.deps, alice, { userId: 'alice', fcmToken: 'old' });
+    await registerFcmToken(world.deps, alice, { userId: 'alice', fcmToken: 'new' });
+    world.notifier.invalid.add('old');
+    await upload(world);
+    await world.drain();
+    expect(world.notifier.sent[0]!.tokens).toEqual(['old', 'new']);
+    const row = world.store.dump(TABLES.users).find((u) => u.partitionKey === 'alice')!;
+    expect(JSON.parse(String(row.fcm_tokens))).toEqual(['new']);
+  });
+
+  it('refuses an upload over a receipt already analysed, and for another user', async () => {
+    const world = await createWorld();
+    await upload(world);
+    await world.drain();
+    await expect(upload(world)).rejects.toThrow(/already been analysed/);
+    await expect(
+      uploadReceipt(world.deps, bob, {
+        userId: 'alice',
+        fileName: 'y.jpg',
+        imgSrc: dataUrlOf(fakeReceiptImage(lidl)),
+      }),
+    ).rejects.toThrow(ForbiddenError);
+    expect(world.blobs.objects.has('alice/y.jpg')).toBe(false);
+  });
+
+  it('keeps the upload and marks it Failed (retryable) when the queue is down', async () => {
+    const world = await createWorld();
+    world.queue.enqueue = async () => {
+      throw new Error('queue offline');
+    };
+    await expect(upload(world)).rejects.toThrow(/could not be queued/);
+    expect(world.blobs.objects.has('alice/1714560000000-receipt.jpg')).toBe(true);
+    const [entry] = await listQueue(world.deps, alice, { userId: 'alice' });
+    expect(entry).toMatchObject({ status: 'Failed' });
+  });
+});
+
+describe('delete and report consistency', () => {
+  it('removes receipt, items, taxes, image and analysis; the merchant goes with its last receipt', async () => {
+    const world = await createWorld();
+    await upload(world, alice, '1-receipt.jpg');
+    await upload(world, alice, '2-receipt.jpg', {
+      ...lidl,
+      items: [{ description: 'COLA', price: 2.1, brand: 'Coca-Cola' }],
+      total: 2.1,
+    });
+    await world.drain();
+    const before = await getAppData(world.deps, alice, { userId: 'alice' });
+    expect(before.brands.find((b) => b.name === 'Coca-Cola')).toMatchObject({ purchases: 2, total: 4.2 });
+
+    await deleteReceiptData(world.deps, alice, {
+      userId: 'alice',
+      receiptId: 'alice~1-receipt.jpg',
+      blobName: '1-receipt.jpg',
+    });
+    const middle = await getAppData(world.deps, alice, { userId: 'alice' });
+    expect(middle.version).not.toBe(before.version);
+    expect(middle.reportReceipts.map((r) => r.receipt_id)).toEqual(['alice~2-receipt.jpg']);
+    expect(middle.brands.map((b) => [b.name, b.purchases, b.total])).toEqual([['Coca-Cola', 1, 2.1]]);
+    expect(middle.reportMerchants).toHaveLength(1);
+
+    await deleteReceiptData(world.deps, alice, { userId: 'alice', receiptId: 'alice~2-receipt.jpg' });
+    const after = await getAppData(world.deps, alice, { userId: 'alice' });
+    expect(after).toMatchObject({
+      reportReceipts: [],
+      reportMerchants: [],
+      brands: [],
+      reportProductItems: [],
+      corporations: [],
+    });
+    for (const table of [TABLES.receipts, TABLES.items, TABLES.taxes, TABLES.merchants, TABLES.scanQueue]) {
+      expect(world.store.dump(table)).toEqual([]);
+    }
+    expect([...world.blobs.objects.keys()].filter((k) => k.startsWith('alice/'))).toEqual([]);
+  });
+
+  it("refuses another user's receipt, a mismatched blobName and an unknown receipt", async () => {
+    const world = await createWorld();
+    await upload(world);
+    await world.drain();
+    const receiptId = 'alice~1714560000000-receipt.jpg';
+    await expect(deleteReceiptData(world.deps, bob, { userId: 'bob', receiptId })).rejects.toThrow(
+      ForbiddenError,
+    );
+    await expect(deleteReceiptData(world.deps, bob, { userId: 'alice', receiptId })).rejects.toThrow(
+      ForbiddenError,
+    );
+    await expect(
+      deleteReceiptData(world.deps, alice, { userId: 'alice', receiptId, blobName: 'other.jpg' }),
+    ).rejects.toThrow(/blobName does not match/);
+    await expect(
+      deleteReceiptData(world.deps, alice, { userId: 'alice', receiptId: 'alice~missing.jpg' }),
+    ).rejects.toThrow(NotFoundError);
+    expect(world.store.dump(TABLES.receipts)).toHaveLength(1);
+  });
+
+  it('discards a failed scan that never became a receipt', async () => {
+    const world = await createWorld();
+    world.analyzer.failures = [new AnalyzerError('Unreadable.', { retryable: false })];
+    await upload(world);
+    await world.drain();
+    await deleteReceiptData(world.deps, alice, {
+      userId: 'alice',
+      receiptId: 'alice~1714560000000-receipt.jpg',
+    });
+    expect(await listQueue(world.deps, alice, { userId: 'alice' })).toEqual([]);
+    expect(world.blobs.objects.size).toBe(0);
+  });
+});
+
+describe('getAppData', () => {
+  it("serves a user's cached report while current and rebuilds it after a change", async () => {
+    const world = await createWorld();
+    await upload(world, alice, '1-receipt.jpg');
+    await world.drain();
+    const first = await getAppData(world.deps, alice, { userId: 'alice' });
+    const listsAfterFirst = world.store.calls.listEntities;
+    const second = await getAppData(world.deps, alice, { userId: 'alice' });
+    expect(second).toEqual(first);
+    expect(world.store.calls.listEntities).toBe(listsAfterFirst); // from the cache
+    await upload(world, alice, '2-receipt.jpg');
+    await world.drain();
+    const third = await getAppData(world.deps, alice, { userId: 'alice' });
+    expect(third.reportReceipts).toHaveLength(2);
+  });
+
+  it("answers only the caller's own data, and refuses another user's id", async () => {
+    const world = await createWorld();
+    await upload(world, alice);
+    await world.drain();
+    await expect(getAppData(world.deps, bob, { userId: 'alice' })).rejects.toThrow(ForbiddenError);
+    const bobs = await getAppData(world.deps, bob, { userId: 'bob' });
+    expect(bobs.reportReceipts).toEqual([]);
+    expect(bobs.version).toBe('0');
+    await expect(
+      getImage(world.deps, bob, { userId: 'bob', blobName: '1714560000000-receipt.jpg' }),
+    ).rejects.toThrow(NotFoundError);
+  });
+});

@@ -1,0 +1,177 @@
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError, ConfigurationError, UnauthorizedError } from '@receipts/core';
+import { FirebaseIdentityVerifier, assertEmulatorNotInCloud } from '../src';
+
+const PROJECT = 'demo-verifier-test';
+
+function token(header: Record<string, unknown>, claims: Record<string, unknown>, signature = ''): string {
+  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  return `${encode(header)}.${encode(claims)}.${signature}`;
+}
+
+function claims(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    iss: `https://securetoken.google.com/${PROJECT}`,
+    aud: PROJECT,
+    sub: 'user-1',
+    user_id: 'user-1',
+    auth_time: now,
+    iat: now,
+    exp: now + 3600,
+    ...overrides,
+  };
+}
+
+/** A loopback port nothing listens on, so a lookup there fails at once and offline. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
+const savedEnv = { ...process.env };
+const verifiers: FirebaseIdentityVerifier[] = [];
+function verifier(): FirebaseIdentityVerifier {
+  const instance = new FirebaseIdentityVerifier({ projectId: PROJECT });
+  verifiers.push(instance);
+  return instance;
+}
+
+afterEach(async () => {
+  await Promise.all(verifiers.splice(0).map((instance) => instance.close()));
+  for (const key of ['FIREBASE_AUTH_EMULATOR_HOST', 'AWS_LAMBDA_FUNCTION_NAME']) {
+    if (savedEnv[key] === undefined) delete process.env[key];
+    else process.env[key] = savedEnv[key];
+  }
+});
+
+describe('assertEmulatorNotInCloud', () => {
+  it('refuses the emulator host inside AWS Lambda, naming the variable', () => {
+    expect(() =>
+      assertEmulatorNotInCloud({
+        FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
+        AWS_LAMBDA_FUNCTION_NAME: 'api',
+      }),
+    ).toThrow(ConfigurationError);
+    expect(() =>
+      assertEmulatorNotInCloud({
+        FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
+        AWS_LAMBDA_FUNCTION_NAME: 'api',
+      }),
+    ).toThrow(/FIREBASE_AUTH_EMULATOR_HOST/);
+  });
+
+  it('allows the emulator locally and Lambda without the emulator', () => {
+    expect(() => assertEmulatorNotInCloud({ FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' })).not.toThrow();
+    expect(() => assertEmulatorNotInCloud({ AWS_LAMBDA_FUNCTION_NAME: 'api' })).not.toThrow();
+    expect(() => assertEmulatorNotInCloud({})).not.toThrow();
+  });
+});
+
+describe('FirebaseIdentityVerifier configuration', () => {
+  it('refuses to start inside Lambda when the emulator host is set', () => {
+    process.env.FIREBASE_AUTH_EMULATOR_HOST = '127.0.0.1:9099';
+    process.env.AWS_LAMBDA_FUNCTION_NAME = 'upload';
+    expect(() => new FirebaseIdentityVerifier({ projectId: PROJECT })).toThrow(ConfigurationError);
+  });
+
+  it('refuses a missing project id', () => {
+    expect(() => new FirebaseIdentityVerifier({ projectId: ' ' })).toThrow(ConfigurationError);
+  });
+
+  it('refuses credentials that are not a service account key, without quoting them', () => {
+    const secret = 'not-json-but-a-secret-value';
+    const error = (() => {
+      try {
+        new FirebaseIdentityVerifier({ projectId: PROJECT, credentialsJson: secret });
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as Error).message).not.toContain(secret);
+
+    expect(
+      () =>
+        new FirebaseIdentityVerifier({ projectId: PROJECT, credentialsJson: '{"type":"service_account"}' }),
+    ).toThrow(/private_key/);
+  });
+
+  it('lets several verifiers live in one process', async () => {
+    const first = verifier();
+    const second = verifier();
+    await expect(first.verify('x.y.z')).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(second.verify('x.y.z')).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+});
+
+describe('FirebaseIdentityVerifier.verify', () => {
+  it('refuses a missing token with a message asking to sign in', async () => {
+    const error = await failureOf(verifier().verify(''));
+    expect(error).toBeInstanceOf(UnauthorizedError);
+    expect((error as Error).message).toMatch(/sign in/i);
+  });
+
+  it('refuses malformed and oversized tokens', async () => {
+    const instance = verifier();
+    for (const bad of ['garbage', 'a.b', 'a.b.c', `${'a'.repeat(9000)}.b.c`]) {
+      expect(await failureOf(instance.verify(bad)), bad).toBeInstanceOf(UnauthorizedError);
+    }
+  });
+
+  it('refuses a token of another project or a custom token, without quoting the library', async () => {
+    const instance = verifier();
+    const header = { alg: 'RS256', kid: 'some-key', typ: 'JWT' };
+    const otherProject = token(
+      header,
+      claims({ aud: 'someone-elses-project', iss: 'https://securetoken.google.com/someone-elses-project' }),
+      'c2ln',
+    );
+    const customToken = token(
+      { alg: 'RS256', typ: 'JWT' },
+      claims({
+        aud: 'https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit',
+      }),
+      'c2ln',
+    );
+    for (const bad of [otherProject, customToken]) {
+      const error = await failureOf(instance.verify(bad));
+      expect(error).toBeInstanceOf(UnauthorizedError);
+      expect((error as Error).message).toBe('The sign-in token is not valid. Sign in again.');
+    }
+  });
+
+  it('with the emulator, refuses an expired token as expired', async () => {
+    process.env.FIREBASE_AUTH_EMULATOR_HOST = `127.0.0.1:${await closedPort()}`;
+    const now = Math.floor(Date.now() / 1000);
+    const expired = token({ alg: 'none', typ: 'JWT' }, claims({ iat: now - 7200, exp: now - 3600 }));
+
+    const error = await failureOf(verifier().verify(expired));
+
+    expect(error).toBeInstanceOf(UnauthorizedError);
+    expect((error as Error).message).toMatch(/expired/);
+  });
+
+  it('reports an unreachable emulator as unavailable, not as a bad sign-in', async () => {
+    process.env.FIREBASE_AUTH_EMULATOR_HOST = `127.0.0.1:${await closedPort()}`;
+    const valid = token({ alg: 'none', typ: 'JWT' }, claims());
+
+    const error = await failureOf(verifier().verify(valid));
+
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).not.toBeInstanceOf(UnauthorizedError);
+    expect((error as AppError).code).toBe('IdentityUnavailable');
+  });
+});

@@ -1,0 +1,1 @@
+export { LocalBlobStore, type LocalBlobStoreOptions } from './local-blob-store';

@@ -6,3 +6,5 @@ export * from './ports';
 export * from './api';
 export * from './repository';
 export * from './use-cases';
+export * from './enrich';
+export * from './parsing';

@@ -1,0 +1,31 @@
+import type { AnalysisResult, AnalyzedItem } from './analysis';
+import type { Enricher } from './ports';
+
+/**
+ * Fills each item's `brand` and the brand's `owning_corporation`, and the merchant's
+ * `owning_corporation`, from an Enricher. Pure: the result is a new object; the input is untouched.
+ *
+ * A match replaces what the analyzer said; without a match a brand the analyzer already gave is kept
+ * (with its corporation, or null), and an unknown stays null rather than guessed.
+ *
+ * @param result - an analysis result as an Analyzer returns it
+ * @param enricher - the brand and merchant dictionary to consult
+ */
+export function enrichAnalysis(result: AnalysisResult, enricher: Enricher): AnalysisResult {
+  const items = result.items.map((item): AnalyzedItem => {
+    const match = item.description.trim() === '' ? null : enricher.brandFor(item.description);
+    if (match) return { ...item, brand: match.brand, owning_corporation: match.owning_corporation };
+    const brand = typeof item.brand === 'string' && item.brand.trim() !== '' ? item.brand : null;
+    return { ...item, brand, owning_corporation: brand === null ? null : (item.owning_corporation ?? null) };
+  });
+  const name = result.merchant.name;
+  const merchantOwner = name && name.trim() !== '' ? enricher.corporationForMerchant(name) : null;
+  return {
+    ...result,
+    merchant: {
+      ...result.merchant,
+      owning_corporation: merchantOwner ?? result.merchant.owning_corporation ?? null,
+    },
+    items,
+  };
+}

@@ -1,0 +1,4 @@
+export * from './parse-amount';
+export * from './parse-date';
+export * from './currency';
+export * from './country';

@@ -1,0 +1,139 @@
+/**
+ * Money amounts from one field value as a document or an analyzer prints it. Pure functions.
+ *
+ * Read: `$1,810.46`, `1.810,46 €`, `12.50\nUSD`, `RM 8.60`, `USD12.50`, `-242.00`, `$-1,136.16`,
+ * `(5.00)`, `5.00-`, `1 810,46`, `1'234.50`, `899.99 S` (a trailing tax flag), `P21.50/Unit`
+ * (a per-unit price; `P` glued to digits is the peso sign printed without its bar), `14. 50`
+ * (a space after the decimal point), `300-00` (a dash printed for the decimal point).
+ *
+ * Separators: when both `.` and `,` appear, the last one is the decimal point. When only one kind
+ * appears once, it is the decimal point unless exactly three digits follow a comma (`1,810` is one
+ * thousand eight hundred and ten); `1.810` stays one point eight one because a dot before three digits
+ * is a decimal point in the 3-decimal currencies. Repeated separators of one kind group thousands.
+ * Anything else left in the text (words, stray marks such as `/6.50`) makes the value unreadable:
+ * null, never a guess.
+ */
+import { findCurrencyMarks } from './currency';
+
+/** An amount and the currency printed with it. */
+export interface Money {
+  amount: number;
+  /** ISO 4217 code of a mark printed with the amount, or null when none (or an ambiguous one) is. */
+  currency: string | null;
+  /** The mark as printed (`$`, `RM`, `EUR`), or null. */
+  mark: string | null;
+}
+
+const UNIT_SUFFIX = /\s*(?:\/|per\s+)\s*(?:unit|ea|each|pc|pcs|pce|item|kg|g|lb|l|ltr)\.?\s*$/i;
+const TRAILING_FLAGS = /(?:\s+[A-Za-z*#]|\s*\*+|(?<=\d[.,]\d\d)[A-Za-z])+$/;
+
+/** Digits with optional `.`, `,`, `'` or spaces between them, to be read by {@link readNumber}. */
+function readNumber(raw: string): number | null {
+  let s = raw
+    // A space after a separator, or a thin space grouping thousands, is print noise.
+    .replace(/([.,])\s+(?=\d)/g, '$1')
+    .replace(/(\d)[\s'’](?=\d{3}(?!\d))/g, '$1');
+  if (/^\d+-\d{2}$/.test(s)) s = s.replace('-', '.');
+  if (!/^\d(?:[\d.,]*\d)?$/.test(s)) return null;
+  const dots = (s.match(/\./g) ?? []).length;
+  const commas = (s.match(/,/g) ?? []).length;
+  let intPart: string;
+  let decimals = '';
+  if (dots > 0 && commas > 0) {
+    const decimal = s.lastIndexOf('.') > s.lastIndexOf(',') ? '.' : ',';
+    const group = decimal === '.' ? ',' : '.';
+    const at = s.lastIndexOf(decimal);
+    if (s.indexOf(decimal) !== at) return null;
+    intPart = s.slice(0, at);
+    decimals = s.slice(at + 1);
+    if (!validGroups(intPart, group)) return null;
+    intPart = intPart.split(group).join('');
+  } else if (dots + commas === 0) {
+    intPart = s;
+  } else {
+    const sep = dots > 0 ? '.' : ',';
+    const count = dots + commas;
+    const parts = s.split(sep);
+    const last = parts[parts.length - 1]!;
+    if (count === 1) {
+      if (sep === ',' && last.length === 3 && validGroups(s, ',')) {
+        intPart = parts.join('');
+      } else {
+        intPart = parts[0]!;
+        decimals = last;
+      }
+    } else if (validGroups(s, sep)) {
+      intPart = parts.join('');
+    } else if (last.length <= 2 && validGroups(parts.slice(0, -1).join(sep), sep)) {
+      // `1.810.46`: grouped thousands whose decimal point was printed like a group separator.
+      intPart = parts.slice(0, -1).join('');
+      decimals = last;
+    } else {
+      return null;
+    }
+  }
+  if (!/^\d+$/.test(intPart) || (decimals !== '' && !/^\d+$/.test(decimals))) return null;
+  const value = Number(decimals ? `${intPart}.${decimals}` : intPart);
+  return Number.isFinite(value) ? value : null;
+}
+
+function validGroups(s: string, sep: string): boolean {
+  const parts = s.split(sep);
+  if (parts.length === 1) return /^\d+$/.test(s);
+  return /^\d{1,3}$/.test(parts[0]!) && parts.slice(1).every((p) => /^\d{3}$/.test(p));
+}
+
+/**
+ * Reads one amount and the currency printed with it, or null when the text holds no single clean amount.
+ * @param text - one field value (newlines and extra spaces allowed)
+ * @param country - the document's country (ISO 3166-1 alpha-2), to read a bare `$`
+ */
+export function parseMoney(text: string | null | undefined, country?: string | null): Money | null {
+  if (typeof text !== 'string') return null;
+  let s = text.normalize('NFKC').replace(/\s+/g, ' ').trim();
+  if (s === '') return null;
+  let negative = false;
+  if (/^\(.*\)$/.test(s)) {
+    negative = true;
+    s = s.slice(1, -1).trim();
+  }
+  s = s.replace(UNIT_SUFFIX, '');
+  let currency: string | null = null;
+  let mark: string | null = null;
+  const marks = findCurrencyMarks(s, country);
+  for (const found of marks.reverse()) {
+    mark ??= found.mark;
+    currency ??= found.code;
+    s = `${s.slice(0, found.index)} ${s.slice(found.index + found.mark.length)}`;
+  }
+  // The peso sign often prints as a plain `P` right before the digits.
+  const peso = /^P(?=\s?\d)/.exec(s.trim());
+  if (peso && mark === null) {
+    mark = 'P';
+    currency = 'PHP';
+    s = s.trim().slice(1);
+  }
+  s = s.replace(/\s+/g, ' ').trim().replace(TRAILING_FLAGS, '').trim();
+  const lead = /^[-−+]\s*/.exec(s);
+  if (lead) {
+    if (!lead[0].startsWith('+')) negative = true;
+    s = s.slice(lead[0].length);
+  }
+  const trail = /\s*[-−]$/.exec(s);
+  if (trail) {
+    negative = true;
+    s = s.slice(0, trail.index);
+  }
+  if (s === '') return null;
+  const amount = readNumber(s);
+  if (amount === null) return null;
+  return { amount: negative && amount !== 0 ? -amount : amount, currency, mark };
+}
+
+/**
+ * Reads one amount from a field value (see the module comment for the forms read), or null.
+ * @param text - one field value
+ */
+export function parseAmount(text: string | null | undefined): number | null {
+  return parseMoney(text)?.amount ?? null;
+}

@@ -1,0 +1,170 @@
+/**
+ * Dates and times as documents print them, read into `YYYY-MM-DD` and `HH:MM:SS`. Pure functions.
+ *
+ * Forms read: `2019-12-07` (also with `/` or `.`, and ISO date-times), `07/12/2019`, `12/07/2019`,
+ * `07.12.19`, `7-12-2019`, `12 March 2020`, `Thursday, 26 March 2020`, `01-Jan-2021`, `1st Mar 2020`,
+ * `March 12, 2019`, `Jan 1 2021`. Month names in English, French, German, Dutch, Spanish and Malay.
+ *
+ * Day or month first, for numeric dates: a part above 12 can only be the day (`13/01/2018` is day
+ * first, `01/13/17` month first); when both parts are 12 or less the caller's `order` decides (the
+ * Textract mapper passes month first for US documents); without one, day first, as most of the
+ * world writes dates. Two-digit years are 20YY below 70 and 19YY from 70 on. Years outside
+ * 1970–2099 and impossible days (31 April, 29 February 2019) are not dates.
+ */
+
+/** Which of day and month comes first in a numeric date. */
+export type DateOrder = 'dmy' | 'mdy';
+
+/** One date found in a text. */
+export interface FoundDate {
+  /** `YYYY-MM-DD` */
+  iso: string;
+  /** Where the date starts in the text. */
+  index: number;
+  /** The text read. */
+  text: string;
+  /** True when the text alone fixes the reading (year first, month name, or a part above 12). */
+  certain: boolean;
+}
+
+const MONTHS: ReadonlyArray<readonly [number, readonly string[]]> = [
+  [1, ['january', 'jan', 'janvier', 'janv', 'januar', 'januari', 'enero', 'ene']],
+  [2, ['february', 'feb', 'fevrier', 'fevr', 'fev', 'februar', 'februari', 'febrero']],
+  [3, ['march', 'mar', 'mars', 'marz', 'maart', 'marzo', 'mac', 'mrt']],
+  [4, ['april', 'apr', 'avril', 'avr', 'abril', 'abr']],
+  [5, ['may', 'mai', 'mei', 'mayo']],
+  [6, ['june', 'jun', 'juin', 'juni', 'junio']],
+  [7, ['july', 'jul', 'juillet', 'juil', 'juli', 'julio', 'julai']],
+  [8, ['august', 'aug', 'aout', 'augustus', 'agosto', 'ago', 'ogos']],
+  [9, ['september', 'sept', 'sep', 'septembre', 'septiembre']],
+  [10, ['october', 'oct', 'octobre', 'oktober', 'okt', 'octubre']],
+  [11, ['november', 'nov', 'novembre', 'noviembre']],
+  [12, ['december', 'dec', 'decembre', 'dezember', 'dez', 'diciembre', 'dic', 'disember', 'dis']],
+];
+const MONTH_BY_NAME = new Map<string, number>(
+  MONTHS.flatMap(([n, names]) => names.map((name) => [name, n] as const)),
+);
+const MONTH_ALT = [...MONTH_BY_NAME.keys()].sort((a, b) => b.length - a.length).join('|');
+
+const YEAR_FIRST = /(?<!\d)((?:19|20)\d{2})([-/.])(\d{1,2})\2(\d{1,2})(?!\d)/g;
+const NUMERIC = /(?<![\d.,/-])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d/]|[.,]\d)/g;
+const DAY_MONTH_YEAR = new RegExp(
+  String.raw`(?<![\d\p{L}])(\d{1,2})(?:st|nd|rd|th|er|\.)?[\s\-/.,]*(${MONTH_ALT})\.?[\s\-/.,]*('?\d{4}|'?\d{2})(?![\d\p{L}])`,
+  'giu',
+);
+const MONTH_DAY_YEAR = new RegExp(
+  String.raw`(?<![\p{L}])(${MONTH_ALT})\.?[\s\-/.]*(\d{1,2})(?:st|nd|rd|th)?,?[\s\-/.]*(\d{4})(?!\d)`,
+  'giu',
+);
+
+/** Drops accents from Latin letters, keeping every index where it was (`févr` -> `fevr`). */
+function fold(text: string): string {
+  return text.replace(/[\u00C0-\u024F]/g, (c) => c.normalize('NFD').charAt(0));
+}
+
+function fullYear(text: string): number {
+  const digits = text.replace("'", '');
+  const n = Number(digits);
+  if (digits.length === 4) return n;
+  return n < 70 ? 2000 + n : 1900 + n;
+}
+
+/** `YYYY-MM-DD` for a real calendar day between 1970 and 2099, else null. */
+export function isoDate(year: number, month: number, day: number): string | null {
+  if (!Number.isInteger(year) || !Number.isInteger(month) || !Number.isInteger(day)) return null;
+  if (year < 1970 || year > 2099 || month < 1 || month > 12 || day < 1) return null;
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day > last) return null;
+  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/**
+ * Every date in a text, in reading order.
+ * @param text - a field value or a line of a document
+ * @param order - how to read numeric dates whose day and month are both 12 or less
+ */
+export function findDates(text: string, order: DateOrder = 'dmy'): FoundDate[] {
+  const src = fold(text);
+  const found: FoundDate[] = [];
+  const taken: Array<[number, number]> = [];
+  const add = (m: RegExpMatchArray, iso: string | null, certain: boolean) => {
+    const start = m.index ?? 0;
+    const end = start + m[0].length;
+    if (iso === null || taken.some(([s, e]) => start < e && end > s)) return;
+    taken.push([start, end]);
+    found.push({ iso, index: start, text: text.slice(start, end), certain });
+  };
+  for (const m of src.matchAll(YEAR_FIRST)) add(m, isoDate(Number(m[1]), Number(m[3]), Number(m[4])), true);
+  for (const m of src.matchAll(DAY_MONTH_YEAR)) {
+    add(m, isoDate(fullYear(m[3]!), MONTH_BY_NAME.get(m[2]!.toLowerCase())!, Number(m[1])), true);
+  }
+  for (const m of src.matchAll(MONTH_DAY_YEAR)) {
+    add(m, isoDate(fullYear(m[3]!), MONTH_BY_NAME.get(m[1]!.toLowerCase())!, Number(m[2])), true);
+  }
+  for (const m of src.matchAll(NUMERIC)) {
+    const a = Number(m[1]);
+    const b = Number(m[3]);
+    const year = fullYear(m[4]!);
+    const dayFirst = isoDate(year, b, a);
+    const monthFirst = isoDate(year, a, b);
+    if (dayFirst && !monthFirst) add(m, dayFirst, true);
+    else if (monthFirst && !dayFirst) add(m, monthFirst, true);
+    else if (dayFirst && monthFirst) add(m, order === 'mdy' ? monthFirst : dayFirst, a === b);
+  }
+  return found.sort((x, y) => x.index - y.index);
+}
+
+/**
+ * Reads the first date in a text into `YYYY-MM-DD`, or null when it holds none.
+ * @param text - a field value such as `01-Jan-2021`, `12 March 2020` or `01/13/17`
+ * @param order - how to read numeric dates whose day and month are both 12 or less (default day first)
+ */
+export function parseDate(text: string | null | undefined, order: DateOrder = 'dmy'): string | null {
+  if (typeof text !== 'string') return null;
+  return findDates(text, order)[0]?.iso ?? null;
+}
+
+/** One time of day found in a text. */
+export interface FoundTime {
+  /** `HH:MM:SS` */
+  value: string;
+  index: number;
+  text: string;
+}
+
+const TIME =
+  /(?<![\d:.,])(\d{1,2})\s?(?::|h|\.(?=\d\d\s?[ap]\.?m|\d\d[:.]\d\d))\s?(\d{2})(?:\s?[:.]\s?(\d{2}))?(?:\s?([ap])\.?\s?m\b\.?)?(?![\d%]|[.,]\d)/gi;
+
+/**
+ * Every time of day in a text: `14:35`, `14:35:07`, `2:35 PM`, `02:35pm`, `14h35`, `7.30 pm`.
+ * A dotted form counts only with seconds or AM/PM, because `14.35` alone is usually money.
+ */
+export function findTimes(text: string): FoundTime[] {
+  const out: FoundTime[] = [];
+  for (const m of text.matchAll(TIME)) {
+    const [whole, h, min, sec, half] = m;
+    let hour = Number(h);
+    const minute = Number(min);
+    const second = sec === undefined ? 0 : Number(sec);
+    if (half) {
+      if (hour < 1 || hour > 12) continue;
+      const pm = half.toLowerCase() === 'p';
+      if (pm && hour < 12) hour += 12;
+      if (!pm && hour === 12) hour = 0;
+    }
+    if (hour > 23 || minute > 59 || second > 59) continue;
+    const pad = (n: number) => String(n).padStart(2, '0');
+    out.push({
+      value: `${pad(hour)}:${pad(minute)}:${pad(second)}`,
+      index: m.index ?? 0,
+      text: whole.trim(),
+    });
+  }
+  return out;
+}
+
+/** Reads the first time of day in a text into `HH:MM:SS`, or null. */
+export function parseTime(text: string | null | undefined): string | null {
+  if (typeof text !== 'string') return null;
+  return findTimes(text)[0]?.value ?? null;
+}

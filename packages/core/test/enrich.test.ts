@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { enrichAnalysis, type AnalysisResult, type Enricher } from '../src';
+
+/** A small dictionary enricher: brands by a word of the description, merchants by exact name. */
+const enricher: Enricher = {
+  brandFor(description) {
+    if (/\bHEINZ\b/i.test(description))
+      return { brand: 'Heinz', owning_corporation: 'The Kraft Heinz Company' };
+    if (/\bACME\b/i.test(description)) return { brand: 'Acme', owning_corporation: null };
+    return null;
+  },
+  corporationForMerchant(name) {
+    return name.toUpperCase() === 'TESCO' ? 'Tesco PLC' : null;
+  },
+};
+
+function result(overrides: Partial<AnalysisResult> = {}): AnalysisResult {
+  return {
+    analyzer: 'test',
+    receipt: {
+      doc_type: 'receipt',
+      receipt_type: null,
+      country_region: null,
+      total_amount: 3,
+      subtotal: null,
+      currency_code: 'GBP',
+      total_tax: null,
+      transaction_date: '2024-01-02',
+      transaction_time: null,
+      total_checks_out: true,
+    },
+    merchant: { name: 'TESCO', phone_number: null, postal_code: null, city: null, street_address: null },
+    items: [
+      { description: 'HEINZ KETCHUP 460G', quantity: 1, unit_price: 2, total_price: 2 },
+      { description: 'LOOSE BANANAS', quantity: null, unit_price: null, total_price: 1 },
+    ],
+    taxes: [],
+    confidence: { 'receipt.total_amount': 0.99 },
+    raw: { any: 'thing' },
+    ...overrides,
+  };
+}
+
+describe('enrichAnalysis', () => {
+  it("sets each item's brand and owner, and the merchant's owner", () => {
+    const out = enrichAnalysis(result(), enricher);
+    expect(out.items[0]).toMatchObject({ brand: 'Heinz', owning_corporation: 'The Kraft Heinz Company' });
+    expect(out.merchant.owning_corporation).toBe('Tesco PLC');
+  });
+
+  it('leaves unknown brands and merchants null rather than guessing', () => {
+    const out = enrichAnalysis(result({ merchant: { ...result().merchant, name: 'CORNER SHOP' } }), enricher);
+    expect(out.items[1]).toMatchObject({ brand: null, owning_corporation: null });
+    expect(out.merchant.owning_corporation).toBeNull();
+  });
+
+  it('keeps a brand whose owner is unknown, with a null owner', () => {
+    const out = enrichAnalysis(
+      result({ items: [{ description: 'ACME GLUE', quantity: null, unit_price: null, total_price: 1 }] }),
+      enricher,
+    );
+    expect(out.items[0]).toMatchObject({ brand: 'Acme', owning_corporation: null });
+  });
+
+  it('keeps a brand the analyzer gave when the dictionary has none, and empties blank ones', () => {
+    const out = enrichAnalysis(
+      result({
+        items: [
+          {
+            description: 'HOUSE BLEND',
+            quantity: null,
+            unit_price: null,
+            total_price: 4,
+            brand: 'Own Label',
+          },
+          {
+            description: 'MISC',
+            quantity: null,
+            unit_price: null,
+            total_price: 1,
+            brand: '  ',
+            owning_corporation: 'X',
+          },
+        ],
+      }),
+      enricher,
+    );
+    expect(out.items[0]).toMatchObject({ brand: 'Own Label', owning_corporation: null });
+    expect(out.items[1]).toMatchObject({ brand: null, owning_corporation: null });
+  });
+
+  it('handles a merchant without a name and items without a description', () => {
+    const out = enrichAnalysis(
+      result({
+        merchant: { name: null, phone_number: null, postal_code: null, city: null, street_address: null },
+        items: [{ description: '', quantity: null, unit_price: null, total_price: 1 }],
+      }),
+      enricher,
+    );
+    expect(out.merchant.owning_corporation).toBeNull();
+    expect(out.items[0]!.brand).toBeNull();
+  });
+
+  it('does not change its input and keeps everything else', () => {
+    const input = result();
+    const copy = structuredClone(input);
+    const out = enrichAnalysis(input, enricher);
+    expect(input).toEqual(copy);
+    expect(out.receipt).toEqual(input.receipt);
+    expect(out.raw).toBe(input.raw);
+    expect(out.confidence).toEqual(input.confidence);
+    expect(out.items.map((i) => i.total_price)).toEqual([2, 1]);
+  });
+});

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { parseAmount, parseMoney } from '../../src';
+
+describe('parseAmount', () => {
+  it.each([
+    ['$1,810.46', 1810.46],
+    ['1810.46', 1810.46],
+    ['1.810,46 €', 1810.46],
+    ['1,810.46', 1810.46],
+    ['1 810,46', 1810.46],
+    ["1'234.50", 1234.5],
+    ['1.234.567', 1234567],
+    ['1,234,567.89', 1234567.89],
+    ['1,810', 1810],
+    ['12,5', 12.5],
+    ['€ 3,49', 3.49],
+    ['4', 4],
+    ['0.00', 0],
+    ['4.5', 4.5],
+  ])('reads %j as %d', (text, value) => {
+    expect(parseAmount(text)).toBe(value);
+  });
+
+  it('reads values split over lines, with the code on its own line', () => {
+    expect(parseAmount('12.50\nUSD')).toBe(12.5);
+    expect(parseAmount('  $ 38.48 \n')).toBe(38.48);
+  });
+
+  it('reads negative amounts in every way receipts print them', () => {
+    expect(parseAmount('-242.00')).toBe(-242);
+    expect(parseAmount('$-1,136.16')).toBe(-1136.16);
+    expect(parseAmount('-$5.00')).toBe(-5);
+    expect(parseAmount('(5.00)')).toBe(-5);
+    expect(parseAmount('5.00-')).toBe(-5);
+    expect(parseAmount('−2,50 €')).toBe(-2.5);
+  });
+
+  it('drops trailing tax flags and per-unit suffixes', () => {
+    expect(parseAmount('$899.99 S')).toBe(899.99);
+    expect(parseAmount('659.00 Y')).toBe(659);
+    expect(parseAmount('$899.99S')).toBe(899.99);
+    expect(parseAmount('2.10 A *')).toBe(2.1);
+    expect(parseAmount('P21.50/Unit')).toBe(21.5);
+    expect(parseAmount('3.99 / kg')).toBe(3.99);
+  });
+
+  it('repairs print noise in the decimal point', () => {
+    expect(parseAmount('P14. 50/Unit')).toBe(14.5);
+    expect(parseAmount('300-00')).toBe(300);
+    expect(parseAmount('1.810.46')).toBe(1810.46);
+  });
+
+  it('gives null, not a guess, for text that is not one clean amount', () => {
+    for (const text of [
+      '',
+      '   ',
+      '$',
+      'APPROVED',
+      'Purchase',
+      'to',
+      '/6.50 V',
+      '**** 38.48',
+      '1,2,3',
+      '12.3.4',
+      'abc 12',
+    ]) {
+      expect(parseAmount(text), text).toBeNull();
+    }
+    expect(parseAmount(null)).toBeNull();
+    expect(parseAmount(undefined)).toBeNull();
+  });
+});
+
+describe('parseMoney', () => {
+  it('reports the currency printed with the amount', () => {
+    expect(parseMoney('1.810,46 €')).toEqual({ amount: 1810.46, currency: 'EUR', mark: '€' });
+    expect(parseMoney('RM 8.60')).toEqual({ amount: 8.6, currency: 'MYR', mark: 'RM' });
+    expect(parseMoney('USD12.50')).toEqual({ amount: 12.5, currency: 'USD', mark: 'USD' });
+    expect(parseMoney('12.50\nEUR')?.currency).toBe('EUR');
+    expect(parseMoney('£4.20')?.currency).toBe('GBP');
+    expect(parseMoney('S$ 4.20')?.currency).toBe('SGD');
+    expect(parseMoney('P21.50/Unit')?.currency).toBe('PHP');
+  });
+
+  it('reads a bare dollar sign only with the country', () => {
+    expect(parseMoney('$6169.40')).toEqual({ amount: 6169.4, currency: null, mark: '$' });
+    expect(parseMoney('$6169.40', 'US')?.currency).toBe('USD');
+    expect(parseMoney('$6169.40', 'CA')?.currency).toBe('CAD');
+    expect(parseMoney('12.00', 'US')?.currency).toBeNull();
+  });
+});

@@ -1,0 +1,1 @@
+export { MemoryScanQueue, exponentialBackoff, type MemoryScanQueueOptions } from './memory-scan-queue';

@@ -1,0 +1,145 @@
+/**
+ * The /api routes: an HTTP API with one function per route of core's ROUTES, each granted only what
+ * its route needs. Routes that need a signed-in user also sit behind a JWT authorizer for the Firebase
+ * project, so a request without a valid Firebase ID token never reaches a function; the functions
+ * verify the token themselves as well.
+ */
+import { CfnOutput, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import type { RouteName } from '@receipts/core/api';
+import type { AppConfig } from './config';
+import { MAX_SCAN_ATTEMPTS } from './pipeline-stack';
+import { ReceiptFunction } from './receipt-function';
+import { deployedRoutes, routeConstructId } from './routes';
+import {
+  grantAppDataCache,
+  grantImages,
+  importFirebaseSecret,
+  sharedEnvironment,
+} from './shared-environment';
+import { importStorage, TableStoreAccess, type StorageExports } from './storage-stack';
+
+export interface ApiStackProps extends StackProps {
+  readonly config: AppConfig;
+  /** The storage stack's export names; this stack must depend on the storage stack. */
+  readonly storage: StorageExports;
+  readonly queue: sqs.IQueue;
+}
+
+export class ApiStack extends Stack {
+  readonly httpApi: apigw.HttpApi;
+  readonly stage: apigw.HttpStage;
+  /** One function per route, by route name. */
+  readonly functions: Readonly<Record<RouteName, ReceiptFunction>>;
+  readonly accessLogs: logs.LogGroup;
+  /** The execute-api host name, for CloudFront's /api/* origin. */
+  readonly apiDomainName: string;
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+
+    this.httpApi = new apigw.HttpApi(this, 'HttpApi', {
+      description: 'Receipt Tracker /api routes',
+      createDefaultStage: false,
+    });
+    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: config.logRetentionDays as logs.RetentionDays,
+    });
+    this.stage = new apigw.HttpStage(this, 'DefaultStage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { rateLimit: 50, burstLimit: 100 },
+      accessLogSettings: {
+        destination: new apigw.LogGroupLogDestination(this.accessLogs),
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            time: '$context.requestTime',
+            method: '$context.httpMethod',
+            route: '$context.routeKey',
+            status: '$context.status',
+            latencyMs: '$context.responseLatency',
+            bytes: '$context.responseLength',
+            error: '$context.error.message',
+            authorizerError: '$context.authorizer.error',
+            integrationError: '$context.integrationErrorMessage',
+          }),
+        ),
+      },
+    });
+    this.apiDomainName = `${this.httpApi.apiId}.execute-api.${this.region}.${this.urlSuffix}`;
+
+    const authorizer = new HttpJwtAuthorizer(
+      'FirebaseIdToken',
+      `https://securetoken.google.com/${config.firebaseProjectId}`,
+      {
+        jwtAudience: [config.firebaseProjectId],
+        identitySource: ['$request.header.Authorization'],
+      },
+    );
+
+    const storage = importStorage(this, props.storage);
+    const store = new TableStoreAccess(this, config, storage);
+    const firebaseSecret = importFirebaseSecret(this, config);
+
+    const functions: Partial<Record<RouteName, ReceiptFunction>> = {};
+    for (const route of deployedRoutes()) {
+      const constructId = routeConstructId(route.name);
+      const fn = new ReceiptFunction(this, constructId, {
+        handler: route.handler,
+        config,
+        description: `${route.method} ${route.path}`,
+        // An upload carries an image of up to several MB; it is stored, not analysed, in the request.
+        timeout: Duration.seconds(route.name === 'upload' ? 30 : 15),
+        memorySize: route.name === 'upload' || route.name === 'getImage' ? 1024 : 512,
+        environment: sharedEnvironment(this, {
+          config,
+          store,
+          storage,
+          queue: props.queue,
+          maxScanAttempts: MAX_SCAN_ATTEMPTS,
+          firebaseServiceAccount: route.auth,
+        }),
+      });
+      const role = fn.role;
+      if (route.table === 'read') store.grantRead(role);
+      if (route.table === 'readWrite') store.grantReadWrite(role);
+      if (route.table === 'none') store.grantOpen(role);
+      grantImages(role, storage, route.images);
+      if (route.appDataCache) grantAppDataCache(role, storage);
+      if (route.sendsScanJobs) props.queue.grantSendMessages(role);
+      if (route.auth) firebaseSecret.grantRead(role);
+      functions[route.name] = fn;
+
+      const routes = this.httpApi.addRoutes({
+        path: route.path,
+        methods: [apigw.HttpMethod[route.method]],
+        integration: new HttpLambdaIntegration(`${constructId}Integration`, fn.function),
+        ...(route.auth ? { authorizer } : {}),
+      });
+      if (!route.auth) {
+        for (const r of routes) {
+          Validations.of(r).acknowledge({
+            id: 'AwsSolutions-APIG4',
+            reason: `${route.method} ${route.path} is open by design (spec: usage events may be sent before sign-in); it validates and size-limits its body and touches no data.`,
+          });
+        }
+      }
+    }
+    this.functions = functions as Record<RouteName, ReceiptFunction>;
+
+    new CfnOutput(this, 'ApiUrl', {
+      description: 'The API Gateway endpoint (the site also serves it under /api on its own domain)',
+      value: this.httpApi.apiEndpoint,
+    });
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The scan pipeline: the queue /api/upload and /api/retryScan put jobs on, its dead-letter queue, and
+ * the analyze function it triggers, the only function allowed to call Textract.
+ */
+import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import type { AppConfig } from './config';
+import { ReceiptFunction } from './receipt-function';
+import { ANALYZE_HANDLER } from './routes';
+import { grantImages, importFirebaseSecret, sharedEnvironment } from './shared-environment';
+import { importStorage, TableStoreAccess, type StorageExports } from './storage-stack';
+
+/** How long one analysis may take: a multi-page Textract call plus the writes. */
+export const ANALYZE_TIMEOUT = Duration.seconds(120);
+/**
+ * AWS advises a queue visibility timeout of at least six times the function timeout, so a message is
+ * not handed out again while a batch (with the runtime's own retries) is still being worked on.
+ */
+export const VISIBILITY_TIMEOUT_FACTOR = 6;
+/**
+ * Analysis attempts of one scan before the worker marks it failed. Each retry is a new message,
+ * queued with a growing delay by the worker itself.
+ */
+export const MAX_SCAN_ATTEMPTS = 3;
+/**
+ * Deliveries of one message before SQS moves it to the dead-letter queue. The worker records its own
+ * failures and re-queues, so a message is redelivered only when even that failed (say, the table
+ * was unreachable).
+ */
+export const MAX_RECEIVE_COUNT = 5;
+/** Jobs handed to one invocation; each reports its own failure. */
+export const SCAN_BATCH_SIZE = 5;
+
+/**
+ * Modules only the local OCR analyzer uses. The handler imports them lazily when ANALYZER=ocr, which a
+ * deployment never sets; bundling them would add native code that cannot run on Lambda anyway.
+ */
+export const OCR_ONLY_MODULES = ['@receipts/analyzer-ocr', 'tesseract.js', 'sharp', '@tesseract.js-data/*'];
+
+export interface PipelineStackProps extends StackProps {
+  readonly config: AppConfig;
+  /** The storage stack's export names; this stack must depend on the storage stack. */
+  readonly storage: StorageExports;
+}
+
+export class PipelineStack extends Stack {
+  readonly queue: sqs.Queue;
+  readonly deadLetterQueue: sqs.Queue;
+  readonly analyzeFunction: ReceiptFunction;
+
+  constructor(scope: Construct, id: string, props: PipelineStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+
+    this.deadLetterQueue = new sqs.Queue(this, 'ScanJobsDeadLetters', {
+      retentionPeriod: Duration.days(14),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.queue = new sqs.Queue(this, 'ScanJobs', {
+      visibilityTimeout: Duration.seconds(ANALYZE_TIMEOUT.toSeconds() * VISIBILITY_TIMEOUT_FACTOR),
+      retentionPeriod: Duration.days(4),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
+    });
+
+    const storage = importStorage(this, props.storage);
+    const store = new TableStoreAccess(this, config, storage);
+    this.analyzeFunction = new ReceiptFunction(this, 'AnalyzeReceipt', {
+      handler: ANALYZE_HANDLER,
+      config,
+      description: 'Analyses queued receipts with Textract and stores the results',
+      timeout: ANALYZE_TIMEOUT,
+      memorySize: 1024,
+      unusedModules: OCR_ONLY_MODULES,
+      environment: sharedEnvironment(this, {
+        config,
+        store,
+        storage,
+        queue: this.queue,
+        maxScanAttempts: MAX_SCAN_ATTEMPTS,
+        firebaseServiceAccount: true,
+      }),
+    });
+    const role = this.analyzeFunction.role;
+    store.grantReadWrite(role);
+    // The image is read for Textract (which reads the object with the caller's rights) and the raw
+    // analysis JSON is stored beside it.
+    grantImages(role, storage, ['read', 'put']);
+    importFirebaseSecret(this, config).grantRead(role);
+    // A failed attempt is queued again, with a delay, by the worker.
+    this.queue.grantSendMessages(role);
+    role.addToPolicy(
+      new iam.PolicyStatement({
+        sid: 'AnalyzeReceiptsWithTextract',
+        actions: ['textract:AnalyzeExpense'],
+        resources: ['*'],
+      }),
+    );
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'textract:AnalyzeExpense supports no resource-level permissions; the action is the only one granted on "*".',
+    });
+
+    this.analyzeFunction.function.addEventSource(
+      new SqsEventSource(this.queue, {
+        batchSize: SCAN_BATCH_SIZE,
+        reportBatchItemFailures: true,
+        // Textract's AnalyzeExpense quota is a few calls per second; keep the workers below it.
+        maxConcurrency: 5,
+      }),
+    );
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * One Lambda function built from a handler in lambdas/src/handlers, with the settings every function
+ * of the app shares: Node.js 22 on arm64, an esbuild bundle with source maps, JSON logs in a log group
+ * of its own, and a role that starts with nothing but writing to that log group.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { AppConfig } from './config';
+
+/** The repository root: the bundles resolve workspace packages from here. */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** Where the handlers live. */
+export const HANDLERS_DIR = join(REPO_ROOT, 'lambdas/src/handlers');
+
+/** The AWS SDK v3 ships with the Node.js 22 runtime, so bundles leave it out. */
+const RUNTIME_PROVIDED_MODULES = ['@aws-sdk/*'];
+
+/**
+ * esbuild emits ESM; CommonJS dependencies bundled into it still call `require` for Node built-ins,
+ * which ESM does not define.
+ */
+const ESM_REQUIRE_BANNER =
+  "import { createRequire as __receiptsCreateRequire } from 'node:module'; const require = __receiptsCreateRequire(import.meta.url);";
+
+export interface ReceiptFunctionProps {
+  /** The handler file under lambdas/src/handlers, without `.ts`. */
+  readonly handler: string;
+  readonly config: AppConfig;
+  readonly environment: Record<string, string>;
+  readonly description: string;
+  /** @default 15 seconds */
+  readonly timeout?: Duration;
+  /** @default 512 MB */
+  readonly memorySize?: number;
+  /** Modules the handler only imports in modes this deployment never uses; kept out of the bundle. */
+  readonly unusedModules?: readonly string[];
+}
+
+export class ReceiptFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: ReceiptFunctionProps) {
+    super(scope, id);
+    const entry = join(HANDLERS_DIR, `${props.handler}.ts`);
+    if (!existsSync(entry)) {
+      throw new Error(`The handler ${props.handler} has no source file at ${entry}.`);
+    }
+
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: props.config.logRetentionDays as logs.RetentionDays,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    // Instead of the AWS managed basic execution role (logs on every group), this role may write to
+    // this function's own log group only; each stack then adds what the route needs.
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs ${props.handler}`,
+    });
+    this.role.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [this.logGroup.logGroupArn],
+      }),
+    );
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry,
+      handler: 'handler',
+      description: props.description,
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: props.memorySize ?? 512,
+      timeout: props.timeout ?? Duration.seconds(15),
+      role: this.role,
+      logGroup: this.logGroup,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+      awsSdkConnectionReuse: false,
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        mainFields: ['module', 'main'],
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        banner: ESM_REQUIRE_BANNER,
+        externalModules: [...RUNTIME_PROVIDED_MODULES, ...(props.unusedModules ?? [])],
+        tsconfig: join(REPO_ROOT, 'tsconfig.json'),
+        forceDockerBundling: false,
+      },
+    });
+    Validations.of(this.function).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'Node.js 22 is the LTS line the code is written and tested for (Node 20 locally, 22 on Lambda); moving to a newer runtime is a deliberate, tested upgrade.',
+    });
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Which handler serves each /api route and what data it may touch. Routes come from core's ROUTES and
+ * handler files from the lambdas package's own table, so neither can drift from what is deployed; the
+ * permissions are keyed by route name, so a new route fails the typecheck here until it has some.
+ */
+import { ROUTES, type RouteName } from '@receipts/core/api';
+import { ANALYZE_HANDLER_FILE, ROUTE_HANDLER_FILES } from '../../lambdas/src/route-files';
+
+/** What a function does with the objects of the images bucket (receipt images, analysis JSON). */
+export type ImageAccess = 'read' | 'put' | 'delete' | 'list';
+
+export interface RouteAccess {
+  /** Table store access: none, read-only, or read and write. */
+  readonly table: 'none' | 'read' | 'readWrite';
+  /** What the route does with receipt images and analysis results. */
+  readonly images: readonly ImageAccess[];
+  /** Whether the route reads and writes the user's cached report data (under `cache/` in the bucket). */
+  readonly appDataCache: boolean;
+  /** Whether the route puts scan jobs on the queue. */
+  readonly sendsScanJobs: boolean;
+}
+
+const none: RouteAccess = { table: 'none', images: [], appDataCache: false, sendsScanJobs: false };
+const reads: RouteAccess = { ...none, table: 'read' };
+const writes: RouteAccess = { ...none, table: 'readWrite' };
+
+export const ROUTE_ACCESS: Record<RouteName, RouteAccess> = {
+  login: writes,
+  registerFCMToken: writes,
+  listQueue: reads,
+  getImage: { ...reads, images: ['read'] },
+  getAppData: { ...reads, appDataCache: true },
+  // Lists the receipt's objects (image, analysis) to delete those that exist.
+  deleteReceiptData: { ...writes, images: ['list', 'delete'] },
+  log: none,
+  upload: { ...writes, images: ['put'], sendsScanJobs: true },
+  retryScan: { ...writes, sendsScanJobs: true },
+  storageListTables: reads,
+  storageListRecords: reads,
+  storageCreateRecord: writes,
+  storageDeleteRecord: writes,
+};
+
+/** The SQS-triggered worker that analyses receipts, without `.ts`. */
+export const ANALYZE_HANDLER = ANALYZE_HANDLER_FILE.replace(/\.ts$/, '');
+
+/** One deployable route: core's method/path/auth plus its handler and permissions. */
+export interface DeployedRoute extends RouteAccess {
+  readonly name: RouteName;
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly path: string;
+  /** Whether the caller must present a Firebase ID token (and the handler verifies it). */
+  readonly auth: boolean;
+  /** The handler file under lambdas/src/handlers, without `.ts`. */
+  readonly handler: string;
+}
+
+/** Every /api route, in ROUTES order. */
+export function deployedRoutes(): DeployedRoute[] {
+  return (Object.keys(ROUTES) as RouteName[]).map((name) => ({
+    name,
+    ...ROUTES[name],
+    ...ROUTE_ACCESS[name],
+    handler: ROUTE_HANDLER_FILES[name].replace(/\.ts$/, ''),
+  }));
+}
+
+/** A construct id for a route, e.g. `upload` -> `Upload`. */
+export function routeConstructId(name: RouteName): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}

@@ -1,0 +1,218 @@
+/**
+ * Where users' data lives: the DynamoDB table of the table store (unless the deployment keeps its
+ * tables in Azure) and the bucket of receipt images and analysis results. Both are kept when the
+ * stack is deleted: they hold what users uploaded.
+ */
+import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as iam from 'aws-cdk-lib/aws-iam';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import type { AppConfig } from './config';
+import { TABLE_KEY_SCHEMA } from './table-key-schema';
+
+export interface StorageStackProps extends StackProps {
+  readonly config: AppConfig;
+}
+
+/**
+ * The names under which the storage stack exports its resources. Other stacks import them by these
+ * names (not through CDK's generated exports) so that policy findings about them, such as the
+ * object wildcard of the images bucket, have stable ids to acknowledge.
+ */
+export interface StorageExports {
+  readonly imagesBucketArn: string;
+  /** Only with the DynamoDB backend. */
+  readonly tableArn: string | undefined;
+}
+
+export class StorageStack extends Stack {
+  /** The table store's table; undefined when storageBackend is 'azure'. */
+  readonly table: dynamodb.Table | undefined;
+  /** Receipt images and the raw analysis JSON, under each user's prefix. */
+  readonly imagesBucket: s3.Bucket;
+  readonly exportNames: StorageExports;
+
+  constructor(scope: Construct, id: string, props: StorageStackProps) {
+    super(scope, id, props);
+
+    this.imagesBucket = new s3.Bucket(this, 'Images', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      versioned: true,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy: RemovalPolicy.RETAIN,
+      lifecycleRules: [
+        {
+          // Versioning guards against a bad write or delete; old versions need not live forever.
+          noncurrentVersionExpiration: Duration.days(30),
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
+      ],
+    });
+    Validations.of(this.imagesBucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason:
+        'Server access logs would need a third bucket; object access goes only through the app functions, whose JSON logs record each request per user.',
+    });
+
+    if (props.config.storageBackend === 'dynamodb') {
+      this.table = new dynamodb.Table(this, 'Table', {
+        partitionKey: { name: TABLE_KEY_SCHEMA.partitionKey, type: dynamodb.AttributeType.STRING },
+        sortKey: { name: TABLE_KEY_SCHEMA.sortKey, type: dynamodb.AttributeType.STRING },
+        billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+        pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+        deletionProtection: true,
+        encryption: dynamodb.TableEncryption.AWS_MANAGED,
+        removalPolicy: RemovalPolicy.RETAIN,
+      });
+      for (const index of TABLE_KEY_SCHEMA.globalSecondaryIndexes) {
+        this.table.addGlobalSecondaryIndex({
+          indexName: index.indexName,
+          partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
+          sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
+          projectionType: dynamodb.ProjectionType.ALL,
+        });
+      }
+    }
+
+    this.exportNames = {
+      imagesBucketArn: `${this.stackName}-ImagesBucketArn`,
+      tableArn: this.table === undefined ? undefined : `${this.stackName}-TableArn`,
+    };
+    new CfnOutput(this, 'ImagesBucketArn', {
+      value: this.imagesBucket.bucketArn,
+      exportName: this.exportNames.imagesBucketArn,
+    });
+    if (this.table !== undefined && this.exportNames.tableArn !== undefined) {
+      new CfnOutput(this, 'TableArn', { value: this.table.tableArn, exportName: this.exportNames.tableArn });
+    }
+  }
+}
+
+/** The storage resources as another stack sees them. */
+export interface ImportedStorage {
+  readonly imagesBucket: s3.IBucket;
+  readonly table: dynamodb.ITable | undefined;
+  readonly exportNames: StorageExports;
+}
+
+/**
+ * Imports the storage stack's resources into another stack (which must depend on the storage stack).
+ *
+ * @param scope - the importing stack
+ * @param exportNames - the storage stack's {@link StorageStack.exportNames}
+ */
+export function importStorage(scope: Construct, exportNames: StorageExports): ImportedStorage {
+  const imagesBucket = s3.Bucket.fromBucketArn(
+    scope,
+    'ImagesBucket',
+    Fn.importValue(exportNames.imagesBucketArn),
+  );
+  const table =
+    exportNames.tableArn === undefined
+      ? undefined
+      : dynamodb.Table.fromTableAttributes(scope, 'Table', {
+          tableArn: Fn.importValue(exportNames.tableArn),
+          globalIndexes: TABLE_KEY_SCHEMA.globalSecondaryIndexes.map((index) => index.indexName),
+        });
+  return { imagesBucket, table, exportNames };
+}
+
+/**
+ * The id of the cdk-nag finding for a wildcard under an imported ARN, e.g. `<bucket ARN>/*`.
+ *
+ * @param exportName - the export the ARN is imported from
+ * @param suffix - what follows the ARN in the policy, e.g. `/*` or `/index/*`
+ */
+export function importedWildcardFinding(exportName: string, suffix: string): string {
+  return `AwsSolutions-IAM5[Resource::${exportName}${suffix}]`;
+}
+
+/**
+ * How a function reaches the table store: the environment the composition root reads and the grants
+ * that go with it, for DynamoDB or for Azure Tables (whose connection string is a secret).
+ */
+export class TableStoreAccess {
+  readonly environment: Record<string, string>;
+  private readonly table: dynamodb.ITable | undefined;
+  private readonly tableArnExport: string | undefined;
+  private readonly azureSecret: secretsmanager.ISecret | undefined;
+
+  /**
+   * @param scope - the stack of the functions that use the store (secrets are imported there)
+   * @param config - the deployment's settings
+   * @param storage - the imported storage resources
+   */
+  constructor(scope: Construct, config: AppConfig, storage: ImportedStorage) {
+    if (config.storageBackend === 'azure') {
+      this.azureSecret = importSecret(scope, 'AzureTablesSecret', config.azureTablesSecretName ?? '');
+      this.environment = { STORAGE_BACKEND: 'azure', AZURE_TABLES_SECRET_ARN: this.azureSecret.secretArn };
+    } else {
+      if (storage.table === undefined) throw new Error('The DynamoDB storage backend needs its table.');
+      this.table = storage.table;
+      this.tableArnExport = storage.exportNames.tableArn;
+      this.environment = { STORAGE_BACKEND: 'dynamodb', DYNAMODB_TABLE: storage.table.tableName };
+    }
+  }
+
+  /**
+   * Lets a function read the store.
+   *
+   * @param role - the function's role
+   */
+  grantRead(role: iam.Role): void {
+    this.table?.grantReadData(role);
+    this.azureSecret?.grantRead(role);
+    this.acknowledgeIndexWildcard(role);
+  }
+
+  /**
+   * Lets a function read and write the store.
+   *
+   * @param role - the function's role
+   */
+  grantReadWrite(role: iam.Role): void {
+    this.table?.grantReadWriteData(role);
+    this.azureSecret?.grantRead(role);
+    this.acknowledgeIndexWildcard(role);
+  }
+
+  /**
+   * Lets a function open the store without reading or writing it. With Azure Tables the composition
+   * root reads the connection string at start, so even such a function needs the secret; with
+   * DynamoDB it needs nothing.
+   *
+   * @param role - the function's role
+   */
+  grantOpen(role: iam.Role): void {
+    this.azureSecret?.grantRead(role);
+  }
+
+  private acknowledgeIndexWildcard(role: iam.Role): void {
+    if (this.tableArnExport === undefined || TABLE_KEY_SCHEMA.globalSecondaryIndexes.length === 0) return;
+    Validations.of(role).acknowledge({
+      id: importedWildcardFinding(this.tableArnExport, '/index/*'),
+      reason:
+        "Queries on the table's own secondary indexes; the grant covers the indexes of this one table only.",
+    });
+  }
+}
+
+/**
+ * A Secrets Manager secret made outside the app (it holds credentials no template may contain),
+ * imported once per stack.
+ *
+ * @param scope - any construct of the stack that uses the secret
+ * @param id - construct id of the import
+ * @param name - the secret's name
+ */
+export function importSecret(scope: Construct, id: string, name: string): secretsmanager.ISecret {
+  const stack = Stack.of(scope);
+  const existing = stack.node.tryFindChild(id);
+  if (existing !== undefined) return existing as secretsmanager.ISecret;
+  return secretsmanager.Secret.fromSecretNameV2(stack, id, name);
+}

@@ -1,0 +1,2 @@
+export { mapAnalyzeExpense, cleanText } from './map-expense';
+export { TextractAnalyzer, type TextractAnalyzerOptions } from './textract-analyzer';

@@ -1,0 +1,576 @@
+import type {
+  AnalyzeExpenseResponse,
+  Block,
+  ExpenseDocument,
+  ExpenseField,
+  LineItemFields,
+} from '@aws-sdk/client-textract';
+import {
+  ValidationError,
+  countryCodeOf,
+  detectCurrency,
+  findDates,
+  findTimes,
+  normalizeCurrencyCode,
+  parseDate,
+  parseMoney,
+  roundMoney,
+  totalChecksOut,
+  type AnalysisResult,
+  type AnalyzedItem,
+  type AnalyzedTax,
+  type DateOrder,
+} from '@receipts/core';
+
+/**
+ * Maps an Amazon Textract AnalyzeExpense response (as the SDK returns it, or parsed from its JSON) to
+ * one AnalysisResult. Pure: no I/O, and the input is not changed; `raw` is the response itself.
+ *
+ * **Which documents.** Textract may split one upload into several ExpenseDocuments (one per receipt or
+ * invoice it detects; a multi-page invoice often comes back as one document per page). The first
+ * document is the receipt. A later document is merged into it when it is the same receipt: the same
+ * INVOICE_RECEIPT_ID, or else the same vendor name, or it carries neither (a continuation page).
+ * Other documents are a different receipt and are left out of the result (they stay in `raw`).
+ * Merged documents add their line items in order; for single-valued fields the first document that
+ * has one wins; the total is chosen among all of them.
+ *
+ * **Total.** TOTAL, AMOUNT_DUE and AMOUNT_PAID fields are ranked by their printed label: a final
+ * total (`TOTAL`, `GRAND TOTAL`, `TOTAL DUE`, `AMOUNT DUE`, `TOTAL PAID`, `TOTAL INCL. GST`) beats an
+ * unlabelled one, which beats a tender (`CASH`, `TEND`, `VISA`, which may exceed the total), charges and
+ * fees, balances, and last tax, subtotal, change and savings lines. Ties go to the value printed most
+ * often, then to the one lowest on the page (the last one when there is no geometry).
+ *
+ * **Other fields.** Vendor: VENDOR_NAME (or NAME in the VENDOR group) with the highest confidence,
+ * else a VENDOR_URL's domain. Address parts: STREET, CITY, ZIP_CODE, COUNTRY in the VENDOR group, or
+ * ungrouped ones whose text lies inside VENDOR_ADDRESS (older responses have no groups). Date:
+ * INVOICE_RECEIPT_DATE, else ORDER_DATE, else an OTHER field labelled as a date (not a due, birth or
+ * expiry date); numeric dates are read month first for US and Philippine documents (by country or
+ * currency) or when another date on the document proves month-first order. Time: from the date fields
+ * or else the first time of day in the document's text lines. Tax: a TAX field labelled as the total
+ * tax, else the sum of the distinct TAX fields. Currency: `Currency.Code` when Textract gives one,
+ * else the marks printed with the amounts (a bare `$` only with a known country).
+ * Multi-line values are joined with spaces; lines that are only punctuation at either end are dropped.
+ * Confidences are the values' `ValueDetection.Confidence` scaled to 0..1.
+ *
+ * @param response - an AnalyzeExpense (or GetExpenseAnalysis) response
+ * @throws ValidationError when the input has no ExpenseDocuments list
+ */
+export function mapAnalyzeExpense(response: AnalyzeExpenseResponse | unknown): AnalysisResult {
+  if (!isRecord(response) || !Array.isArray(response['ExpenseDocuments'])) {
+    throw new ValidationError(
+      'This is not an Amazon Textract AnalyzeExpense response: it has no "ExpenseDocuments" list.',
+      { code: 'NotAnExpenseResponse' },
+    );
+  }
+  const documents = (response['ExpenseDocuments'] as unknown[]).filter(isRecord) as ExpenseDocument[];
+  const chosen = receiptDocuments(documents);
+  const summary = chosen.flatMap((doc) => doc.SummaryFields ?? []).map(toField);
+  const confidence: Record<string, number> = {};
+  const note = (path: string, field: Field | undefined) => {
+    if (field?.confidence != null) confidence[path] = field.confidence;
+  };
+
+  const merchant = mapMerchant(summary, note);
+  const country = merchant.country;
+  const currencyHint = firstCurrencyCode(summary);
+  const order = dateOrder(summary, country, currencyHint);
+
+  const totalField = chooseTotal(summary);
+  const total = totalField ? money(totalField.value, country) : null;
+  note('receipt.total_amount', totalField);
+  const subtotalField = chooseSubtotal(summary);
+  note('receipt.subtotal', subtotalField);
+  const taxes = mapTaxes(summary, country);
+  if (taxes.fields.length > 0)
+    confidence['receipt.total_tax'] = Math.min(...taxes.fields.map((f) => f.confidence ?? 1));
+
+  const dateField = chooseDate(summary, order);
+  note('receipt.transaction_date', dateField?.field);
+  const time = chooseTime(summary, chosen);
+
+  const items = chosen.flatMap((doc) => (doc.LineItemGroups ?? []).flatMap((g) => g.LineItems ?? []));
+  const mappedItems: AnalyzedItem[] = [];
+  for (const lineItem of items) {
+    const mapped = mapLineItem(lineItem, country);
+    if (!mapped) continue;
+    const index = mappedItems.length;
+    mappedItems.push(mapped.item);
+    note(`items.${index}.description`, mapped.descriptionField);
+    note(`items.${index}.total_price`, mapped.priceField);
+  }
+
+  const currency =
+    totalField?.currency ??
+    currencyHint ??
+    detectCurrency(totalField?.value ?? '', country) ??
+    detectCurrency(
+      summary
+        .filter((f) => MONEY_TYPES.has(f.type))
+        .map((f) => f.value)
+        .join(' '),
+      country,
+    );
+
+  return {
+    analyzer: 'textract',
+    receipt: {
+      doc_type: docType(summary),
+      receipt_type: null,
+      country_region: country,
+      total_amount: total,
+      subtotal: subtotalField ? money(subtotalField.value, country) : null,
+      currency_code: currency,
+      total_tax: taxes.total,
+      transaction_date: dateField?.iso ?? null,
+      transaction_time: time,
+      total_checks_out: totalChecksOut(total, mappedItems, taxes.total),
+    },
+    merchant: {
+      name: merchant.name,
+      phone_number: merchant.phone,
+      postal_code: merchant.postalCode,
+      city: merchant.city,
+      street_address: merchant.street,
+    },
+    items: mappedItems,
+    taxes: taxes.lines,
+    confidence,
+    raw: response,
+  };
+}
+
+/** One expense field, flattened and cleaned. */
+interface Field {
+  type: string;
+  label: string | null;
+  value: string;
+  confidence: number | null;
+  currency: string | null;
+  groups: string[];
+  page: number;
+  top: number | null;
+  /** Position in the response, for stable ties. */
+  order: number;
+}
+
+type Note = (path: string, field: Field | undefined) => void;
+
+const MONEY_TYPES = new Set(['TOTAL', 'AMOUNT_PAID', 'AMOUNT_DUE', 'SUBTOTAL', 'TAX']);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Joins lines with spaces, dropping punctuation-only lines at either end (`META\n-` -> `META`). */
+export function cleanText(text: string | null | undefined): string {
+  if (typeof text !== 'string') return '';
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .filter((l) => l !== '');
+  const meaningful = (l: string) => /[\p{L}\p{N}]/u.test(l);
+  while (lines.length > 0 && !meaningful(lines[0]!)) lines.shift();
+  while (lines.length > 0 && !meaningful(lines[lines.length - 1]!)) lines.pop();
+  return lines.join(' ');
+}
+
+/** Drops separators a value was printed with at its end (`Some City,` -> `Some City`). */
+function trimPunctuation(text: string): string {
+  return text.replace(/^[\s,;:]+|[\s,;:]+$/g, '');
+}
+
+function toField(raw: ExpenseField, order = 0): Field {
+  const value = raw.ValueDetection;
+  const confidence =
+    typeof value?.Confidence === 'number' ? Math.max(0, Math.min(1, value.Confidence / 100)) : null;
+  return {
+    type: (raw.Type?.Text ?? 'OTHER').toUpperCase(),
+    label: cleanText(raw.LabelDetection?.Text) || null,
+    value: cleanText(value?.Text),
+    confidence,
+    currency: normalizeCurrencyCode(raw.Currency?.Code),
+    groups: (raw.GroupProperties ?? []).flatMap((g) => g.Types ?? []).map((t) => t.toUpperCase()),
+    page: typeof raw.PageNumber === 'number' ? raw.PageNumber : 1,
+    top: typeof value?.Geometry?.BoundingBox?.Top === 'number' ? value.Geometry.BoundingBox.Top : null,
+    order,
+  };
+}
+
+function money(text: string, country: string | null): number | null {
+  return parseMoney(text, country)?.amount ?? null;
+}
+
+function normKey(text: string | null | undefined): string {
+  return (text ?? '')
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+function summaryValue(doc: ExpenseDocument, test: (f: Field) => boolean): string | null {
+  const found = (doc.SummaryFields ?? []).map((f, i) => toField(f, i)).find((f) => test(f) && f.value !== '');
+  return found ? normKey(found.value) : null;
+}
+
+const isVendorName = (f: Field) =>
+  f.type === 'VENDOR_NAME' || (f.type === 'NAME' && f.groups.includes('VENDOR'));
+
+/** The first document, and later ones that are the same receipt (see {@link mapAnalyzeExpense}). */
+function receiptDocuments(documents: ExpenseDocument[]): ExpenseDocument[] {
+  const [first, ...rest] = documents;
+  if (!first) return [];
+  const idOf = (d: ExpenseDocument) => summaryValue(d, (f) => f.type === 'INVOICE_RECEIPT_ID');
+  const vendorOf = (d: ExpenseDocument) => summaryValue(d, isVendorName);
+  const firstId = idOf(first);
+  const firstVendor = vendorOf(first);
+  return [
+    first,
+    ...rest.filter((doc) => {
+      const id = idOf(doc);
+      if (id !== null && firstId !== null) return id === firstId;
+      const vendor = vendorOf(doc);
+      if (vendor !== null && firstVendor !== null) return vendor === firstVendor;
+      return id === null && vendor === null;
+    }),
+  ];
+}
+
+interface MerchantParts {
+  name: string | null;
+  phone: string | null;
+  street: string | null;
+  city: string | null;
+  postalCode: string | null;
+  country: string | null;
+}
+
+function mapMerchant(summary: Field[], note: Note): MerchantParts {
+  const names = summary.filter((f) => isVendorName(f) && f.value !== '');
+  let nameField: Field | undefined = names.reduce<Field | undefined>(
+    (best, f) => (best === undefined || (f.confidence ?? 0) > (best.confidence ?? 0) ? f : best),
+    undefined,
+  );
+  let name = nameField ? trimPunctuation(nameField.value) : null;
+  if (!name) {
+    // Invoices often print the seller only as a web address.
+    const urls = summary.filter((f) => f.type === 'VENDOR_URL' && f.value !== '');
+    const bare = urls.find((f) => !/:\s*\/\//.test(f.value)) ?? urls[0];
+    const domain = bare?.value
+      .replace(/^[a-z]+:\s*\/\//i, '')
+      .replace(/^www\./i, '')
+      .replace(/\/.*$/, '')
+      .trim();
+    if (bare && domain && /^[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)+$/u.test(domain)) {
+      name = domain;
+      nameField = bare;
+    }
+  }
+  note('merchant.name', nameField);
+
+  const phoneField = summary.find((f) => f.type === 'VENDOR_PHONE' && /\d/.test(f.value));
+  note('merchant.phone_number', phoneField);
+
+  const vendorAddress = normKey(summary.find((f) => f.type === 'VENDOR_ADDRESS' && f.value !== '')?.value);
+  const part = (type: string): Field | undefined => {
+    const candidates = summary.filter((f) => f.type === type && trimPunctuation(f.value) !== '');
+    return (
+      candidates.find((f) => f.groups.includes('VENDOR')) ??
+      candidates.find(
+        (f) =>
+          f.groups.length === 0 &&
+          vendorAddress !== '' &&
+          ` ${vendorAddress} `.includes(` ${normKey(f.value)} `),
+      )
+    );
+  };
+  const street = part('STREET');
+  const city = part('CITY');
+  const zip = part('ZIP_CODE');
+  const country = part('COUNTRY');
+  note('merchant.street_address', street);
+  note('merchant.city', city);
+  note('merchant.postal_code', zip);
+  return {
+    name: name || null,
+    phone: phoneField ? phoneField.value : null,
+    street: street ? trimPunctuation(street.value) : null,
+    city: city ? trimPunctuation(city.value) : null,
+    postalCode: zip ? trimPunctuation(zip.value) : null,
+    country: country ? countryCodeOf(trimPunctuation(country.value)) : null,
+  };
+}
+
+function firstCurrencyCode(summary: Field[]): string | null {
+  const counts = new Map<string, number>();
+  for (const f of summary) if (f.currency) counts.set(f.currency, (counts.get(f.currency) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+}
+
+const MONTH_FIRST_COUNTRIES = new Set(['US', 'PH']);
+const MONTH_FIRST_CURRENCIES = new Set(['USD', 'PHP']);
+const DATE_TYPES = ['INVOICE_RECEIPT_DATE', 'ORDER_DATE', 'DUE_DATE', 'DELIVERY_DATE'];
+
+/** Month first for US and Philippine documents, or when a date on the document proves that order. */
+function dateOrder(summary: Field[], country: string | null, currency: string | null): DateOrder {
+  if (country) return MONTH_FIRST_COUNTRIES.has(country) ? 'mdy' : 'dmy';
+  for (const f of summary) {
+    if (!DATE_TYPES.includes(f.type)) continue;
+    for (const d of findDates(f.value, 'dmy')) {
+      if (!d.certain) continue;
+      const numeric = /^(\d{1,2})\D(\d{1,2})\D/.exec(d.text.trim());
+      if (numeric) return Number(numeric[1]) > 12 ? 'dmy' : 'mdy';
+    }
+  }
+  return currency && MONTH_FIRST_CURRENCIES.has(currency) ? 'mdy' : 'dmy';
+}
+
+/** How much a label says "this is the amount to pay" (see {@link mapAnalyzeExpense}). */
+function totalScore(f: Field): number {
+  const typeBonus = f.type === 'TOTAL' ? 0 : f.type === 'AMOUNT_DUE' ? -0.25 : -0.5;
+  const label = normKey(f.label);
+  if (label === '') return 2 + typeBonus;
+  if (/\b(sub ?total|subtotal|before tax|excl|excluding|net amount)\b/.test(label)) return -3;
+  if (
+    /\b(change|savings?|saved|you save|discounts?|rebate|points?|items?|qty|quantity|tips?|gratuity|deposit|rounding)\b/.test(
+      label,
+    )
+  ) {
+    return -3;
+  }
+  if (
+    /\b(tax|vat|gst|sst|hst|pst|btw|tva|mwst)\b/.test(label) &&
+    !/\b(incl|including|inc|with|after)\b/.test(label)
+  ) {
+    return -2;
+  }
+  if (
+    /\b(cash|tend|tendered|card|visa|mastercard|amex|credit|debit|payment|paid by)\b/.test(label) &&
+    !/\btotal\b/.test(label)
+  ) {
+    return 0 + typeBonus;
+  }
+  if (/\bbalance\b/.test(label) && !/\bdue\b/.test(label)) return -1;
+  if (/\b(charges?|fees?)\b/.test(label)) return 1;
+  if (/\b(total|due|payable|to pay|paid)\b/.test(label)) return 3 + typeBonus;
+  return 1.5 + typeBonus;
+}
+
+function chooseTotal(summary: Field[]): Field | undefined {
+  const candidates = summary.filter(
+    (f) =>
+      (f.type === 'TOTAL' || f.type === 'AMOUNT_DUE' || f.type === 'AMOUNT_PAID') &&
+      money(f.value, null) !== null,
+  );
+  if (candidates.length === 0) return undefined;
+  const best = Math.max(...candidates.map(totalScore));
+  const top = candidates.filter((f) => totalScore(f) === best);
+  const frequency = (f: Field) => top.filter((g) => money(g.value, null) === money(f.value, null)).length;
+  return [...top].sort(
+    (a, b) =>
+      frequency(b) - frequency(a) || b.page - a.page || (b.top ?? -1) - (a.top ?? -1) || b.order - a.order,
+  )[0];
+}
+
+function chooseSubtotal(summary: Field[]): Field | undefined {
+  const candidates = summary.filter((f) => f.type === 'SUBTOTAL' && money(f.value, null) !== null);
+  return candidates.find((f) => /sub/i.test(f.label ?? '')) ?? candidates[0];
+}
+
+function mapTaxes(
+  summary: Field[],
+  country: string | null,
+): { total: number | null; lines: AnalyzedTax[]; fields: Field[] } {
+  const seen = new Set<string>();
+  const fields: Field[] = [];
+  const lines: AnalyzedTax[] = [];
+  for (const f of summary) {
+    if (f.type !== 'TAX') continue;
+    const parsed = taxValue(f, country);
+    if (!parsed) continue;
+    // Textract repeats a field it reads twice; the same label, amount and place is one tax line.
+    const key = `${normKey(f.label)}|${parsed.amount}|${f.page}|${f.top === null ? '' : f.top.toFixed(3)}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    fields.push(f);
+    lines.push({
+      description: f.label ? trimPunctuation(f.label) : 'Tax',
+      rate: parsed.rate,
+      amount: parsed.amount,
+    });
+  }
+  if (lines.length === 0) return { total: null, lines, fields };
+  const totalLine = lines.findIndex((l) => /\btotal\b/i.test(l.description));
+  if (totalLine >= 0) return { total: lines[totalLine]!.amount, lines, fields };
+  return { total: roundMoney(lines.reduce((s, l) => s + (l.amount ?? 0), 0)), lines, fields };
+}
+
+function taxValue(f: Field, country: string | null): { amount: number; rate: number | null } | null {
+  const percent = /(\d{1,2}(?:[.,]\d{1,3})?)\s?%/;
+  let value = f.value;
+  let rate: number | null = null;
+  const inValue = /^\s*(\d{1,2}(?:[.,]\d{1,3})?)\s?%\s*(.*)$/.exec(value);
+  if (inValue) {
+    rate = Number(inValue[1]!.replace(',', '.'));
+    value = inValue[2]!;
+  }
+  const inLabel = percent.exec(f.label ?? '');
+  if (rate === null && inLabel) rate = Number(inLabel[1]!.replace(',', '.'));
+  const amount = money(value, country);
+  return amount === null ? null : { amount, rate };
+}
+
+const NOT_THE_RECEIPT_DATE =
+  /\b(due|birth|dob|exp|expiry|expiration|expires|valid|service|delivery|ship|shipping)\b/i;
+
+function chooseDate(summary: Field[], order: DateOrder): { iso: string; field: Field } | undefined {
+  for (const type of ['INVOICE_RECEIPT_DATE', 'ORDER_DATE']) {
+    for (const f of summary) {
+      if (f.type !== type) continue;
+      const iso = parseDate(f.value, order);
+      if (iso) return { iso, field: f };
+    }
+  }
+  // Statements and clinic receipts put their date in OTHER fields: `Date of Visit`, `Statement Date …`.
+  for (const f of summary) {
+    if (f.type !== 'OTHER') continue;
+    if (f.label && /\bdate\b/i.test(f.label) && !NOT_THE_RECEIPT_DATE.test(f.label)) {
+      const iso = parseDate(f.value, order);
+      if (iso) return { iso, field: f };
+    }
+    const text = `${f.label ?? ''} ${f.value}`;
+    for (const m of text.matchAll(/\b(?:(\p{L}+)\s+)?date\s*[:#]?\s*/giu)) {
+      if (m[1] && NOT_THE_RECEIPT_DATE.test(m[1])) continue;
+      const after = text.slice((m.index ?? 0) + m[0].length);
+      const found = findDates(after, order)[0];
+      if (found && found.index === 0) return { iso: found.iso, field: f };
+    }
+  }
+  return undefined;
+}
+
+function chooseTime(summary: Field[], documents: ExpenseDocument[]): string | null {
+  for (const f of summary) {
+    if (f.type !== 'INVOICE_RECEIPT_DATE' && f.type !== 'ORDER_DATE') continue;
+    const time = findTimes(f.value)[0];
+    if (time) return time.value;
+  }
+  const lines = documents.flatMap((d) => (d.Blocks ?? []) as Block[]).filter((b) => b.BlockType === 'LINE');
+  for (const line of lines) {
+    const time = findTimes(line.Text ?? '')[0];
+    if (time) return time.value;
+  }
+  return null;
+}
+
+function docType(summary: Field[]): string {
+  const invoiceLike = summary.some(
+    (f) =>
+      f.type === 'DUE_DATE' ||
+      f.type === 'PO_NUMBER' ||
+      f.type === 'PAYMENT_TERMS' ||
+      /\binvoice\b/i.test(f.label ?? '') ||
+      (f.type === 'INVOICE_RECEIPT_ID' && /\binvoice\b/i.test(f.value)),
+  );
+  return invoiceLike ? 'invoice' : 'receipt';
+}
+
+interface MappedItem {
+  item: AnalyzedItem;
+  descriptionField: Field | undefined;
+  priceField: Field | undefined;
+}
+
+function mapLineItem(lineItem: LineItemFields, country: string | null): MappedItem | null {
+  const fields = (lineItem.LineItemExpenseFields ?? []).map((f, i) => toField(f, i));
+  const first = (...types: string[]) => {
+    for (const type of types) {
+      const found = fields.find((f) => f.type === type && f.value !== '');
+      if (found) return found;
+    }
+    return undefined;
+  };
+  const row = fields.find((f) => f.type === 'EXPENSE_ROW');
+  const rawRow =
+    (lineItem.LineItemExpenseFields ?? []).find((f) => f.Type?.Text === 'EXPENSE_ROW')?.ValueDetection
+      ?.Text ?? '';
+  const descriptionField = first('ITEM', 'DESCRIPTION');
+  const priceField = first('PRICE', 'TOTAL', 'AMOUNT');
+  const quantityField = first('QUANTITY');
+  const unitField = first('UNIT_PRICE');
+  const code = productCode(fields, rawRow, descriptionField);
+
+  let description = descriptionField?.value ?? '';
+  if (code) description = description.split(code).join(' ');
+  if (description.trim() === '' && row) {
+    description = priceField ? row.value.split(priceField.value).join(' ') : row.value;
+  }
+  description = cleanText(description);
+  let quantity = parseQuantity(quantityField?.value);
+  const unitPrice = unitField ? money(unitField.value, country) : null;
+  let total = priceField ? money(priceField.value, country) : null;
+  if (total === null && quantity !== null && unitPrice !== null) total = roundMoney(quantity * unitPrice);
+  if (total === null && unitPrice !== null && priceField) {
+    const repaired = repairPrice(priceField.value, unitPrice);
+    if (repaired) {
+      total = repaired.total;
+      quantity ??= repaired.quantity;
+    }
+  }
+  if (description === '' && total === null) return null;
+  return {
+    item: {
+      description,
+      quantity,
+      unit_price: unitPrice,
+      total_price: total,
+      product_identifier: code,
+    },
+    descriptionField,
+    priceField,
+  };
+}
+
+/**
+ * A line price whose first digit did not print legibly (`/6.50` for `76.50`) read back from the unit
+ * price: the one whole quantity from 1 to 99 whose line total ends with the legible digits. None or
+ * several such quantities leave the price unknown.
+ */
+function repairPrice(text: string, unitPrice: number): { total: number; quantity: number } | null {
+  const tail = /(\d+[.,]\d{2})(?:\s*[A-Za-z])?\s*$/.exec(text)?.[1]?.replace(',', '.');
+  if (!tail || unitPrice <= 0) return null;
+  const fits: Array<{ total: number; quantity: number }> = [];
+  for (let quantity = 1; quantity < 100; quantity++) {
+    const total = roundMoney(quantity * unitPrice);
+    const printed = total.toFixed(2);
+    if (printed.length > tail.length && printed.endsWith(tail)) fits.push({ total, quantity });
+  }
+  return fits.length === 1 ? fits[0]! : null;
+}
+
+function parseQuantity(text: string | undefined): number | null {
+  if (!text) return null;
+  const m = /^\s*(\d+(?:[.,]\d+)?)\s*(?:x|pcs?|ea|units?)?\s*$/i.exec(text);
+  if (!m) return null;
+  const n = Number(m[1]!.replace(',', '.'));
+  return n > 0 ? n : null;
+}
+
+/**
+ * The item's own product code: of the PRODUCT_CODE values, the one printed first after the item's
+ * description on its row (Textract sometimes attaches the next item's code as well).
+ */
+function productCode(fields: Field[], row: string, description: Field | undefined): string | null {
+  const codes = [
+    ...new Set(fields.filter((f) => f.type === 'PRODUCT_CODE' && f.value !== '').map((f) => f.value)),
+  ];
+  if (codes.length <= 1) return codes[0] ?? null;
+  const firstLine = description?.value.split(' ')[0] ?? '';
+  const from = Math.max(0, firstLine ? row.indexOf(firstLine) : 0);
+  const ranked = codes
+    .map((c) => ({ c, at: row.indexOf(c, from) }))
+    .filter((x) => x.at >= 0)
+    .sort((a, b) => a.at - b.at);
+  return ranked[0]?.c ?? codes[0]!;
+}

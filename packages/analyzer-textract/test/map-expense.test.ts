@@ -1,0 +1,620 @@
+import { ValidationError } from '@receipts/core';
+import { describe, expect, it } from 'vitest';
+import { cleanText, mapAnalyzeExpense } from '../src';
+import { expenseResponse, field, lineItem } from './expense-builder';
+
+const item = (description: string, price: string) => lineItem(['ITEM', description], ['PRICE', price]);
+
+describe('mapAnalyzeExpense: the total', () => {
+  it('takes the total, not the subtotal, the tax or the tender', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [
+          field('SUBTOTAL', '$1699.96', { label: 'SUBTOTAL' }),
+          field('TAX', '$110.50', { label: 'TAX' }),
+          field('AMOUNT_PAID', '$2000.00', { label: 'CASH' }),
+          field('TOTAL', '$1810.46', { label: 'TOTAL' }),
+          field('OTHER', '189.54', { label: 'CHANGE DUE' }),
+        ],
+      }),
+    );
+    expect(r.receipt.total_amount).toBe(1810.46);
+    expect(r.receipt.subtotal).toBe(1699.96);
+    expect(r.receipt.total_tax).toBe(110.5);
+  });
+
+  it('picks the amount paid among several TOTAL fields', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [
+          field('TOTAL', '$75.00', { label: 'Total Charges' }),
+          field('TOTAL', '$0.00', { label: 'Balance' }),
+          field('TOTAL', '$12.00', { label: 'Total Savings' }),
+          field('TOTAL', '$63.00', { label: 'Total Paid' }),
+          field('TOTAL', '$60.00', { label: 'Subtotal' }),
+        ],
+      }),
+    );
+    expect(r.receipt.total_amount).toBe(63);
+  });
+
+  it('prefers the amount due to gross charges on a statement', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [
+          field('TOTAL', '$5,680.81', { label: 'Charges' }),
+          field('TOTAL', '$4,544.65', { label: 'AMOUNT DUE' }),
+          field('DISCOUNT', '$-1,136.16', { label: 'Adjustments' }),
+        ],
+      }),
+    );
+    expect(r.receipt.total_amount).toBe(4544.65);
+  });
+
+  it('uses the tender only when nothing better is printed', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({ summary: [field('AMOUNT_PAID', '38.48', { label: 'TEND' })] }),
+    );
+    expect(r.receipt.total_amount).toBe(38.48);
+  });
+
+  it('breaks ties between equal labels by the value printed lowest on the page', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [
+          field('TOTAL', '10.00', { label: 'TOTAL', top: 0.7 }),
+          field('TOTAL', '9.50', { label: 'TOTAL', top: 0.8 }),
+          field('TOTAL', '12.00', { label: 'TOTAL', top: 0.5 }),
+        ],
+      }),
+    );
+    expect(r.receipt.total_amount).toBe(9.5);
+  });
+
+  it('breaks ties by the value printed most often, then the last one without geometry', () => {
+    const repeated = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [field('TOTAL', '10.00'), field('TOTAL', '9.50'), field('TOTAL', '10.00')],
+      }),
+    );
+    expect(repeated.receipt.total_amount).toBe(10);
+    const last = mapAnalyzeExpense(
+      expenseResponse({ summary: [field('TOTAL', '10.00'), field('TOTAL', '9.50')] }),
+    );
+    expect(last.receipt.total_amount).toBe(9.5);
+  });
+
+  it('does not take a subtotal for the total when no total is printed', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({ summary: [field('SUBTOTAL', '12.00', { label: 'SUBTOTAL' })] }),
+    );
+    expect(r.receipt.total_amount).toBeNull();
+    expect(r.receipt.subtotal).toBe(12);
+  });
+
+  it('skips totals that are not amounts', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [field('TOTAL', 'SEE OVERLEAF', { label: 'TOTAL' }), field('TOTAL', '4.20')],
+      }),
+    );
+    expect(r.receipt.total_amount).toBe(4.2);
+  });
+});
+
+describe('mapAnalyzeExpense: amounts and currency', () => {
+  it.each([
+    ['$1,810.46', 1810.46],
+    ['1.810,46 €', 1810.46],
+    ['12.50\nUSD', 12.5],
+    ['1810.46', 1810.46],
+    ['RM 1,810.46', 1810.46],
+  ])('reads the total %j', (text, value) => {
+    expect(mapAnalyzeExpense(expenseResponse({ summary: [field('TOTAL', text)] })).receipt.total_amount).toBe(
+      value,
+    );
+  });
+
+  it("takes the currency from Textract's Currency code first", () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({ summary: [field('TOTAL', '$12.00', { currency: 'CAD' })] }),
+    );
+    expect(r.receipt.currency_code).toBe('CAD');
+  });
+
+  it('takes the currency from a printed sign or code otherwise', () => {
+    const euro = mapAnalyzeExpense(expenseResponse({ summary: [field('TOTAL', '1.810,46 €')] }));
+    expect(euro.receipt.currency_code).toBe('EUR');
+    const code = mapAnalyzeExpense(expenseResponse({ summary: [field('TOTAL', '12.50\nUSD')] }));
+    expect(code.receipt.currency_code).toBe('USD');
+    const ringgit = mapAnalyzeExpense(
+      expenseResponse({ summary: [field('TOTAL', '8.60'), field('TAX', 'RM 0.49', { label: 'GST' })] }),
+    );
+    expect(ringgit.receipt.currency_code).toBe('MYR');
+  });
+
+  it('leaves the currency unknown without a sign, and reads a bare $ only with the country', () => {
+    expect(
+      mapAnalyzeExpense(expenseResponse({ summary: [field('TOTAL', '12.00')] })).receipt.currency_code,
+    ).toBeNull();
+    expect(
+      mapAnalyzeExpense(expenseResponse({ summary: [field('TOTAL', '$12.00')] })).receipt.currency_code,
+    ).toBeNull();
+    const us = mapAnalyzeExpense(
+      expenseResponse({ summary: [field('TOTAL', '$12.00'), field('COUNTRY', 'USA', { group: 'VENDOR' })] }),
+    );
+    expect(us.receipt.currency_code).toBe('USD');
+    expect(us.receipt.country_region).toBe('US');
+  });
+});
+
+describe('mapAnalyzeExpense: merchant', () => {
+  it('joins multi-line values and drops punctuation-only lines', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [
+          field('NAME', 'META\n-', { group: 'VENDOR' }),
+          field('STREET', 'Suite 8\n611 Maine St', { group: 'RECEIVER' }),
+          field('STREET', '154-164 The Embarcadero,', { group: 'VENDOR' }),
+          field('CITY', 'San Francisco,', { group: 'VENDOR' }),
+          field('ZIP_CODE', '94105', { group: 'VENDOR' }),
+          field('VENDOR_PHONE', '(1) 555-123-1234', { label: 'Tel:' }),
+        ],
+      }),
+    );
+    expect(r.merchant).toEqual({
+      name: 'META',
+      phone_number: '(1) 555-123-1234',
+      postal_code: '94105',
+      city: 'San Francisco',
+      street_address: '154-164 The Embarcadero',
+    });
+  });
+
+  it('takes the most confident vendor name and never the receiver', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [
+          field('NAME', 'Ronald Davis', { group: 'RECEIVER', confidence: 99.9 }),
+          field('VENDOR_NAME', 'MEGA BIGBOK', { confidence: 99.68 }),
+          field('VENDOR_NAME', 'MEGA MARKET PLUS', { confidence: 99.97 }),
+        ],
+      }),
+    );
+    expect(r.merchant.name).toBe('MEGA MARKET PLUS');
+    expect(r.confidence['merchant.name']).toBeCloseTo(0.9997, 4);
+  });
+
+  it("falls back to the vendor's web domain, and to address parts inside the vendor address", () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [
+          field('STREET', '789 Another Avenue'),
+          field('CITY', 'Different City,'),
+          field('NAME', 'XZY Company'),
+          field('STREET', '123 Some Street'),
+          field('CITY', 'Some City,'),
+          field('VENDOR_ADDRESS', '123 Some Street\nSome City, XYZ, USA'),
+          field('RECEIVER_NAME', 'XZY Company'),
+          field('VENDOR_URL', 'https: //www.amazon.com'),
+          field('VENDOR_URL', 'Amazon.com'),
+        ],
+      }),
+    );
+    expect(r.merchant.name).toBe('Amazon.com');
+    expect(r.merchant.street_address).toBe('123 Some Street');
+    expect(r.merchant.city).toBe('Some City');
+  });
+
+  it('leaves what is not printed null', () => {
+    const r = mapAnalyzeExpense(expenseResponse({ summary: [field('TOTAL', '1.00'), field('CITY', '')] }));
+    expect(r.merchant).toEqual({
+      name: null,
+      phone_number: null,
+      postal_code: null,
+      city: null,
+      street_address: null,
+    });
+  });
+});
+
+describe('mapAnalyzeExpense: dates and times', () => {
+  it.each([
+    ['01-Jan-2021', '2021-01-01'],
+    ['12 March 2020', '2020-03-12'],
+    ['01/13/17', '2017-01-13'],
+    ['25/12/2018', '2018-12-25'],
+    ['2019-12-07', '2019-12-07'],
+  ])('reads %j', (text, iso) => {
+    const r = mapAnalyzeExpense(expenseResponse({ summary: [field('INVOICE_RECEIPT_DATE', text)] }));
+    expect(r.receipt.transaction_date).toBe(iso);
+  });
+
+  it('reads ambiguous dates month first for US documents', () => {
+    const byCurrency = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [field('INVOICE_RECEIPT_DATE', '12/07/2019'), field('TOTAL', '$1.00', { currency: 'USD' })],
+      }),
+    );
+    expect(byCurrency.receipt.transaction_date).toBe('2019-12-07');
+    const byCountry = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [
+          field('INVOICE_RECEIPT_DATE', '12/07/2019'),
+          field('COUNTRY', 'United States', { group: 'VENDOR' }),
+        ],
+      }),
+    );
+    expect(byCountry.receipt.transaction_date).toBe('2019-12-07');
+    const elsewhere = mapAnalyzeExpense(
+      expenseResponse({ summary: [field('INVOICE_RECEIPT_DATE', '12/07/2019'), field('TOTAL', '€1.00')] }),
+    );
+    expect(elsewhere.receipt.transaction_date).toBe('2019-07-12');
+  });
+
+  it('reads the order from another date on the document that proves it', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [field('INVOICE_RECEIPT_DATE', '01/02/2021'), field('DUE_DATE', '01/31/2021')],
+      }),
+    );
+    expect(r.receipt.transaction_date).toBe('2021-01-02');
+  });
+
+  it('falls back to an OTHER field labelled as a date, but not a birth or due date', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [
+          field('OTHER', '1983-12-02', { label: 'Date of Birth' }),
+          field('OTHER', 'April 1, 2021', { label: 'Payment Due Date' }),
+          field('OTHER', 'March 12, 2019', { label: 'Date of Visit' }),
+        ],
+      }),
+    );
+    expect(r.receipt.transaction_date).toBe('2019-03-12');
+    const inValue = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [field('OTHER', 'Due Date 10/15/10 Statement Date 09/30/10', { label: 'ACCOUNT SUMMARY' })],
+      }),
+    );
+    expect(inValue.receipt.transaction_date).toBe('2010-09-30');
+  });
+
+  it("takes the time from the date field or the document's text lines", () => {
+    const inField = mapAnalyzeExpense(
+      expenseResponse({ summary: [field('INVOICE_RECEIPT_DATE', '2019-12-07 14:05')] }),
+    );
+    expect(inField.receipt.transaction_time).toBe('14:05:00');
+    const inLines = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [field('INVOICE_RECEIPT_DATE', '12/07/2019')],
+        lines: ['TOTAL $1810.46', '12/07/2019', '12:22 PM'],
+      }),
+    );
+    expect(inLines.receipt.transaction_time).toBe('12:22:00');
+    expect(mapAnalyzeExpense(expenseResponse({ summary: [] })).receipt.transaction_time).toBeNull();
+  });
+});
+
+describe('mapAnalyzeExpense: taxes', () => {
+  it('lists each tax line with its rate and sums them', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [
+          field('TAX', '€0.30', { label: 'BTW 6%', top: 0.6 }),
+          field('TAX', '€2.10', { label: 'BTW 21%', top: 0.62 }),
+          field('TAX', '€0.30', { label: 'BTW 6%', top: 0.6 }),
+        ],
+      }),
+    );
+    expect(r.taxes).toEqual([
+      { description: 'BTW 6%', rate: 6, amount: 0.3 },
+      { description: 'BTW 21%', rate: 21, amount: 2.1 },
+    ]);
+    expect(r.receipt.total_tax).toBe(2.4);
+  });
+
+  it('takes a total tax line as the total tax', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [
+          field('TAX', '1.00', { label: 'VAT A' }),
+          field('TAX', '2.00', { label: 'VAT B' }),
+          field('TAX', '3.00', { label: 'TOTAL VAT' }),
+        ],
+      }),
+    );
+    expect(r.receipt.total_tax).toBe(3);
+  });
+
+  it('reads a rate printed in the value', () => {
+    const r = mapAnalyzeExpense(expenseResponse({ summary: [field('TAX', '6% 0.49', { label: 'SST' })] }));
+    expect(r.taxes).toEqual([{ description: 'SST', rate: 6, amount: 0.49 }]);
+  });
+});
+
+describe('mapAnalyzeExpense: line items', () => {
+  it('maps items with and without quantity and unit price', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        items: [
+          lineItem(['ITEM', 'Product 1'], ['QUANTITY', '1'], ['UNIT_PRICE', '$1000'], ['PRICE', '$1000']),
+          lineItem(['ITEM', 'Service 3'], ['OTHER', ''], ['UNIT_PRICE', '$2789'], ['PRICE', '$2789']),
+          lineItem(['ITEM', 'Product 2'], ['QUANTITY', '2'], ['UNIT_PRICE', '$106.04'], ['PRICE', '$212.08']),
+          item('KS BUTTER', '10.39'),
+          lineItem(
+            ['ITEM', 'J&JCHIZ CURLS 55G'],
+            ['PRICE', '43.00 V'],
+            ['QUANTITY', '2'],
+            ['UNIT_PRICE', 'P21.50/Unit'],
+          ),
+        ],
+      }),
+    );
+    expect(
+      r.items.map(({ description, quantity, unit_price, total_price }) => [
+        description,
+        quantity,
+        unit_price,
+        total_price,
+      ]),
+    ).toEqual([
+      ['Product 1', 1, 1000, 1000],
+      ['Service 3', null, 2789, 2789],
+      ['Product 2', 2, 106.04, 212.08],
+      ['KS BUTTER', null, null, 10.39],
+      ['J&JCHIZ CURLS 55G', 2, 21.5, 43],
+    ]);
+  });
+
+  it('joins multi-line descriptions', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        items: [
+          item(
+            'ACP101T Online Training\nHours of Training in Premier Version Interactive\n-\nDemos',
+            '$495.00',
+          ),
+        ],
+      }),
+    );
+    expect(r.items[0]!.description).toBe(
+      'ACP101T Online Training Hours of Training in Premier Version Interactive - Demos',
+    );
+  });
+
+  it("takes the item's own product code and removes it from the description", () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        items: [
+          lineItem(
+            field('PRODUCT_CODE', '04800016561856'),
+            field('ITEM', 'NOVA CNTRY CHED160G'),
+            field('PRICE', '72.00 y'),
+            field('PRODUCT_CODE', '04800016666407'),
+            field(
+              'EXPENSE_ROW',
+              'NOVA CNTRY CHED160G 72.00 y\n04800016666407\nNSSNRMNGRPRKINKTS600 04800016561856',
+            ),
+          ),
+          lineItem(
+            ['ITEM', 'Pf CB210G 2S SLTSVR\n04808887290370'],
+            ['PRICE', '206.00 V'],
+            ['PRODUCT_CODE', '04808887290370'],
+          ),
+        ],
+      }),
+    );
+    expect(r.items[0]).toMatchObject({
+      description: 'NOVA CNTRY CHED160G',
+      product_identifier: '04800016666407',
+      total_price: 72,
+    });
+    expect(r.items[1]).toMatchObject({
+      description: 'Pf CB210G 2S SLTSVR',
+      product_identifier: '04808887290370',
+    });
+  });
+
+  it('computes a missing line price from quantity and unit price', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({ items: [lineItem(['ITEM', 'MILK'], ['QUANTITY', '3'], ['UNIT_PRICE', '1.15'])] }),
+    );
+    expect(r.items[0]).toMatchObject({ quantity: 3, unit_price: 1.15, total_price: 3.45 });
+  });
+
+  it('reads back a price whose first digit did not print, only when one quantity fits', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        items: [
+          lineItem(
+            ['ITEM', 'SWISSMISS DRKCHC03TG'],
+            ['PRICE', '/6.50'],
+            ['QUANTITY', 'to'],
+            ['UNIT_PRICE', 'P15.30/Unit'],
+          ),
+          lineItem(['ITEM', 'EGGS'], ['PRICE', '/0.00'], ['UNIT_PRICE', '2.00']),
+        ],
+      }),
+    );
+    expect(r.items[0]).toMatchObject({ quantity: 5, unit_price: 15.3, total_price: 76.5 });
+    expect(r.items[1]).toMatchObject({ quantity: null, unit_price: 2, total_price: null });
+  });
+
+  it('uses DESCRIPTION and a line TOTAL when there is no ITEM or PRICE, and the row as a last resort', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        items: [
+          lineItem(['DESCRIPTION', 'Chiropractic treatment'], ['TOTAL', '$60.00'], ['QUANTITY', '1.00']),
+          lineItem(['PRICE', '2.50'], ['EXPENSE_ROW', 'BREAD 2.50']),
+          lineItem(['OTHER', ''], ['EXPENSE_ROW', '']),
+        ],
+      }),
+    );
+    expect(r.items).toHaveLength(2);
+    expect(r.items[0]).toMatchObject({ description: 'Chiropractic treatment', quantity: 1, total_price: 60 });
+    expect(r.items[1]).toMatchObject({ description: 'BREAD', total_price: 2.5 });
+  });
+
+  it('keeps negative lines such as discounts', () => {
+    const r = mapAnalyzeExpense(expenseResponse({ items: [item('ADJUSTMENT', '-242.00')] }));
+    expect(r.items[0]!.total_price).toBe(-242);
+  });
+
+  it('gives each item its confidences', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        items: [
+          lineItem(field('ITEM', 'TEA', { confidence: 88 }), field('PRICE', '2.00', { confidence: 77 })),
+        ],
+      }),
+    );
+    expect(r.confidence['items.0.description']).toBeCloseTo(0.88);
+    expect(r.confidence['items.0.total_price']).toBeCloseTo(0.77);
+  });
+});
+
+describe('mapAnalyzeExpense: the whole result', () => {
+  it('maps a response with no summary fields from its line items alone', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({ items: [item('GLUEBRD PFANUT4PCS', '127.50 V'), item('MMS OYSTER SCE', '67.25 V')] }),
+    );
+    expect(r.merchant.name).toBeNull();
+    expect(r.receipt.total_amount).toBeNull();
+    expect(r.receipt.total_checks_out).toBe(false);
+    expect(r.items.map((i) => i.total_price)).toEqual([127.5, 67.25]);
+  });
+
+  it('works without any geometry', () => {
+    const r = mapAnalyzeExpense({
+      ExpenseDocuments: [
+        {
+          SummaryFields: [{ Type: { Text: 'TOTAL' }, ValueDetection: { Text: '3.00' } }],
+          LineItemGroups: [
+            {
+              LineItems: [
+                { LineItemExpenseFields: [{ Type: { Text: 'ITEM' }, ValueDetection: { Text: 'X' } }] },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    expect(r.receipt.total_amount).toBe(3);
+    expect(r.items).toEqual([
+      { description: 'X', quantity: null, unit_price: null, total_price: null, product_identifier: null },
+    ]);
+    expect(r.confidence).toEqual({});
+  });
+
+  it('says whether the lines plus tax add up to the total', () => {
+    const ok = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [field('TOTAL', '11.00'), field('TAX', '1.00')],
+        items: [item('A', '4.00'), item('B', '6.00')],
+      }),
+    );
+    expect(ok.receipt.total_checks_out).toBe(true);
+    const off = mapAnalyzeExpense(
+      expenseResponse({ summary: [field('TOTAL', '12.00')], items: [item('A', '4.00')] }),
+    );
+    expect(off.receipt.total_checks_out).toBe(false);
+  });
+
+  it('tells invoices from receipts', () => {
+    const invoice = mapAnalyzeExpense(
+      expenseResponse({ summary: [field('INVOICE_RECEIPT_ID', '123PQR456', { label: 'INVOICE #' })] }),
+    );
+    expect(invoice.receipt.doc_type).toBe('invoice');
+    const receipt = mapAnalyzeExpense(
+      expenseResponse({ summary: [field('INVOICE_RECEIPT_ID', '21772', { label: 'TR#' })] }),
+    );
+    expect(receipt.receipt.doc_type).toBe('receipt');
+  });
+
+  it('keeps the whole response as raw and names the analyzer', () => {
+    const response = expenseResponse({ summary: [field('TOTAL', '1.00', { confidence: 95.5 })] });
+    const r = mapAnalyzeExpense(response);
+    expect(r.analyzer).toBe('textract');
+    expect(r.raw).toBe(response);
+    expect(r.confidence['receipt.total_amount']).toBeCloseTo(0.955);
+  });
+
+  it('refuses what is not an AnalyzeExpense response, with a clear message', () => {
+    for (const input of [null, 'text', [], { Blocks: [] }, { ExpenseDocuments: 'no' }]) {
+      expect(() => mapAnalyzeExpense(input)).toThrow(ValidationError);
+    }
+    expect(() => mapAnalyzeExpense({})).toThrow(/not an Amazon Textract AnalyzeExpense response/);
+  });
+
+  it('maps an empty document list to an empty result', () => {
+    const r = mapAnalyzeExpense({ ExpenseDocuments: [] });
+    expect(r.items).toEqual([]);
+    expect(r.receipt.total_amount).toBeNull();
+  });
+});
+
+describe('mapAnalyzeExpense: several documents', () => {
+  const page = (n: number, extra: ReturnType<typeof field>[], items: string[][]) => ({
+    summary: [field('VENDOR_NAME', 'META', { page: n }), ...extra],
+    items: items.map(([d, p]) => item(d!, p!)),
+  });
+
+  it('merges the pages of one invoice: items in order, the total from the last page', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse(
+        page(
+          1,
+          [field('INVOICE_RECEIPT_ID', '00000135'), field('INVOICE_RECEIPT_DATE', '12 March 2020')],
+          [['A', '$1,350.00']],
+        ),
+        page(
+          2,
+          [field('INVOICE_RECEIPT_ID', '00000135', { page: 2 }), field('TOTAL', '$1,570.00', { page: 2 })],
+          [['B', '$220.00']],
+        ),
+      ),
+    );
+    expect(r.items.map((i) => i.description)).toEqual(['A', 'B']);
+    expect(r.receipt.total_amount).toBe(1570);
+    expect(r.receipt.transaction_date).toBe('2020-03-12');
+    expect(r.receipt.total_checks_out).toBe(true);
+  });
+
+  it('leaves out a document of another receipt, and merges a continuation page', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse(
+        { summary: [field('VENDOR_NAME', 'TESCO'), field('TOTAL', '5.00')], items: [item('TEA', '5.00')] },
+        { summary: [field('VENDOR_NAME', 'LIDL'), field('TOTAL', '9.99')], items: [item('COFFEE', '9.99')] },
+        { items: [item('MILK', '1.00')] },
+      ),
+    );
+    expect(r.merchant.name).toBe('TESCO');
+    expect(r.receipt.total_amount).toBe(5);
+    expect(r.items.map((i) => i.description)).toEqual(['TEA', 'MILK']);
+  });
+
+  it('tells receipts apart by their ids before their vendor names', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse(
+        {
+          summary: [field('VENDOR_NAME', 'SHOP'), field('INVOICE_RECEIPT_ID', '1')],
+          items: [item('A', '1.00')],
+        },
+        {
+          summary: [field('VENDOR_NAME', 'SHOP'), field('INVOICE_RECEIPT_ID', '2')],
+          items: [item('B', '2.00')],
+        },
+      ),
+    );
+    expect(r.items.map((i) => i.description)).toEqual(['A']);
+  });
+});
+
+describe('cleanText', () => {
+  it('joins lines and trims punctuation-only lines at the ends', () => {
+    expect(cleanText('-\nPAYMENT SERVICE')).toBe('PAYMENT SERVICE');
+    expect(cleanText('a\n\n  b  \n*')).toBe('a b');
+    expect(cleanText(undefined)).toBe('');
+  });
+});

@@ -1,0 +1,184 @@
+import {
+  ConfigurationError,
+  createJsonLogger,
+  type AdminPolicy,
+  type BlobStore,
+  type IdentityVerifier,
+  type Logger,
+  type Notifier,
+  type ScanQueue,
+  type TableStore,
+} from '@receipts/core';
+import { loadConfig, type AppConfig } from './config';
+
+/**
+ * The one place that reads the configuration and picks the adapters. Handlers get their ports from
+ * here and never construct an SDK client themselves.
+ */
+export interface Services {
+  config: AppConfig;
+  logger: Logger;
+  store: TableStore;
+  blobs: BlobStore;
+  queue: ScanQueue;
+  identity: IdentityVerifier;
+  notifier: Notifier;
+  admin: AdminPolicy;
+  /** Releases what the services hold (firebase-admin apps). */
+  close(): Promise<void>;
+}
+
+/** What a caller may supply instead of the configured adapter (the local server supplies its queue). */
+export type ServiceOverrides = Partial<
+  Pick<Services, 'logger' | 'store' | 'blobs' | 'queue' | 'identity' | 'notifier'>
+>;
+
+/** Reads a secret's text from AWS Secrets Manager (cloud only). */
+async function readSecret(arn: string, name: string): Promise<string> {
+  const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
+  const client = new SecretsManagerClient({});
+  try {
+    const answer = await client.send(new GetSecretValueCommand({ SecretId: arn }));
+    if (!answer.SecretString) {
+      throw new ConfigurationError(`The secret of ${name} is empty.`, { code: 'EmptySecret' });
+    }
+    return answer.SecretString;
+  } finally {
+    client.destroy();
+  }
+}
+
+async function createStore(config: AppConfig, logger: Logger): Promise<TableStore> {
+  if (config.STORAGE_BACKEND === 'dynamodb') {
+    const [{ DynamoDBClient }, { DynamoTableStore, createStoreTable }] = await Promise.all([
+      import('@aws-sdk/client-dynamodb'),
+      import('@receipts/store-dynamo'),
+    ]);
+    const client = new DynamoDBClient(
+      config.DYNAMODB_ENDPOINT
+        ? {
+            endpoint: config.DYNAMODB_ENDPOINT,
+            // A local endpoint (dynalite) takes any credentials; the SDK still wants some.
+            region: process.env.AWS_REGION ?? 'us-east-1',
+            credentials: process.env.AWS_ACCESS_KEY_ID
+              ? undefined
+              : { accessKeyId: 'local', secretAccessKey: 'local' },
+          }
+        : {},
+    );
+    // In AWS the stack creates the table; a local endpoint (dynalite) gets it here, idempotently.
+    if (config.DYNAMODB_ENDPOINT) await createStoreTable(client, config.DYNAMODB_TABLE);
+    return new DynamoTableStore({ client, tableName: config.DYNAMODB_TABLE });
+  }
+  const { AzureTableStore } = await import('@receipts/store-azure');
+  const connectionString =
+    config.AZURE_TABLES_CONNECTION_STRING ??
+    (await readSecret(config.AZURE_TABLES_SECRET_ARN as string, 'AZURE_TABLES_SECRET_ARN'));
+  logger.debug('table store: Azure Tables');
+  return AzureTableStore.fromConnectionString(connectionString.trim());
+}
+
+async function createBlobs(config: AppConfig): Promise<BlobStore> {
+  if (config.BLOB_STORE === 's3') {
+    const [{ S3Client }, { S3BlobStore }] = await Promise.all([
+      import('@aws-sdk/client-s3'),
+      import('@receipts/blob-s3'),
+    ]);
+    return new S3BlobStore({ client: new S3Client({}), bucket: config.S3_BUCKET as string });
+  }
+  const { LocalBlobStore } = await import('@receipts/blob-local');
+  return new LocalBlobStore({ root: config.BLOB_DIR });
+}
+
+async function createQueue(config: AppConfig): Promise<ScanQueue> {
+  if (config.SCAN_QUEUE === 'sqs') {
+    const [{ SQSClient }, { SqsScanQueue }] = await Promise.all([
+      import('@aws-sdk/client-sqs'),
+      import('@receipts/queue-sqs'),
+    ]);
+    return new SqsScanQueue({ client: new SQSClient({}), queueUrl: config.SCAN_QUEUE_URL as string });
+  }
+  throw new ConfigurationError(
+    'SCAN_QUEUE=memory runs the scan worker inside the local server (npm start); a function on its own needs SCAN_QUEUE=sqs and SCAN_QUEUE_URL.',
+    { code: 'MemoryQueueOutsideLocalServer' },
+  );
+}
+
+/**
+ * Builds the services from the configuration.
+ * @param config - the settings (see loadConfig)
+ * @param overrides - adapters supplied by the caller instead of the configured ones
+ * @throws ConfigurationError when a setting or secret is missing or wrong
+ */
+export async function createServices(config: AppConfig, overrides: ServiceOverrides = {}): Promise<Services> {
+  const logger = overrides.logger ?? createJsonLogger(config.LOG_LEVEL);
+  const credentialsJson = config.FIREBASE_SERVICE_ACCOUNT_SECRET_ARN
+    ? await readSecret(config.FIREBASE_SERVICE_ACCOUNT_SECRET_ARN, 'FIREBASE_SERVICE_ACCOUNT_SECRET_ARN')
+    : undefined;
+  const firebase = { projectId: config.FIREBASE_PROJECT_ID, ...(credentialsJson ? { credentialsJson } : {}) };
+
+  const [store, blobs, queue] = await Promise.all([
+    overrides.store ?? createStore(config, logger),
+    overrides.blobs ?? createBlobs(config),
+    overrides.queue ?? createQueue(config),
+  ]);
+  let identity = overrides.identity;
+  let closeIdentity: (() => Promise<void>) | undefined;
+  if (!identity) {
+    const { FirebaseIdentityVerifier } = await import('@receipts/identity-firebase');
+    const verifier = new FirebaseIdentityVerifier(firebase);
+    identity = verifier;
+    closeIdentity = () => verifier.close();
+  }
+  let notifier = overrides.notifier;
+  let closeNotifier: (() => Promise<void>) | undefined;
+  if (!notifier) {
+    const { FcmNotifier, LogNotifier } = await import('@receipts/notifier-fcm');
+    if (config.NOTIFIER === 'fcm') {
+      const fcm = new FcmNotifier(firebase);
+      notifier = fcm;
+      const closable = fcm as unknown as { close?: () => Promise<void> };
+      if (typeof closable.close === 'function') closeNotifier = () => closable.close!.call(fcm);
+    } else {
+      notifier = new LogNotifier({ logger });
+    }
+  }
+  return {
+    config,
+    logger,
+    store,
+    blobs,
+    queue,
+    identity,
+    notifier,
+    admin: {
+      emails: config.ADMIN_EMAILS,
+      // Anyone can create an e-mail account with someone else's address; in the cloud only a
+      // verified address counts. The local emulator has no mail to verify with.
+      requireVerifiedEmail: !config.FIREBASE_AUTH_EMULATOR_HOST,
+    },
+    async close() {
+      await Promise.all([closeIdentity?.(), closeNotifier?.()]);
+    },
+  };
+}
+
+let current: Promise<Services> | undefined;
+
+/**
+ * The services of this process: those installed by the local server, or else built once from
+ * `process.env` (a Lambda container keeps them between invocations).
+ */
+export function getServices(): Promise<Services> {
+  current ??= createServices(loadConfig()).catch((error: unknown) => {
+    // A failed start (say, a secret not readable yet) is tried again on the next request.
+    current = undefined;
+    throw error;
+  });
+  return current;
+}
+
+/** Makes the handlers of this process use `services` (the local server); undefined forgets them. */
+export function installServices(services: Services | undefined): void {
+  current = services ? Promise.resolve(services) : undefined;
+}

@@ -1,0 +1,12 @@
+import { retryScan, retryScanBody } from '@receipts/core';
+import { defineRoute } from '../http/route';
+import { jsonBodyOf } from '../http/request';
+
+/** POST /api/retryScan: queues a failed scan for analysis again. */
+export const handler = defineRoute({
+  name: 'retryScan',
+  auth: 'user',
+  input: (event) => jsonBodyOf(event, retryScanBody),
+  run: ({ services, identity }, body) => retryScan(services, identity, body),
+  status: 202,
+});

@@ -1,0 +1,70 @@
+import {
+  AnalyzerError,
+  AppError,
+  ConfigurationError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  PayloadTooLargeError,
+  StoreError,
+  UnauthorizedError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+  type ErrorAnswer,
+  type Logger,
+} from '@receipts/core';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { json, type HttpResult } from './responses';
+
+/** The one mapping of the app's errors to HTTP status codes. */
+export function statusOf(error: unknown): number {
+  if (error instanceof ValidationError) return 400;
+  if (error instanceof UnauthorizedError) return 401;
+  if (error instanceof ForbiddenError) return 403;
+  if (error instanceof NotFoundError) return 404;
+  if (error instanceof ConflictError) return 409;
+  if (error instanceof PayloadTooLargeError) return 413;
+  if (error instanceof UnsupportedMediaTypeError) return 415;
+  if (error instanceof AnalyzerError) return 422;
+  if (error instanceof StoreError) return 503;
+  if (error instanceof AppError && error.code === 'IdentityUnavailable') return 503;
+  return 500;
+}
+
+/**
+ * The answer for an error: `{ error, message }`. 4xx messages are the error's own (written for the
+ * person who sees them); 5xx answers say what to do and never carry internals or a stack, which
+ * only go to the log with the request id.
+ */
+export function errorResponse(
+  error: unknown,
+  logger: Logger,
+  context: { route: string; requestId?: string; event?: APIGatewayProxyEventV2 },
+): HttpResult {
+  const status = statusOf(error);
+  const code = error instanceof AppError ? error.code : 'InternalError';
+  if (status < 500) {
+    logger.info('request refused', { route: context.route, status, code, requestId: context.requestId });
+    const body: ErrorAnswer = { error: code, message: (error as AppError).message };
+    return json(status, body);
+  }
+  logger.error('request failed', {
+    route: context.route,
+    status,
+    code,
+    requestId: context.requestId,
+    error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    stack: error instanceof Error ? error.stack : undefined,
+    cause: error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined,
+  });
+  const message =
+    status === 503
+      ? error instanceof AppError && error.code === 'QueueUnavailable'
+        ? error.message
+        : 'A service the app depends on is unavailable right now. Try again in a moment.'
+      : error instanceof ConfigurationError
+        ? 'The server is not configured correctly; the administrator has been told in the log.'
+        : `Something went wrong on our side${context.requestId ? ` (request ${context.requestId})` : ''}. Try again.`;
+  const body: ErrorAnswer = { error: status === 503 ? 'ServiceUnavailable' : 'InternalError', message };
+  return json(status, body);
+}

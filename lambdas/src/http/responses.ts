@@ -1,0 +1,50 @@
+import { gzipSync } from 'node:zlib';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+
+export type HttpResult = APIGatewayProxyStructuredResultV2 & {
+  statusCode: number;
+  headers: Record<string, string>;
+};
+
+const BASE_HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
+/** Answers smaller than this are sent as they are; compressing them gains nothing. */
+const GZIP_MIN_BYTES = 16 * 1024;
+
+/**
+ * A JSON answer. `json` is the body already serialised (large report data is cached as text).
+ * Large bodies are gzipped when the client accepts it: a Lambda answer must stay under 6 MB, and the
+ * report data of a large account is several MB of repetitive JSON.
+ */
+export function jsonText(statusCode: number, json: string, event?: APIGatewayProxyEventV2): HttpResult {
+  const acceptsGzip = /\bgzip\b/i.test(header(event, 'accept-encoding') ?? '');
+  if (acceptsGzip && json.length >= GZIP_MIN_BYTES) {
+    const body = gzipSync(json, { level: 4 }).toString('base64');
+    return {
+      statusCode,
+      headers: { ...BASE_HEADERS, 'content-encoding': 'gzip', vary: 'accept-encoding' },
+      body,
+      isBase64Encoded: true,
+    };
+  }
+  return { statusCode, headers: { ...BASE_HEADERS }, body: json, isBase64Encoded: false };
+}
+
+/** A JSON answer of a value. */
+export function json(statusCode: number, value: unknown, event?: APIGatewayProxyEventV2): HttpResult {
+  return jsonText(statusCode, JSON.stringify(value), event);
+}
+
+/** A request header, case-insensitively (API Gateway lower-cases them; tests may not). */
+export function header(event: APIGatewayProxyEventV2 | undefined, name: string): string | undefined {
+  if (!event?.headers) return undefined;
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(event.headers)) {
+    if (key.toLowerCase() === wanted) return value;
+  }
+  return undefined;
+}

@@ -1,0 +1,74 @@
+import { assertAdmin, assertUsableUid, type Identity, type RouteName } from '@receipts/core';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { getServices, type Services } from '../composition';
+import { errorResponse } from './errors';
+import { bearerToken } from './request';
+import { json, type HttpResult } from './responses';
+
+/** What a route's `run` gets. */
+export interface RouteContext {
+  services: Services;
+  /** The verified caller (for `auth: 'none'` routes, null). */
+  identity: Identity;
+  event: APIGatewayProxyEventV2;
+}
+
+export interface RouteSpec<I, O> {
+  name: RouteName;
+  /** 'user': a verified ID token; 'admin': and on the admin list; 'none': anyone. */
+  auth: 'user' | 'admin' | 'none';
+  /** Parses and validates the request (throws ValidationError / PayloadTooLargeError). */
+  input: (event: APIGatewayProxyEventV2) => I;
+  run: (context: RouteContext, input: I) => Promise<O> | O;
+  /** Turns the result into the answer; default: JSON with `status`. */
+  respond?: (output: O, event: APIGatewayProxyEventV2) => HttpResult;
+  status?: number;
+}
+
+const ANONYMOUS: Identity = { uid: '', email: null, name: null };
+
+/**
+ * Makes an API Gateway (HTTP API, payload v2) handler of a route: authenticate, validate, run the
+ * use case, and map any error to its status in one place. The same function serves the local server.
+ */
+export function defineRoute<I, O>(spec: RouteSpec<I, O>) {
+  return async function handler(event: APIGatewayProxyEventV2): Promise<HttpResult> {
+    const started = Date.now();
+    const requestId = event.requestContext?.requestId;
+    let services: Services | undefined;
+    try {
+      services = await getServices();
+      let identity = ANONYMOUS;
+      if (spec.auth !== 'none') {
+        // Authentication comes first: an anonymous caller learns nothing about the input rules.
+        identity = await services.identity.verify(bearerToken(event));
+        assertUsableUid(identity);
+        if (spec.auth === 'admin') assertAdmin(identity, services.admin);
+      }
+      const input = spec.input(event);
+      const output = await spec.run({ services, identity, event }, input);
+      const result = spec.respond ? spec.respond(output, event) : json(spec.status ?? 200, output, event);
+      services.logger.debug('request', {
+        route: spec.name,
+        status: result.statusCode,
+        ms: Date.now() - started,
+        userId: identity.uid || undefined,
+        requestId,
+      });
+      return result;
+    } catch (error) {
+      const logger = services?.logger ?? fallbackLogger;
+      return errorResponse(error, logger, { route: spec.name, requestId, event });
+    }
+  };
+}
+
+// Used only when the services could not even be created (e.g. a configuration error).
+const fallbackLogger = {
+  debug() {},
+  info() {},
+  warn: (message: string, fields?: Record<string, unknown>) =>
+    console.warn(JSON.stringify({ message, ...fields })),
+  error: (message: string, fields?: Record<string, unknown>) =>
+    console.error(JSON.stringify({ level: 'error', message, ...fields })),
+};

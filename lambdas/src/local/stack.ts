@@ -1,0 +1,299 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  AppError,
+  ConfigurationError,
+  createJsonLogger,
+  resumeScans,
+  type Analyzer,
+  type Logger,
+  type ScanJob,
+  type ScanQueue,
+  type TableStore,
+} from '@receipts/core';
+import { MemoryScanQueue } from '@receipts/queue-memory';
+import { loadConfig } from '../config';
+import { createServices, installServices, type Services } from '../composition';
+import { createScanWorker, type ScanWorker } from '../worker';
+import { startAuthEmulator, type AuthEmulator } from './firebase-auth-emulator';
+import { startLocalServer, type LocalServer } from './server';
+
+/** Options of {@link startLocalStack}. */
+export interface LocalStackOptions {
+  /** Port of the app on 127.0.0.1 (0 = a free one; default 8080). */
+  port?: number;
+  /** Where everything is kept: tables, accounts, images. Survives a restart. */
+  dataDir: string;
+  /** Port of the Firebase Auth emulator (default: a free one). */
+  authEmulatorPort?: number;
+  /** E-mails allowed to use the Storage Tester API. */
+  adminEmails?: string[];
+  /** 'ocr' (default) or 'textract', or an Analyzer to use as it is. */
+  analyzer?: 'ocr' | 'textract' | Analyzer;
+  /** Build the web app first when web/dist is missing or older than web/src (default false). */
+  buildWeb?: boolean;
+  /** 'azure' (default: Azurite under dataDir) or 'dynamodb' (dynalite under dataDir, or DYNAMODB_ENDPOINT). */
+  storageBackend?: 'azure' | 'dynamodb';
+  /** Firebase project id (default demo-receipts). */
+  projectId?: string;
+  /** Analysis attempts before a scan is marked failed (default 3). */
+  maxScanAttempts?: number;
+  /** Seconds before a failed attempt is retried (default 10 s doubling). */
+  retryDelaySeconds?: (attempt: number) => number;
+  /** OCR worker threads (default 1). */
+  ocrWorkers?: number;
+  /** Scans analysed at once (default 1). */
+  scanConcurrency?: number;
+  logLevel?: 'debug' | 'info' | 'warn' | 'error';
+  /** Keep the emulators' own output out of the terminal. */
+  quiet?: boolean;
+}
+
+export interface LocalStack {
+  /** The app: web pages, /config.json and /api. */
+  url: string;
+  port: number;
+  /** `127.0.0.1:PORT` of the Auth emulator. */
+  authEmulatorHost: string;
+  projectId: string;
+  dataDir: string;
+  services: Services;
+  /** Creates an account on the Auth emulator and returns its ID token. */
+  signUp(
+    email: string,
+    password: string,
+    displayName?: string,
+  ): Promise<{ idToken: string; localId: string }>;
+  signIn(email: string, password: string): Promise<{ idToken: string; localId: string }>;
+  /** Resolves when no scan is queued or being analysed in this process. */
+  idle(): Promise<void>;
+  /** Stops everything; queued scans stay in the tables and are resumed by the next start. */
+  stop(): Promise<void>;
+}
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const WEB_DIR = join(REPO_ROOT, 'web');
+
+async function newestMtime(dir: string): Promise<number> {
+  let newest = 0;
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, await newestMtime(path));
+    else newest = Math.max(newest, (await stat(path)).mtimeMs);
+  }
+  return newest;
+}
+
+/** The built web app, building it first when asked and it is missing or out of date; null when there is none. */
+async function prepareWeb(build: boolean, logger: Logger): Promise<string | null> {
+  const dist = join(WEB_DIR, 'dist');
+  const built = existsSync(join(dist, 'index.html'));
+  if (build && existsSync(join(WEB_DIR, 'src'))) {
+    const stale =
+      !built || (await newestMtime(join(WEB_DIR, 'src'))) > (await stat(join(dist, 'index.html'))).mtimeMs;
+    if (stale) {
+      logger.info('building the web app (npm run build:web)');
+      const code = await new Promise<number>((done) => {
+        const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build:web'], {
+          cwd: REPO_ROOT,
+          stdio: ['ignore', 'inherit', 'inherit'],
+        });
+        child.on('exit', (c) => done(c ?? 1));
+        child.on('error', () => done(1));
+      });
+      if (code !== 0)
+        logger.warn('the web app did not build; serving the API and a notice page', { exitCode: code });
+    }
+  }
+  return existsSync(join(dist, 'index.html')) ? dist : null;
+}
+
+async function setUpTables(store: TableStore, logger: Logger): Promise<void> {
+  const { setupTables } = await import('@receipts/store-azure');
+  const outcomes = await setupTables(store, logger);
+  const failed = outcomes.filter((o) => !o.ok);
+  if (failed.length > 0) {
+    throw new AppError(
+      `The tables could not be set up: ${failed.map((o) => `${o.table} (${o.error})`).join('; ')}`,
+      {
+        code: 'TableSetupFailed',
+      },
+    );
+  }
+}
+
+/**
+ * The whole app on one machine, offline: Azurite (or dynalite), the Firebase Auth emulator, the API
+ * through the same handlers as on AWS, the scan worker in-process with the local OCR analyzer, and
+ * the built web app, at one URL. Scans left queued or analysing by a previous run are resumed.
+ *
+ * Sets FIREBASE_AUTH_EMULATOR_HOST in this process (firebase-admin reads it to trust the emulator).
+ *
+ * @param options - ports, data folder, admins, analyzer
+ * @throws AppError when an emulator cannot start or the tables cannot be set up
+ */
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const dataDir = resolve(options.dataDir);
+  await mkdir(dataDir, { recursive: true });
+  const logLevel = options.logLevel ?? 'info';
+  const logger = createJsonLogger(logLevel);
+  const projectId = options.projectId ?? 'demo-receipts';
+  const backend = options.storageBackend ?? 'azure';
+  const cleanups: (() => Promise<void>)[] = [];
+  const cleanUp = async () => {
+    for (const fn of cleanups.reverse())
+      await fn().catch((e: unknown) => logger.warn('stop step failed', { error: String(e) }));
+    cleanups.length = 0;
+  };
+
+  try {
+    const startStore = async (): Promise<Record<string, string>> => {
+      if (backend === 'dynamodb') {
+        if (process.env.DYNAMODB_ENDPOINT) return { DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT };
+        const { startDynalite } = await import('./dynalite');
+        const dynalite = await startDynalite({ path: join(dataDir, 'dynalite') });
+        cleanups.push(() => dynalite.stop());
+        return { DYNAMODB_ENDPOINT: dynalite.endpoint };
+      }
+      const { startAzurite } = await import('./azurite');
+      const azurite = await startAzurite({
+        location: join(dataDir, 'azurite'),
+        silent: options.quiet ?? false,
+      });
+      cleanups.push(() => azurite.stop());
+      return { AZURE_TABLES_CONNECTION_STRING: azurite.connectionString };
+    };
+    const startAuth = async (): Promise<AuthEmulator> => {
+      const emulator = await startAuthEmulator({
+        dataDir: join(dataDir, 'auth'),
+        projectId,
+        silent: options.quiet ?? false,
+        ...(options.authEmulatorPort !== undefined ? { port: options.authEmulatorPort } : {}),
+      });
+      cleanups.push(() => emulator.stop());
+      return emulator;
+    };
+    const [storeEnv, auth, web] = await Promise.all([
+      startStore(),
+      startAuth(),
+      prepareWeb(options.buildWeb ?? false, logger),
+    ]);
+    process.env.FIREBASE_AUTH_EMULATOR_HOST = auth.host;
+
+    const config = loadConfig({
+      ...process.env,
+      ...storeEnv,
+      STORAGE_BACKEND: backend,
+      DATA_DIR: dataDir,
+      BLOB_STORE: 'local',
+      BLOB_DIR: join(dataDir, 'blobs'),
+      SCAN_QUEUE: 'memory',
+      NOTIFIER: 'log',
+      FIREBASE_PROJECT_ID: projectId,
+      FIREBASE_AUTH_EMULATOR_HOST: auth.host,
+      FIREBASE_SERVICE_ACCOUNT_SECRET_ARN: '',
+      AZURE_TABLES_SECRET_ARN: '',
+      ADMIN_EMAILS: (options.adminEmails ?? process.env.ADMIN_EMAILS?.split(',') ?? []).join(','),
+      ANALYZER: typeof options.analyzer === 'string' ? options.analyzer : (process.env.ANALYZER ?? 'ocr'),
+      MAX_SCAN_ATTEMPTS: String(options.maxScanAttempts ?? process.env.MAX_SCAN_ATTEMPTS ?? 3),
+      LOG_LEVEL: logLevel,
+    });
+    if (config.inCloud) {
+      throw new ConfigurationError('The local stack does not run inside AWS Lambda.', {
+        code: 'LocalStackInCloud',
+      });
+    }
+
+    // The queue calls the worker, which is built after the services that hold the queue.
+    const ref: { worker?: ScanWorker } = {};
+    const queue = new MemoryScanQueue({
+      concurrency: options.scanConcurrency ?? 1,
+      logger,
+      handler: async (job: ScanJob) => {
+        if (ref.worker) await ref.worker.process(job);
+      },
+    });
+    // The worker queues a failed attempt again itself, with a delay, while the job still runs; the
+    // in-process queue would run a job enqueued during its own run at once, so the delay is kept here.
+    const retryTimers = new Set<ReturnType<typeof setTimeout>>();
+    const retryQueue: ScanQueue = {
+      enqueue: async (job, retry) => {
+        const timer = setTimeout(
+          () => {
+            retryTimers.delete(timer);
+            queue
+              .enqueue(job)
+              .catch((error: unknown) => logger.warn('retry not queued', { ...job, error: String(error) }));
+          },
+          Math.max(50, (retry?.delaySeconds ?? 0) * 1000),
+        );
+        retryTimers.add(timer);
+      },
+    };
+    const services = await createServices(config, { logger, queue });
+    cleanups.push(() => services.close());
+    await setUpTables(services.store, logger);
+    if (backend === 'dynamodb') logger.info('storage: DynamoDB', { endpoint: config.DYNAMODB_ENDPOINT });
+
+    const scanWorker = await createScanWorker(
+      { ...services, queue: retryQueue },
+      {
+        ...(typeof options.analyzer === 'object' ? { analyzer: options.analyzer } : {}),
+        ...(options.retryDelaySeconds ? { retryDelaySeconds: options.retryDelaySeconds } : {}),
+      },
+    );
+    ref.worker = scanWorker;
+    cleanups.push(() => scanWorker.close());
+    // Stopping closes the queue before the analyzer: the scan under way finishes, the ones not
+    // started stay in the queue table and are resumed by the next start.
+    cleanups.push(() => queue.close());
+    cleanups.push(async () => {
+      for (const timer of retryTimers) clearTimeout(timer);
+      retryTimers.clear();
+    });
+    installServices(services);
+    cleanups.push(async () => installServices(undefined));
+
+    const server: LocalServer = await startLocalServer({
+      port: options.port ?? 8080,
+      webDir: web,
+      logger,
+      webConfig: {
+        firebase: { apiKey: 'demo-key', authDomain: '127.0.0.1', projectId },
+        authEmulatorUrl: `http://${auth.host}`,
+        vapidKey: null,
+      },
+    });
+    cleanups.push(() => server.close());
+
+    await resumeScans({ store: services.store, queue, logger });
+
+    let stopping: Promise<void> | undefined;
+    return {
+      url: server.url,
+      port: server.port,
+      authEmulatorHost: auth.host,
+      projectId,
+      dataDir,
+      services,
+      signUp: (email, password, displayName) => auth.signUp(email, password, displayName),
+      signIn: (email, password) => auth.signIn(email, password),
+      idle: async () => {
+        do {
+          await queue.drain();
+          if (retryTimers.size > 0) await new Promise((r) => setTimeout(r, 100));
+        } while (retryTimers.size > 0);
+      },
+      // Cleanups run in reverse: the server stops taking requests, retries are cancelled, the queue
+      // drops what has not started and lets the running scan finish, then the rest stops.
+      stop: () => (stopping ??= cleanUp()),
+    };
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
+}

@@ -1,0 +1,24 @@
+import type { RouteName } from '@receipts/core';
+
+/**
+ * The handler file of each /api route under lambdas/src/handlers (each exports `handler`), for
+ * whoever bundles one function per route. The SQS scan worker is `analyze-receipt.ts`.
+ */
+export const ROUTE_HANDLER_FILES: Record<RouteName, string> = {
+  login: 'login-user.ts',
+  registerFCMToken: 'register-fcm-token.ts',
+  listQueue: 'list-queue.ts',
+  getImage: 'get-image.ts',
+  getAppData: 'get-app-data.ts',
+  deleteReceiptData: 'delete-receipt-data.ts',
+  log: 'log-event.ts',
+  upload: 'upload-receipt.ts',
+  retryScan: 'retry-scan.ts',
+  storageListTables: 'storage-list-tables.ts',
+  storageListRecords: 'storage-list-records.ts',
+  storageCreateRecord: 'storage-create-record.ts',
+  storageDeleteRecord: 'storage-delete-record.ts',
+};
+
+/** The SQS consumer that analyses receipts. */
+export const ANALYZE_HANDLER_FILE = 'analyze-receipt.ts';

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TABLES, listAllEntities, type AppData, type LoginAnswer } from '@receipts/core';
+import { SAMPLE_RECEIPTS, sampleReceiptJpeg } from '../support/receipt-images';
+import { jpegDataUrl, type ApiClient } from './support/api-client';
+import { signUpClient, startTestStack } from './support/stack';
+
+/**
+ * The whole pipeline through HTTP against the real local stack (Azurite, Auth emulator, OCR):
+ * upload, queue, analysis, reports, image, delete.
+ */
+describe('upload → analysis → reports → delete', () => {
+  let env: Awaited<ReturnType<typeof startTestStack>>;
+  let alice: ApiClient;
+  const fileNames = SAMPLE_RECEIPTS.map((_, i) => `${1710000000000 + i}-receipt.jpg`);
+
+  beforeAll(async () => {
+    env = await startTestStack();
+    alice = await signUpClient(env.stack, 'alice@example.com', 'Alice');
+  });
+  afterAll(async () => {
+    await env?.stop();
+  });
+
+  it('records the signed-in user on login', async () => {
+    const answer = await alice.call<LoginAnswer>('POST', '/api/login', {
+      body: { user_id: alice.userId, user_email: 'alice@example.com', user_name: 'Alice' },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ user_id: alice.userId, user_email: 'alice@example.com' });
+  });
+
+  it('accepts uploads at once with status "false" and lists them with an image URL, not the image', async () => {
+    for (const [i, fileName] of fileNames.entries()) {
+      const answer = await alice.upload(fileName, jpegDataUrl(await sampleReceiptJpeg(i)));
+      expect(answer.status).toBe(202);
+      expect(answer.body).toEqual({ fileName, status: 'false' });
+    }
+    const queue = await alice.listQueue();
+    expect(queue.status).toBe(200);
+    // The worker may have finished the first already; the rest are still listed.
+    expect(queue.body.length).toBeGreaterThanOrEqual(1);
+    for (const entry of queue.body) {
+      expect(fileNames).toContain(entry.fileName);
+      expect(['false', 'Analyzing']).toContain(entry.status);
+      expect(entry.image).toBe(`/api/getImage?userId=${alice.userId}&blobName=${entry.fileName}`);
+    }
+  });
+
+  it('analyses every upload into receipts, merchants and items that match the printed receipts', async () => {
+    expect(await alice.waitForQueue()).toEqual([]);
+    const { status, body } = await alice.getAppData();
+    expect(status).toBe(200);
+    expect(body.reportReceipts).toHaveLength(SAMPLE_RECEIPTS.length);
+    for (const [i, sample] of SAMPLE_RECEIPTS.entries()) {
+      const receipt = body.reportReceipts.find((r) => r.document_url.endsWith(`/${fileNames[i]}`));
+      expect(receipt, sample.name).toBeDefined();
+      expect(receipt).toMatchObject({
+        merchant_name: sample.truth.merchant.name,
+        transaction_date: sample.truth.receipt.transaction_date,
+        total_amount: sample.truth.receipt.total_amount,
+        currency_code: sample.truth.receipt.currency_code,
+        user_id: alice.userId,
+      });
+      const items = body.reportProductItems.filter((item) => item.receipt_id === receipt!.receipt_id);
+      expect(items.map((item) => [item.description, item.total_price])).toEqual(
+        sample.truth.items.map((item) => [item.description, item.total_price]),
+      );
+      for (const item of items) {
+        expect(item.merchant_name).toBe(sample.truth.merchant.name);
+        expect(item.receipt_transaction_date).toBe(sample.truth.receipt.transaction_date);
+      }
+      const merchant = body.reportMerchants.find((m) => m.merchant_id === receipt!.merchant_id);
+      expect(merchant).toMatchObject({
+        name: sample.truth.merchant.name,
+        merchant_total_amount: sample.truth.receipt.total_amount,
+        merchant_first_visit: sample.truth.receipt.transaction_date,
+        merchant_last_visit: sample.truth.receipt.transaction_date,
+      });
+    }
+    expectBrandsMatchItems(body);
+  });
+
+  it('re-uses the merchant when the same shop is scanned again', async () => {
+    const again = `${1720000000000}-receipt.jpg`;
+    expect((await alice.upload(again, jpegDataUrl(await sampleReceiptJpeg(0)))).status).toBe(202);
+    expect(await alice.waitForQueue()).toEqual([]);
+    const { body } = await alice.getAppData();
+    expect(body.reportReceipts).toHaveLength(SAMPLE_RECEIPTS.length + 1);
+    expect(body.reportMerchants).toHaveLength(SAMPLE_RECEIPTS.length);
+    const truth = SAMPLE_RECEIPTS[0]!.truth;
+    const merchant = body.reportMerchants.find((m) => m.name === truth.merchant.name)!;
+    expect(merchant.merchant_total_amount).toBeCloseTo(2 * truth.receipt.total_amount, 2);
+    expectBrandsMatchItems(body);
+    fileNames.push(again);
+  });
+
+  it('serves the stored image as a data URL', async () => {
+    const answer = await alice.getImage(fileNames[1]!);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toBe(jpegDataUrl(await sampleReceiptJpeg(1)));
+  });
+
+  it('compresses large report answers for clients that accept gzip', async () => {
+    const answer = await alice.call<AppData>('GET', '/api/getAppData', {
+      query: { userId: alice.userId },
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.reportReceipts).toHaveLength(fileNames.length);
+  });
+
+  it('deletes each receipt with everything that belongs to it, leaving nothing behind', async () => {
+    const before = (await alice.getAppData()).body;
+    for (const receipt of before.reportReceipts) {
+      const blobName = receipt.document_url.split('/').pop()!;
+      const answer = await alice.deleteReceipt(receipt.receipt_id, blobName);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({ deleted: true, receiptId: receipt.receipt_id });
+      const after = (await alice.getAppData()).body;
+      expect(after.reportReceipts.map((r) => r.receipt_id)).not.toContain(receipt.receipt_id);
+      expect(after.reportProductItems.some((i) => i.receipt_id === receipt.receipt_id)).toBe(false);
+      expectBrandsMatchItems(after);
+    }
+    const empty = (await alice.getAppData()).body;
+    expect(empty).toMatchObject({
+      reportReceipts: [],
+      reportMerchants: [],
+      reportProductItems: [],
+      brands: [],
+      corporations: [],
+    });
+    const { store, blobs } = env.stack.services;
+    const uid = alice.userId;
+    expect(await listAllEntities(store, TABLES.receipts, { partitionKey: uid })).toEqual([]);
+    expect(await listAllEntities(store, TABLES.merchants, { partitionKey: uid })).toEqual([]);
+    expect(await listAllEntities(store, TABLES.items, { partitionKeyPrefix: `${uid}~` })).toEqual([]);
+    expect(await listAllEntities(store, TABLES.taxes, { partitionKeyPrefix: `${uid}~` })).toEqual([]);
+    expect(await listAllEntities(store, TABLES.scanQueue, { partitionKey: uid })).toEqual([]);
+    expect(await blobs.list(`${uid}/`)).toEqual([]);
+    const gone = await alice.getImage(fileNames[0]!);
+    expect(gone.status).toBe(404);
+  });
+});
+
+/** Brand purchases and totals must be exactly what the items of the report add up to. */
+function expectBrandsMatchItems(data: AppData): void {
+  const expected = new Map<string, { purchases: number; total: number }>();
+  for (const item of data.reportProductItems) {
+    if (!item.brand) continue;
+    const entry = expected.get(item.brand) ?? { purchases: 0, total: 0 };
+    entry.purchases += 1;
+    entry.total += item.total_price ?? 0;
+    expected.set(item.brand, entry);
+  }
+  expect(data.brands.map((b) => b.name).sort()).toEqual([...expected.keys()].sort());
+  for (const brand of data.brands) {
+    const want = expected.get(brand.name)!;
+    expect(brand.purchases).toBe(want.purchases);
+    expect(
+      brand.totals_by_currency
+        ? Object.values(brand.totals_by_currency).reduce((a, b) => a + b, 0)
+        : brand.total,
+    ).toBeCloseTo(want.total, 2);
+  }
+}

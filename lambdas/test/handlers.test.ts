@@ -1,0 +1,175 @@
+import { gunzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES, StoreError } from '@receipts/core';
+import { installServices } from '../src/composition';
+import { handler as getAppData } from '../src/handlers/get-app-data';
+import { handler as listQueue } from '../src/handlers/list-queue';
+import { handler as logEvent } from '../src/handlers/log-event';
+import { handler as login } from '../src/handlers/login-user';
+import { handler as storageListTables } from '../src/handlers/storage-list-tables';
+import { handler as upload } from '../src/handlers/upload-receipt';
+import { jsonText } from '../src/http/responses';
+import { dataUrlOf, fakeReceiptImage } from '../../packages/core/test/support/fakes';
+import { apiEvent, bodyOf, memoryServices } from './support';
+
+let services: Awaited<ReturnType<typeof memoryServices>>;
+
+beforeEach(async () => {
+  services = await memoryServices();
+  installServices(services);
+});
+afterEach(() => installServices(undefined));
+
+const image = dataUrlOf(fakeReceiptImage({ merchant: 'Shop', date: '2024-01-01', total: 1, items: [] }));
+
+describe('route handlers', () => {
+  it('answers 401 with a message when the token is missing or not valid', async () => {
+    for (const token of [undefined, 'forged']) {
+      const result = await listQueue(
+        apiEvent('GET', '/api/listQueue', { token, query: { userId: 'alice' } }),
+      );
+      expect(result.statusCode).toBe(401);
+      expect(bodyOf(result)).toEqual({
+        error: expect.any(String),
+        message: expect.stringMatching(/Sign in/),
+      });
+    }
+    const malformed = await listQueue(
+      apiEvent('GET', '/api/listQueue', {
+        headers: { authorization: 'Basic abc' },
+        query: { userId: 'alice' },
+      }),
+    );
+    expect(malformed.statusCode).toBe(401);
+  });
+
+  it("answers 403 when the userId is not the token's", async () => {
+    const result = await listQueue(
+      apiEvent('GET', '/api/listQueue', { token: 'token-bob', query: { userId: 'alice' } }),
+    );
+    expect(result.statusCode).toBe(403);
+    expect(bodyOf(result).message).toMatch(/own data/);
+  });
+
+  it('answers 400 naming the field when the input is wrong', async () => {
+    const result = await listQueue(apiEvent('GET', '/api/listQueue', { token: 'token-alice', query: {} }));
+    expect(result.statusCode).toBe(400);
+    expect(bodyOf(result)).toEqual({
+      error: 'InvalidRequest',
+      message: 'Invalid query: userId is required.',
+    });
+    const notJson = await login(
+      apiEvent('POST', '/api/login', { token: 'token-alice', rawBody: 'user_id=alice' }),
+    );
+    expect(notJson.statusCode).toBe(400);
+    expect(bodyOf(notJson).message).toMatch(/must be JSON/);
+  });
+
+  it('takes an upload with 202, queues it, and lists it', async () => {
+    const result = await upload(
+      apiEvent('POST', '/api/upload', {
+        token: 'token-alice',
+        body: { userId: 'alice', fileName: '1-receipt.jpg', imgSrc: image },
+      }),
+    );
+    expect(result.statusCode).toBe(202);
+    expect(bodyOf(result)).toEqual({ fileName: '1-receipt.jpg', status: 'false' });
+    expect(services.queue.jobs).toHaveLength(1);
+    const queue = await listQueue(
+      apiEvent('GET', '/api/listQueue', { token: 'token-alice', query: { userId: 'alice' } }),
+    );
+    expect(JSON.parse(queue.body!)).toEqual([
+      expect.objectContaining({ fileName: '1-receipt.jpg', status: 'false' }),
+    ]);
+  });
+
+  it('refuses a body over the limit with 413 and stores nothing', async () => {
+    const result = await upload(
+      apiEvent('POST', '/api/upload', {
+        token: 'token-alice',
+        rawBody: `{"imgSrc":"${'A'.repeat(MAX_BODY_BYTES)}"}`,
+      }),
+    );
+    expect(result.statusCode).toBe(413);
+    expect(bodyOf(result).message).toMatch(/largest accepted/);
+    expect(services.queue.jobs).toHaveLength(0);
+  });
+
+  it('answers 500 without internals, and 503 when a service is down', async () => {
+    services.store.failNext = {
+      method: 'getEntity',
+      error: new Error('socket hang up at store.ts:12'),
+      times: 1,
+    };
+    const crash = await getAppData(
+      apiEvent('GET', '/api/getAppData', { token: 'token-alice', query: { userId: 'alice' } }),
+    );
+    expect(crash.statusCode).toBe(500);
+    expect(bodyOf(crash)).toEqual({
+      error: 'InternalError',
+      message: expect.stringContaining('request req-1'),
+    });
+    expect(crash.body).not.toMatch(/socket|store\.ts/);
+
+    services.store.failNext = { method: 'getEntity', error: new StoreError('Azure said 500'), times: 1 };
+    const down = await getAppData(
+      apiEvent('GET', '/api/getAppData', { token: 'token-alice', query: { userId: 'alice' } }),
+    );
+    expect(down.statusCode).toBe(503);
+    expect(bodyOf(down).error).toBe('ServiceUnavailable');
+    expect(down.body).not.toMatch(/Azure said/);
+  });
+
+  it('answers getAppData for a new user with empty reports', async () => {
+    const result = await getAppData(
+      apiEvent('GET', '/api/getAppData', { token: 'token-alice', query: { userId: 'alice' } }),
+    );
+    expect(result.statusCode).toBe(200);
+    expect(bodyOf(result)).toEqual({
+      version: '0',
+      reportMerchants: [],
+      corporations: [],
+      brands: [],
+      reportReceipts: [],
+      reportProductItems: [],
+    });
+  });
+
+  it('lets only a verified admin e-mail use the storage tester', async () => {
+    expect(
+      (await storageListTables(apiEvent('GET', '/api/storage/tables', { token: 'token-alice' }))).statusCode,
+    ).toBe(403);
+    const unverified = await storageListTables(
+      apiEvent('GET', '/api/storage/tables', { token: 'token-admin-unverified' }),
+    );
+    expect(unverified.statusCode).toBe(403);
+    const admin = await storageListTables(apiEvent('GET', '/api/storage/tables', { token: 'token-admin' }));
+    expect(admin.statusCode).toBe(200);
+    expect(bodyOf(admin).tables).toContain('Receipts');
+  });
+
+  it('logs client events without a token', async () => {
+    const result = await logEvent(
+      apiEvent('POST', '/api/log', { body: { event: 'Video permissions denied' } }),
+    );
+    expect(result.statusCode).toBe(200);
+    expect(bodyOf(result)).toEqual({ logged: true });
+  });
+});
+
+describe('JSON answers', () => {
+  it('gzips large answers for clients that accept it, and only for them', () => {
+    const text = JSON.stringify({ rows: Array.from({ length: 2000 }, (_, i) => ({ i, name: 'row' })) });
+    const accepted = jsonText(
+      200,
+      text,
+      apiEvent('GET', '/x', { headers: { 'accept-encoding': 'gzip, br' } }),
+    );
+    expect(accepted.headers['content-encoding']).toBe('gzip');
+    expect(accepted.isBase64Encoded).toBe(true);
+    expect(gunzipSync(Buffer.from(accepted.body!, 'base64')).toString()).toBe(text);
+    const plain = jsonText(200, text, apiEvent('GET', '/x'));
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(text);
+  });
+});

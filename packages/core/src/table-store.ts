@@ -223,6 +223,7 @@ export function assertValidTransaction(actions: TransactionAction[]): void {
     );
   }
   const partitionKey = actions[0]?.[1]?.partitionKey;
+  const rowKeys = new Set<string>();
   for (const action of actions) {
     const [kind, entity] = action;
     if (!['create', 'delete', 'update', 'upsert'].includes(kind)) {
@@ -237,7 +238,117 @@ export function assertValidTransaction(actions: TransactionAction[]): void {
       );
     }
     if ((kind === 'update' || kind === 'upsert') && action[2] !== undefined) assertUpdateMode(action[2]);
+    // Both services refuse a second operation on the same row of one transaction; say so before any call.
+    if (rowKeys.has(entity.rowKey)) {
+      throw new ValidationError(
+        `A transaction may touch each row once; rowKey "${entity.rowKey}" appears more than once.`,
+        { code: 'DuplicateRowInTransaction' },
+      );
+    }
+    rowKeys.add(entity.rowKey);
+    // The Azure Tables SDK sends every delete of a transaction with If-Match: *; refuse an etag there
+    // on both backends rather than ignore it on one.
+    if (kind === 'delete' && entity.etag !== undefined && entity.etag !== '*') {
+      throw new ValidationError(
+        'A delete inside a transaction cannot carry an etag; delete the entity outside the transaction to use one.',
+        { code: 'UnsupportedTransactionEtag' },
+      );
+    }
+    if (kind !== 'delete') assertValidProperties(entity as TableEntity);
   }
+}
+
+/** Largest number of own properties of one entity (Azure Tables: 255 including its three system ones). */
+export const MAX_ENTITY_PROPERTIES = 252;
+const PROPERTY_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,254}$/;
+const RESERVED_PROPERTY_NAMES = ['partitionkey', 'rowkey', 'timestamp', 'etag'];
+
+/**
+ * Checks a property name: letters, digits and underscores, not starting with a digit, at most 255
+ * characters (Azure's rule, applied by both adapters), and not a system name in any letter case.
+ * @throws ValidationError naming the property
+ */
+export function assertValidPropertyName(name: string): void {
+  if (!PROPERTY_NAME.test(name) || RESERVED_PROPERTY_NAMES.includes(name.toLowerCase())) {
+    throw new ValidationError(
+      `Property name "${name}" is not valid: use letters, digits and underscores (not starting with a digit), ` +
+        'and not PartitionKey, RowKey, Timestamp or ETag.',
+      { code: 'InvalidPropertyName' },
+    );
+  }
+}
+
+/**
+ * Checks an entity's own properties before a write: valid names, at most {@link MAX_ENTITY_PROPERTIES},
+ * and values a store can keep (string, finite number, boolean, valid Date or null).
+ * @throws ValidationError naming the property
+ */
+export function assertValidProperties(entity: TableEntity): void {
+  const properties = userProperties(entity);
+  const names = Object.keys(properties);
+  if (names.length > MAX_ENTITY_PROPERTIES) {
+    throw new ValidationError(
+      `An entity may have at most ${MAX_ENTITY_PROPERTIES} properties; this one has ${names.length}.`,
+      { code: 'TooManyProperties' },
+    );
+  }
+  for (const name of names) {
+    assertValidPropertyName(name);
+    assertSupportedValue(name, properties[name]);
+  }
+}
+
+function assertSupportedValue(name: string, value: unknown): void {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
+  if (typeof value === 'number') {
+    if (Number.isFinite(value)) return;
+    throw new ValidationError(`Property "${name}" is ${value}; only finite numbers can be stored.`, {
+      code: 'InvalidValue',
+    });
+  }
+  if (value instanceof Date) {
+    if (!Number.isNaN(value.getTime())) return;
+    throw new ValidationError(`Property "${name}" is an invalid Date.`, { code: 'InvalidValue' });
+  }
+  throw new ValidationError(
+    `Unknown EDM type for property "${name}" (${Array.isArray(value) ? 'array' : typeof value}): ` +
+      'use a string, number, boolean, Date or null.',
+    { code: 'UnknownEdmType' },
+  );
+}
+
+/**
+ * Checks a filter before it is translated: known operators, non-empty and/or, property names that
+ * exist in entities (`partitionKey`, `rowKey` or a valid property name; not etag or timestamp) and
+ * values a store can compare (string, finite number, boolean, valid Date).
+ * @throws ValidationError describing the problem
+ */
+export function assertValidFilter(filter: Filter): void {
+  if ('filters' in filter) {
+    if (filter.op !== 'and' && filter.op !== 'or') {
+      throw new ValidationError(`Unknown filter operator: ${String(filter.op)}`, { code: 'InvalidFilter' });
+    }
+    if (!Array.isArray(filter.filters) || filter.filters.length === 0) {
+      throw new ValidationError(`An "${filter.op}" filter needs at least one condition.`, {
+        code: 'InvalidFilter',
+      });
+    }
+    filter.filters.forEach(assertValidFilter);
+    return;
+  }
+  if (!['eq', 'ne', 'gt', 'ge', 'lt', 'le'].includes(filter.op)) {
+    throw new ValidationError(`Unknown filter operator: ${String(filter.op)}`, { code: 'InvalidFilter' });
+  }
+  if (filter.property !== 'partitionKey' && filter.property !== 'rowKey') {
+    if (typeof filter.property !== 'string') {
+      throw new ValidationError('A filter needs a property name.', { code: 'InvalidFilter' });
+    }
+    assertValidPropertyName(filter.property);
+  }
+  if (filter.value === null || filter.value === undefined) {
+    throw new ValidationError(`The filter on "${filter.property}" needs a value.`, { code: 'InvalidFilter' });
+  }
+  assertSupportedValue(filter.property, filter.value);
 }
 
 /** Evaluates a filter against an entity, with the comparison rules both adapters follow. */

@@ -1,0 +1,191 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { connect } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { AppError } from '@receipts/core';
+import { azuriteConnectionString } from '@receipts/store-azure';
+import { freeLoopbackPort } from './free-port';
+
+/** Options of {@link startAzurite}. */
+export interface AzuriteOptions {
+  /** Folder where Azurite keeps its tables; they survive a restart on the same folder. */
+  location: string;
+  /** Port on 127.0.0.1; default: a free port. */
+  port?: number;
+  /** When true Azurite's own output is kept to be quoted in errors instead of being printed. */
+  silent?: boolean;
+  /** How long to wait for the port to accept connections; default 30 s. */
+  startTimeoutMs?: number;
+}
+
+/** A running Azurite Table service. */
+export interface RunningAzurite {
+  /** Connection string of the emulator's well-known development account. */
+  connectionString: string;
+  port: number;
+  /** Stops Azurite after it has saved its data. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+const START_ATTEMPTS_ON_FREE_PORTS = 3;
+const OUTPUT_LINES_KEPT = 40;
+const STOP_GRACE_MS = 10_000;
+
+/** Processes still running; killed if this process exits without stopping them. */
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const child of running) child.kill('SIGKILL');
+  });
+}
+
+/**
+ * The table service's entry script, found through Node's module resolution rather than
+ * `node_modules/.bin`, so it works from any working directory and without the bin links.
+ */
+function azuriteTableScript(): string {
+  const require = createRequire(import.meta.url);
+  const manifestPath = require.resolve('azurite/package.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin?: Record<string, string> };
+  const relative = manifest.bin?.['azurite-table'];
+  if (!relative) {
+    throw new AppError(
+      'The installed azurite package has no azurite-table command; reinstall it with npm install.',
+      {
+        code: 'AzuriteMissing',
+      },
+    );
+  }
+  return join(dirname(manifestPath), relative);
+}
+
+/**
+ * Starts the Azurite Table service on 127.0.0.1 and waits until it accepts connections.
+ *
+ * Telemetry is switched off (nothing may reach the internet) and API-version checks are relaxed so
+ * that any `@azure/data-tables` release can talk to it.
+ *
+ * @param options - data folder, port and output handling
+ * @returns the connection string, the port and `stop()`
+ * @throws AppError (code `AzuriteStartFailed`) with Azurite's last output when it cannot start
+ */
+export async function startAzurite(options: AzuriteOptions): Promise<RunningAzurite> {
+  const location = resolve(options.location);
+  await mkdir(location, { recursive: true });
+  const script = azuriteTableScript();
+  const attempts = options.port === undefined ? START_ATTEMPTS_ON_FREE_PORTS : 1;
+  let lastError: unknown;
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const port = options.port ?? (await freeLoopbackPort());
+    try {
+      return await startOnPort(script, location, port, options);
+    } catch (error) {
+      lastError = error;
+      // Another process may have taken the probed port between the probe and the start: try another.
+      if (!(error instanceof AppError && error.code === 'AzuritePortTaken')) break;
+    }
+  }
+  throw lastError;
+}
+
+async function startOnPort(
+  script: string,
+  location: string,
+  port: number,
+  options: AzuriteOptions,
+): Promise<RunningAzurite> {
+  const args = [
+    script,
+    '--tableHost',
+    '127.0.0.1',
+    '--tablePort',
+    String(port),
+    '--location',
+    location,
+    '--skipApiVersionCheck',
+    '--loose',
+    '--disableProductStyleUrl',
+    '--disableTelemetry',
+  ];
+  if (options.silent) args.push('--silent');
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: location });
+  installExitHook();
+  running.add(child);
+
+  const output: string[] = [];
+  const keep = (chunk: Buffer, sink: NodeJS.WriteStream) => {
+    const text = chunk.toString('utf8');
+    if (!options.silent) sink.write(text);
+    output.push(...text.split('\n').filter((line) => line.trim().length > 0));
+    if (output.length > OUTPUT_LINES_KEPT) output.splice(0, output.length - OUTPUT_LINES_KEPT);
+  };
+  child.stdout?.on('data', (chunk: Buffer) => keep(chunk, process.stdout));
+  child.stderr?.on('data', (chunk: Buffer) => keep(chunk, process.stderr));
+
+  let exited = false;
+  const exit = new Promise<void>((done) => {
+    child.once('exit', () => {
+      exited = true;
+      running.delete(child);
+      done();
+    });
+  });
+
+  const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
+  while (!(await accepts(port))) {
+    if (exited || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      await exit;
+      const log = output.join('\n');
+      const taken = /EADDRINUSE|address already in use/i.test(log);
+      throw new AppError(
+        taken
+          ? `Azurite could not listen on 127.0.0.1:${port}: the port is in use.`
+          : `Azurite did not start on 127.0.0.1:${port}.${log ? `\nIts last output:\n${log}` : ''}`,
+        { code: taken ? 'AzuritePortTaken' : 'AzuriteStartFailed' },
+      );
+    }
+    await delay(100);
+  }
+
+  let stopping: Promise<void> | undefined;
+  return {
+    connectionString: azuriteConnectionString(port),
+    port,
+    stop() {
+      stopping ??= (async () => {
+        if (exited) return;
+        // SIGINT is the signal on which Azurite saves its database and closes.
+        child.kill('SIGINT');
+        const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+        await exit;
+        clearTimeout(timer);
+      })();
+      return stopping;
+    },
+  };
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.once('error', () => {
+      socket.destroy();
+      done(false);
+    });
+  });
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms));
+}

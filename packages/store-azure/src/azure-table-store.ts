@@ -1,0 +1,442 @@
+import {
+  AzureNamedKeyCredential,
+  AzureSASCredential,
+  TableClient,
+  TableServiceClient,
+  type TableServiceClientOptions,
+  type TransactionAction as AzureTransactionAction,
+} from '@azure/data-tables';
+import {
+  assertUpdateMode,
+  assertValidKey,
+  assertValidKeys,
+  assertValidProperties,
+  assertValidTableName,
+  assertValidTransaction,
+  ConfigurationError,
+  ConflictError,
+  createJsonLogger,
+  MAX_PAGE_SIZE,
+  NotFoundError,
+  StoreError,
+  ValidationError,
+  type ListOptions,
+  type Logger,
+  type Page,
+  type StoredEntity,
+  type TableEntity,
+  type TableStore,
+  type TransactionAction,
+  type UpdateMode,
+  type WriteOptions,
+  type WriteResult,
+} from '@receipts/core';
+import { parseConnectionString, type TablesConnection } from './connection-string';
+import { isRestError, toStoreError, toTransactionError, type CallContext } from './errors';
+import { allOf, fromAzureEntity, partitionPrefixFilter, quote, toAzureEntity, toODataFilter } from './odata';
+
+/** Options of {@link AzureTableStore.fromConnectionString}. */
+export interface AzureTableStoreOptions {
+  /** Where "table already exists" and similar notes go; default JSON lines on stderr. */
+  logger?: Logger;
+  /**
+   * Allow credentials over plain http. Default: allowed only for an endpoint on this machine
+   * (Azurite); anything else must use https unless this is set.
+   */
+  allowInsecureConnection?: boolean;
+}
+
+/**
+ * The TableStore port on Azure Tables (or Azurite) through `@azure/data-tables`, following spec §5, §7
+ * and §8: keys are checked before any call, quotes in keys and values are doubled in OData, a table
+ * that already exists is not an error, nor is deleting one that does not, and service failures become
+ * the core error hierarchy.
+ */
+export class AzureTableStore implements TableStore {
+  private readonly service: TableServiceClient;
+  private readonly tables = new Map<string, TableClient>();
+
+  private constructor(
+    private readonly connection: TablesConnection,
+    private readonly clientOptions: TableServiceClientOptions,
+    private readonly logger: Logger,
+  ) {
+    const credential = this.credential();
+    this.service =
+      credential instanceof AzureSASCredential
+        ? new TableServiceClient(connection.endpoint, credential, clientOptions)
+        : new TableServiceClient(connection.endpoint, credential, clientOptions);
+  }
+
+  /**
+   * Creates a store from an Azure Storage connection string.
+   * @param connectionString - account-key, SAS or `UseDevelopmentStorage=true` connection string
+   * @param options - logger and insecure-connection policy
+   * @throws ConfigurationError naming the wrong part (endpoint, shared-access signature, account name…)
+   */
+  static fromConnectionString(
+    connectionString: string,
+    options: AzureTableStoreOptions = {},
+  ): AzureTableStore {
+    const connection = parseConnectionString(connectionString);
+    const allowInsecureConnection = options.allowInsecureConnection ?? connection.loopbackHttp;
+    if (connection.insecure && !allowInsecureConnection) {
+      throw new ConfigurationError(
+        `Invalid TableEndpoint in the Azure Tables connection string: ${connection.endpoint} is plain http on ` +
+          'another machine; use https, or pass allowInsecureConnection: true to send credentials unencrypted.',
+        { code: 'InvalidTableEndpoint' },
+      );
+    }
+    return new AzureTableStore(connection, { allowInsecureConnection }, options.logger ?? createJsonLogger());
+  }
+
+  /** The Table service URL this store talks to. */
+  get endpoint(): string {
+    return this.connection.endpoint;
+  }
+
+  private credential(): AzureNamedKeyCredential | AzureSASCredential {
+    const { credential } = this.connection;
+    return credential.kind === 'key'
+      ? new AzureNamedKeyCredential(credential.accountName, credential.accountKey)
+      : new AzureSASCredential(credential.signature);
+  }
+
+  private client(table: string): TableClient {
+    let client = this.tables.get(table);
+    if (!client) {
+      const credential = this.credential();
+      client =
+        credential instanceof AzureSASCredential
+          ? new TableClient(this.connection.endpoint, table, credential, this.clientOptions)
+          : new TableClient(this.connection.endpoint, table, credential, this.clientOptions);
+      this.tables.set(table, client);
+    }
+    return client;
+  }
+
+  private context(table: string, keys?: { partitionKey?: string; rowKey?: string }): CallContext {
+    return {
+      table,
+      partitionKey: keys?.partitionKey,
+      rowKey: keys?.rowKey,
+      endpoint: this.connection.endpoint,
+    };
+  }
+
+  /** Names of all tables, sorted. */
+  async listTables(): Promise<string[]> {
+    const names: string[] = [];
+    try {
+      for await (const table of this.service.listTables()) if (table.name) names.push(table.name);
+    } catch (error) {
+      throw toStoreError(error, this.context('(list of tables)'));
+    }
+    return names.sort();
+  }
+
+  /**
+   * Creates a table; one that already exists (409 TableAlreadyExists) is logged and not an error.
+   * @param table - 3 to 63 letters and digits, starting with a letter
+   */
+  async createTable(table: string): Promise<void> {
+    assertValidTableName(table);
+    let existed = false;
+    try {
+      // The SDK swallows 409 TableAlreadyExists itself; its response still tells us it happened.
+      await this.service.createTable(table, {
+        onResponse: (response) => void (existed ||= response.status === 409),
+      });
+    } catch (error) {
+      throw toStoreError(error, this.context(table));
+    }
+    if (existed)
+      this.logger.info('Table already exists; nothing to create.', { table, code: 'TableAlreadyExists' });
+  }
+
+  /**
+   * Deletes a table and its entities; a missing table (404) is not an error.
+   * @param table - the table name
+   */
+  async deleteTable(table: string): Promise<void> {
+    assertValidTableName(table);
+    let missing = false;
+    try {
+      await this.service.deleteTable(table, {
+        onResponse: (response) => void (missing ||= response.status === 404),
+      });
+    } catch (error) {
+      throw toStoreError(error, this.context(table));
+    }
+    this.tables.delete(table);
+    if (missing)
+      this.logger.info('Table does not exist; nothing to delete.', { table, code: 'TableNotFound' });
+  }
+
+  /**
+   * Inserts a new entity.
+   * @param table - the table name
+   * @param entity - keys and properties (string, number, boolean, Date or null)
+   * @returns the new etag
+   * @throws ConflictError when an entity with the same keys exists; NotFoundError when the table does not
+   */
+  async createEntity(table: string, entity: TableEntity): Promise<WriteResult> {
+    this.checkWrite(table, entity);
+    try {
+      const response = await this.client(table).createEntity(toAzureEntity(entity));
+      return { etag: required(response.etag) };
+    } catch (error) {
+      throw toStoreError(error, this.context(table, entity));
+    }
+  }
+
+  /**
+   * Reads one entity.
+   * @param table - the table name
+   * @param partitionKey - must not be null or undefined
+   * @param rowKey - must not be null or undefined
+   * @returns the entity, or null when it (or its table) does not exist
+   */
+  async getEntity<T extends TableEntity = TableEntity>(
+    table: string,
+    partitionKey: string,
+    rowKey: string,
+  ): Promise<StoredEntity<T> | null> {
+    assertValidTableName(table);
+    assertValidKey('partitionKey', partitionKey);
+    assertValidKey('rowKey', rowKey);
+    try {
+      const raw = await this.client(table).getEntity<Record<string, unknown>>(partitionKey, rowKey);
+      return fromAzureEntity<T>(raw);
+    } catch (error) {
+      if (isRestError(error) && error.statusCode === 404) return null;
+      throw toStoreError(error, this.context(table, { partitionKey, rowKey }));
+    }
+  }
+
+  /**
+   * One page of entities in (partitionKey, rowKey) order. A page is filled up to `pageSize` unless
+   * the listing ends; its continuation token is opaque base64url.
+   * @param table - the table name
+   * @param options - partition or partition prefix, typed filter, page size, continuation token
+   * @throws NotFoundError when the table does not exist; ValidationError for a bad option or token
+   */
+  async listEntities<T extends TableEntity = TableEntity>(
+    table: string,
+    options: ListOptions = {},
+  ): Promise<Page<StoredEntity<T>>> {
+    assertValidTableName(table);
+    const pageSize = checkPageSize(options.pageSize);
+    let scope: string | undefined;
+    if (options.partitionKey !== undefined) {
+      assertValidKey('partitionKey', options.partitionKey);
+      scope = `PartitionKey eq ${quote(options.partitionKey)}`;
+    } else if (options.partitionKeyPrefix !== undefined) {
+      if (typeof options.partitionKeyPrefix !== 'string') {
+        throw new ValidationError('partitionKeyPrefix must be a string.', { code: 'InvalidOption' });
+      }
+      scope = partitionPrefixFilter(options.partitionKeyPrefix);
+    }
+    const filter = allOf(scope, options.filter ? toODataFilter(options.filter) : undefined);
+    let token = options.continuationToken === undefined ? undefined : decodeToken(options.continuationToken);
+
+    const items: StoredEntity<T>[] = [];
+    try {
+      const listing = this.client(table).listEntities<Record<string, unknown>>({ queryOptions: { filter } });
+      // The service may end a page early (time limit, partition boundary); keep asking until it is full.
+      do {
+        const pages = listing.byPage({ maxPageSize: pageSize - items.length, continuationToken: token });
+        const next = await pages.next();
+        if (next.done) {
+          token = undefined;
+          break;
+        }
+        for (const raw of next.value) items.push(fromAzureEntity<T>(raw));
+        token = next.value.continuationToken;
+      } while (token && items.length < pageSize);
+    } catch (error) {
+      throw toStoreError(error, this.context(table));
+    }
+    return token ? { items, continuationToken: encodeToken(token) } : { items };
+  }
+
+  /**
+   * Updates an existing entity.
+   * @param table - the table name
+   * @param entity - keys and properties
+   * @param mode - Merge keeps properties absent from `entity`; Replace drops them. Default Merge.
+   * @param options - etag to match; default `*`
+   * @throws NotFoundError when the entity does not exist; ConflictError when the etag is stale
+   */
+  async updateEntity(
+    table: string,
+    entity: TableEntity,
+    mode: UpdateMode = 'Merge',
+    options: WriteOptions = {},
+  ): Promise<WriteResult> {
+    this.checkWrite(table, entity);
+    assertUpdateMode(mode);
+    try {
+      const response = await this.client(table).updateEntity(toAzureEntity(entity), mode, {
+        etag: options.etag ?? '*',
+      });
+      return { etag: required(response.etag) };
+    } catch (error) {
+      throw toStoreError(error, this.context(table, entity));
+    }
+  }
+
+  /**
+   * Inserts or updates an entity. With an etag other than `*` it only updates the entity holding that
+   * etag (a missing entity is then a ConflictError, as no etag can match it).
+   * @param table - the table name
+   * @param entity - keys and properties
+   * @param mode - Merge or Replace (default Merge)
+   * @param options - etag to match; default `*`
+   */
+  async upsertEntity(
+    table: string,
+    entity: TableEntity,
+    mode: UpdateMode = 'Merge',
+    options: WriteOptions = {},
+  ): Promise<WriteResult> {
+    this.checkWrite(table, entity);
+    assertUpdateMode(mode);
+    if (options.etag !== undefined && options.etag !== '*') {
+      try {
+        return await this.updateEntity(table, entity, mode, options);
+      } catch (error) {
+        if (error instanceof NotFoundError && error.code === 'EntityNotFound') {
+          throw new ConflictError(error.message.replace(/^No entity/, 'The etag matches no entity'), {
+            cause: error,
+            code: 'EtagMismatch',
+          });
+        }
+        throw error;
+      }
+    }
+    try {
+      const response = await this.client(table).upsertEntity(toAzureEntity(entity), mode);
+      return { etag: required(response.etag) };
+    } catch (error) {
+      throw toStoreError(error, this.context(table, entity));
+    }
+  }
+
+  /**
+   * Deletes an entity.
+   * @param table - the table name
+   * @param partitionKey - must not be null or undefined
+   * @param rowKey - must not be null or undefined
+   * @param options - etag to match; default `*`
+   * @throws NotFoundError when the entity does not exist; ConflictError when the etag is stale
+   */
+  async deleteEntity(
+    table: string,
+    partitionKey: string,
+    rowKey: string,
+    options: WriteOptions = {},
+  ): Promise<void> {
+    assertValidTableName(table);
+    assertValidKey('partitionKey', partitionKey);
+    assertValidKey('rowKey', rowKey);
+    try {
+      await this.client(table).deleteEntity(partitionKey, rowKey, { etag: options.etag ?? '*' });
+    } catch (error) {
+      throw toStoreError(error, this.context(table, { partitionKey, rowKey }));
+    }
+  }
+
+  /**
+   * Applies all actions in one entity-group transaction, or none.
+   * @param table - the table name
+   * @param actions - at most 100, all on one partitionKey (checked before any call)
+   * @throws ValidationError before any call for a malformed transaction; TransactionError carrying the
+   * service message, code, status and failing index when the service refuses it
+   */
+  async submitTransaction(table: string, actions: TransactionAction[]): Promise<void> {
+    assertValidTableName(table);
+    assertValidTransaction(actions);
+    const azureActions = actions.map((action): AzureTransactionAction => {
+      switch (action[0]) {
+        case 'create':
+          return ['create', toAzureEntity(action[1])];
+        case 'delete':
+          return ['delete', { partitionKey: action[1].partitionKey, rowKey: action[1].rowKey }];
+        case 'update':
+          return ['update', toAzureEntity(action[1]), action[2] ?? 'Merge', { etag: action[3]?.etag ?? '*' }];
+        case 'upsert':
+          return ['upsert', toAzureEntity(action[1]), action[2] ?? 'Merge'];
+      }
+    });
+    try {
+      await this.client(table).submitTransaction(azureActions);
+    } catch (error) {
+      throw toTransactionError(error, this.context(table));
+    }
+  }
+
+  private checkWrite(table: string, entity: TableEntity): void {
+    assertValidTableName(table);
+    assertValidKeys(entity);
+    assertValidProperties(entity);
+  }
+}
+
+function required(etag: string | undefined): string {
+  // The service always returns an ETag on a successful write; its absence is a broken response.
+  if (!etag) throw new StoreError('Azure Tables returned no etag for a write.', { code: 'MissingEtag' });
+  return etag;
+}
+
+function checkPageSize(pageSize: number | undefined): number {
+  if (pageSize === undefined) return MAX_PAGE_SIZE;
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
+    throw new ValidationError(
+      `pageSize must be a whole number from 1 to ${MAX_PAGE_SIZE}; got ${pageSize}.`,
+      {
+        code: 'InvalidPageSize',
+      },
+    );
+  }
+  return pageSize;
+}
+
+interface NextKeys {
+  nextPartitionKey: string;
+  nextRowKey?: string;
+}
+
+/*
+ * The SDK's own token is base64 JSON of the service's NextPartitionKey / NextRowKey headers. Ours
+ * carries the same two values as base64url JSON, so it is safe in a URL and independent of the SDK.
+ */
+function encodeToken(sdkToken: string): string {
+  const keys = JSON.parse(Buffer.from(sdkToken, 'base64').toString('latin1')) as NextKeys;
+  return Buffer.from(JSON.stringify({ p: keys.nextPartitionKey, r: keys.nextRowKey }), 'utf8').toString(
+    'base64url',
+  );
+}
+
+function decodeToken(token: string): string {
+  let keys: { p?: unknown; r?: unknown };
+  try {
+    keys = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { p?: unknown; r?: unknown };
+  } catch {
+    keys = {};
+  }
+  if (
+    typeof token !== 'string' ||
+    typeof keys?.p !== 'string' ||
+    (keys.r !== undefined && typeof keys.r !== 'string')
+  ) {
+    throw new ValidationError(
+      'The continuation token is not valid; pass back the token a listing returned.',
+      {
+        code: 'InvalidContinuationToken',
+      },
+    );
+  }
+  const sdk: NextKeys = { nextPartitionKey: keys.p, ...(keys.r ? { nextRowKey: keys.r } : {}) };
+  return Buffer.from(JSON.stringify(sdk), 'latin1').toString('base64');
+}

@@ -1,0 +1,12 @@
+export { AzureTableStore, type AzureTableStoreOptions } from './azure-table-store';
+export {
+  AZURITE_ACCOUNT_KEY,
+  AZURITE_ACCOUNT_NAME,
+  AZURITE_TABLE_PORT,
+  azuriteConnectionString,
+  parseConnectionString,
+  type TablesConnection,
+} from './connection-string';
+export { isRestError, toStoreError, toTransactionError } from './errors';
+export { doubleLiteral, fromAzureEntity, literal, quote, toAzureEntity, toODataFilter } from './odata';
+export { resetTables, setupTables, SETUP_CHECK_PARTITION, type TableSetupOutcome } from './setup';

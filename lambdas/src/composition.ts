@@ -137,8 +137,7 @@ export async function createServices(config: AppConfig, overrides: ServiceOverri
     if (config.NOTIFIER === 'fcm') {
       const fcm = new FcmNotifier(firebase);
       notifier = fcm;
-      const closable = fcm as unknown as { close?: () => Promise<void> };
-      if (typeof closable.close === 'function') closeNotifier = () => closable.close!.call(fcm);
+      closeNotifier = () => fcm.close();
     } else {
       notifier = new LogNotifier({ logger });
     }

@@ -1,4 +1,12 @@
-import { enrichAnalysis, processScan, type Analyzer, type ScanJob, type ScanResult } from '@receipts/core';
+import {
+  enrichAnalysis,
+  processScan,
+  type AnalysisResult,
+  type Analyzer,
+  type Enricher,
+  type ScanJob,
+  type ScanResult,
+} from '@receipts/core';
 import type { AppConfig } from './config';
 import type { Services } from './composition';
 
@@ -38,19 +46,25 @@ export interface ScanWorker {
  */
 export async function createScanWorker(
   services: Services,
-  options: { analyzer?: Analyzer; retryDelaySeconds?: (attempt: number) => number } = {},
+  options: {
+    analyzer?: Analyzer;
+    /** The brand dictionary; default the shipped one, null for none. */
+    enricher?: Enricher | null;
+    retryDelaySeconds?: (attempt: number) => number;
+  } = {},
 ): Promise<ScanWorker> {
-  const [analyzer, { DictionaryEnricher }] = await Promise.all([
+  const [analyzer, enricher] = await Promise.all([
     options.analyzer ?? createAnalyzer(services.config),
-    import('@receipts/enricher-brands'),
+    options.enricher !== undefined
+      ? options.enricher
+      : import('@receipts/enricher-brands').then(({ DictionaryEnricher }) => new DictionaryEnricher()),
   ]);
-  const enricher = new DictionaryEnricher();
   const deps = {
     store: services.store,
     blobs: services.blobs,
     queue: services.queue,
     analyzer,
-    enrich: (result: Parameters<typeof enrichAnalysis>[0]) => enrichAnalysis(result, enricher),
+    ...(enricher ? { enrich: (result: AnalysisResult) => enrichAnalysis(result, enricher) } : {}),
     notifier: services.notifier,
     logger: services.logger,
     maxAttempts: services.config.MAX_SCAN_ATTEMPTS,

@@ -9,6 +9,7 @@ import {
   createJsonLogger,
   resumeScans,
   type Analyzer,
+  type Enricher,
   type Logger,
   type ScanJob,
   type ScanQueue,
@@ -33,6 +34,8 @@ export interface LocalStackOptions {
   adminEmails?: string[];
   /** 'ocr' (default) or 'textract', or an Analyzer to use as it is. */
   analyzer?: 'ocr' | 'textract' | Analyzer;
+  /** The brand dictionary (default the shipped one; null for none). */
+  enricher?: Enricher | null;
   /** Build the web app first when web/dist is missing or older than web/src (default false). */
   buildWeb?: boolean;
   /** 'azure' (default: Azurite under dataDir) or 'dynamodb' (dynalite under dataDir, or DYNAMODB_ENDPOINT). */
@@ -243,6 +246,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       { ...services, queue: retryQueue },
       {
         ...(typeof options.analyzer === 'object' ? { analyzer: options.analyzer } : {}),
+        ...(options.enricher !== undefined ? { enricher: options.enricher } : {}),
         ...(options.retryDelaySeconds ? { retryDelaySeconds: options.retryDelaySeconds } : {}),
       },
     );

@@ -44,6 +44,8 @@ export interface ReceiptFunctionProps {
 }
 
 export class ReceiptFunction extends Construct {
+  /** The handler's source file. */
+  readonly entry: string;
   readonly function: NodejsFunction;
   readonly role: iam.Role;
   readonly logGroup: logs.LogGroup;
@@ -54,6 +56,7 @@ export class ReceiptFunction extends Construct {
     if (!existsSync(entry)) {
       throw new Error(`The handler ${props.handler} has no source file at ${entry}.`);
     }
+    this.entry = entry;
 
     this.logGroup = new logs.LogGroup(this, 'Logs', {
       retention: props.config.logRetentionDays as logs.RetentionDays,

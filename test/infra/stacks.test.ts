@@ -1,0 +1,500 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CfnElement } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+import { ROUTES, type RouteName } from '@receipts/core/api';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROUTE_HANDLER_FILES } from '../../lambdas/src/route-files';
+import { STORE_TABLE_SCHEMA } from '../../packages/store-dynamo/src/create-store-table';
+import {
+  ANALYZE_TIMEOUT,
+  MAX_RECEIVE_COUNT,
+  VISIBILITY_TIMEOUT_FACTOR,
+} from '../../infra/lib/pipeline-stack';
+import { HANDLERS_DIR, type ReceiptFunction } from '../../infra/lib/receipt-function';
+import {
+  actionsOf,
+  propertiesOf,
+  statementsAllowing,
+  synthApp,
+  TEST_CONTEXT,
+  type SynthesisedApp,
+} from './synth-app';
+
+const ROUTE_NAMES = Object.keys(ROUTES) as RouteName[];
+const TABLE_WRITES = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+];
+const REQUIRED_ENV = [
+  'STORAGE_BACKEND',
+  'BLOB_STORE',
+  'S3_BUCKET',
+  'ANALYZER',
+  'SCAN_QUEUE',
+  'SCAN_QUEUE_URL',
+  'NOTIFIER',
+  'FIREBASE_PROJECT_ID',
+  'ADMIN_EMAILS',
+  'MAX_SCAN_ATTEMPTS',
+  'LOG_LEVEL',
+  'NODE_OPTIONS',
+];
+
+let synth: SynthesisedApp;
+beforeAll(() => {
+  synth = synthApp();
+});
+
+/** Every function of the app with its stack's template. */
+function allFunctions() {
+  return [
+    ...ROUTE_NAMES.map((name) => ({
+      name: name as string,
+      fn: synth.api.functions[name],
+      template: synth.templates.api,
+    })),
+    { name: 'analyze', fn: synth.pipeline.analyzeFunction, template: synth.templates.pipeline },
+  ];
+}
+
+function functionProperties(fn: ReceiptFunction, template = synth.templates.api) {
+  return propertiesOf(template, fn.function.node.defaultChild as CfnElement) as {
+    Runtime: string;
+    Architectures: string[];
+    Timeout: number;
+    MemorySize: number;
+    Handler: string;
+    Environment: { Variables: Record<string, unknown> };
+    LoggingConfig: { LogFormat: string; LogGroup: unknown };
+  };
+}
+
+const api = (name: RouteName) => synth.api.functions[name];
+
+describe('functions', () => {
+  it('deploys 14 functions: one per /api route and the analyze worker', () => {
+    synth.templates.api.resourceCountIs('AWS::Lambda::Function', ROUTE_NAMES.length);
+    synth.templates.pipeline.resourceCountIs('AWS::Lambda::Function', 1);
+    expect(ROUTE_NAMES.length + 1).toBe(14);
+    // The other stacks hold no functions of ours, only the CDK's own deployment helpers.
+    synth.templates.storage.resourceCountIs('AWS::Lambda::Function', 0);
+    synth.templates.monitoring.resourceCountIs('AWS::Lambda::Function', 0);
+  });
+
+  it('builds each route from the handler file the lambdas package names for it, and the worker from analyze-receipt.ts', () => {
+    for (const name of ROUTE_NAMES) {
+      expect(api(name).entry).toBe(join(HANDLERS_DIR, ROUTE_HANDLER_FILES[name]));
+      expect(existsSync(api(name).entry)).toBe(true);
+    }
+    expect(synth.pipeline.analyzeFunction.entry).toBe(join(HANDLERS_DIR, 'analyze-receipt.ts'));
+  });
+
+  it('runs every function on Node.js 22 on arm64, with JSON logs in a log group that expires', () => {
+    for (const { name, fn, template } of allFunctions()) {
+      const props = functionProperties(fn, template);
+      expect(props.Runtime, name).toBe('nodejs22.x');
+      expect(props.Architectures, name).toEqual(['arm64']);
+      expect(props.Handler, name).toBe('index.handler');
+      expect(props.LoggingConfig.LogFormat, name).toBe('JSON');
+      const logGroup = propertiesOf(template, fn.logGroup.node.defaultChild as CfnElement);
+      expect(logGroup.RetentionInDays, name).toBe(30);
+    }
+  });
+
+  it('gives every function the settings the composition root reads, with source maps on', () => {
+    for (const { name, fn, template } of allFunctions()) {
+      const env = functionProperties(fn, template).Environment.Variables;
+      for (const key of REQUIRED_ENV) expect(env, `${name} ${key}`).toHaveProperty(key);
+      expect(env).toMatchObject({
+        STORAGE_BACKEND: 'dynamodb',
+        BLOB_STORE: 's3',
+        ANALYZER: 'textract',
+        SCAN_QUEUE: 'sqs',
+        NOTIFIER: 'fcm',
+        FIREBASE_PROJECT_ID: TEST_CONTEXT.firebaseProjectId,
+        ADMIN_EMAILS: 'admin@example.com,second@example.com',
+        NODE_OPTIONS: '--enable-source-maps',
+      });
+      expect(env, name).toHaveProperty('DYNAMODB_TABLE');
+      expect(env, name).not.toHaveProperty('AZURE_TABLES_SECRET_ARN');
+    }
+  });
+
+  it('never sets FIREBASE_AUTH_EMULATOR_HOST (firebase-admin would accept unsigned tokens)', () => {
+    for (const template of Object.values(synth.templates)) {
+      expect(JSON.stringify(template.toJSON())).not.toContain('FIREBASE_AUTH_EMULATOR_HOST');
+    }
+  });
+
+  it('tells only the functions that may read the Firebase service account where it is', () => {
+    for (const { name, fn, template } of allFunctions()) {
+      const env = functionProperties(fn, template).Environment.Variables;
+      if (name === 'log') expect(env).not.toHaveProperty('FIREBASE_SERVICE_ACCOUNT_SECRET_ARN');
+      else expect(env, name).toHaveProperty('FIREBASE_SERVICE_ACCOUNT_SECRET_ARN');
+    }
+  });
+
+  it('gives the analyze worker the memory and time for a Textract call', () => {
+    const props = functionProperties(synth.pipeline.analyzeFunction, synth.templates.pipeline);
+    expect(props.Timeout).toBe(ANALYZE_TIMEOUT.toSeconds());
+    expect(props.MemorySize).toBe(1024);
+  });
+});
+
+describe('permissions per function', () => {
+  const role = (name: RouteName) => api(name).role;
+  const analyzeRole = () => synth.pipeline.analyzeFunction.role;
+
+  it('allows textract:AnalyzeExpense to the analyze function and to no other', () => {
+    expect(actionsOf(synth.templates.pipeline, analyzeRole())).toContain('textract:AnalyzeExpense');
+    for (const name of ROUTE_NAMES)
+      expect(actionsOf(synth.templates.api, role(name)), name).not.toContain('textract:AnalyzeExpense');
+    expect(JSON.stringify(synth.templates.api.toJSON())).not.toContain('textract:');
+  });
+
+  it('lets the analyze function read images (Textract reads them with its rights), store the analysis and re-queue a failed attempt', () => {
+    const actions = actionsOf(synth.templates.pipeline, analyzeRole());
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        's3:GetObject',
+        's3:PutObject',
+        'sqs:SendMessage',
+        'sqs:ReceiveMessage',
+        'sqs:DeleteMessage',
+      ]),
+    );
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'secretsmanager:GetSecretValue']));
+    expect(actions).not.toContain('s3:DeleteObject');
+  });
+
+  it('lets upload store the image and send the scan job', () => {
+    const actions = actionsOf(synth.templates.api, role('upload'));
+    expect(actions).toEqual(expect.arrayContaining(['s3:PutObject', 'sqs:SendMessage', 'dynamodb:PutItem']));
+    expect(actions).not.toContain('s3:DeleteObject');
+    expect(actions).not.toContain('s3:GetObject');
+    const send = statementsAllowing(synth.templates.api, role('upload'), 'sqs:SendMessage');
+    expect(JSON.stringify(send)).toContain('ExportsOutputFnGetAttScanJobs');
+  });
+
+  it('lets only upload, retryScan and the worker send scan jobs', () => {
+    for (const name of ROUTE_NAMES) {
+      const sends = actionsOf(synth.templates.api, role(name)).includes('sqs:SendMessage');
+      expect(sends, name).toBe(name === 'upload' || name === 'retryScan');
+    }
+  });
+
+  it('keeps the read-only routes from writing the table; getAppData writes only its report cache', () => {
+    for (const name of [
+      'getAppData',
+      'listQueue',
+      'getImage',
+      'storageListTables',
+      'storageListRecords',
+    ] as const) {
+      const actions = actionsOf(synth.templates.api, role(name));
+      expect(actions, name).toContain('dynamodb:Query');
+      for (const write of TABLE_WRITES) expect(actions, `${name} ${write}`).not.toContain(write);
+      expect(actions, name).not.toContain('s3:DeleteObject');
+    }
+    const cachePuts = statementsAllowing(synth.templates.api, role('getAppData'), 's3:PutObject');
+    expect(cachePuts).toHaveLength(1);
+    expect(JSON.stringify(cachePuts[0]!.Resource)).toContain('/cache/*/app-data.json');
+    expect(actionsOf(synth.templates.api, role('getImage'))).not.toContain('s3:PutObject');
+  });
+
+  it('lets getImage read images, and deleteReceiptData list and delete them', () => {
+    expect(actionsOf(synth.templates.api, role('getImage'))).toEqual(
+      expect.arrayContaining(['s3:GetObject', 's3:ListBucket']),
+    );
+    const deletes = actionsOf(synth.templates.api, role('deleteReceiptData'));
+    expect(deletes).toEqual(
+      expect.arrayContaining(['s3:DeleteObject', 's3:ListBucket', 'dynamodb:DeleteItem']),
+    );
+    expect(deletes).not.toContain('s3:PutObject');
+    for (const name of ROUTE_NAMES.filter((n) => n !== 'deleteReceiptData')) {
+      expect(actionsOf(synth.templates.api, role(name)), name).not.toContain('s3:DeleteObject');
+    }
+  });
+
+  it('gives log-event no data access at all: only its own log group', () => {
+    const statements = actionsOf(synth.templates.api, role('log'));
+    expect(new Set(statements)).toEqual(new Set(['logs:CreateLogStream', 'logs:PutLogEvents']));
+  });
+
+  it('lets every function that verifies tokens (all routes but log) read the Firebase secret, by name', () => {
+    for (const name of ROUTE_NAMES) {
+      const reads = statementsAllowing(synth.templates.api, role(name), 'secretsmanager:GetSecretValue');
+      if (name === 'log') {
+        expect(reads).toHaveLength(0);
+      } else {
+        expect(reads, name).toHaveLength(1);
+        expect(JSON.stringify(reads[0]!.Resource)).toContain(
+          `secret:${TEST_CONTEXT.firebaseServiceAccountSecretName}-??????`,
+        );
+      }
+    }
+  });
+
+  it('uses no AWS managed policy on our functions', () => {
+    for (const { name, fn, template } of allFunctions()) {
+      const roleProps = propertiesOf(template, fn.role.node.defaultChild as CfnElement);
+      expect(roleProps.ManagedPolicyArns, name).toBeUndefined();
+    }
+  });
+});
+
+describe('HTTP API', () => {
+  it('has one HTTP API with a route for each entry of ROUTES', () => {
+    const t = synth.templates.api;
+    t.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
+    t.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
+    t.resourceCountIs('AWS::ApiGatewayV2::Route', 13);
+    const routeKeys = Object.values(t.findResources('AWS::ApiGatewayV2::Route')).map(
+      (r) => (r.Properties as { RouteKey: string }).RouteKey,
+    );
+    expect(new Set(routeKeys)).toEqual(new Set(Object.values(ROUTES).map((r) => `${r.method} ${r.path}`)));
+  });
+
+  it('puts the routes that need a signed-in user behind a JWT authorizer for the Firebase project', () => {
+    const t = synth.templates.api;
+    t.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      AuthorizerType: 'JWT',
+      IdentitySource: ['$request.header.Authorization'],
+      JwtConfiguration: {
+        Issuer: `https://securetoken.google.com/${TEST_CONTEXT.firebaseProjectId}`,
+        Audience: [TEST_CONTEXT.firebaseProjectId],
+      },
+    });
+    for (const route of Object.values(t.findResources('AWS::ApiGatewayV2::Route'))) {
+      const props = route.Properties as { RouteKey: string; AuthorizationType: string };
+      expect(props.AuthorizationType, props.RouteKey).toBe(
+        props.RouteKey === 'POST /api/log' ? 'NONE' : 'JWT',
+      );
+    }
+  });
+
+  it('routes each path to its own function', () => {
+    const t = synth.templates.api;
+    const integrations = t.findResources('AWS::ApiGatewayV2::Integration');
+    for (const route of Object.values(t.findResources('AWS::ApiGatewayV2::Route'))) {
+      const props = route.Properties as { RouteKey: string; Target: { 'Fn::Join': [string, unknown[]] } };
+      const integrationId = (props.Target['Fn::Join'][1][1] as { Ref: string }).Ref;
+      const uri = JSON.stringify(
+        (integrations[integrationId]!.Properties as { IntegrationUri: unknown }).IntegrationUri,
+      );
+      const name = ROUTE_NAMES.find((n) => `${ROUTES[n].method} ${ROUTES[n].path}` === props.RouteKey)!;
+      const fnId = synth.api.getLogicalId(api(name).function.node.defaultChild as CfnElement);
+      expect(uri, props.RouteKey).toContain(fnId);
+    }
+  });
+
+  it('throttles the stage and writes JSON access logs', () => {
+    synth.templates.api.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      AccessLogSettings: { Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"') },
+    });
+  });
+
+  it('outputs the API URL', () => {
+    synth.templates.api.hasOutput('ApiUrl', {});
+  });
+});
+
+describe('scan pipeline', () => {
+  const queues = () => synth.templates.pipeline.findResources('AWS::SQS::Queue');
+  const mainQueue = () =>
+    propertiesOf(synth.templates.pipeline, synth.pipeline.queue.node.defaultChild as CfnElement) as {
+      VisibilityTimeout: number;
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': string[] }; maxReceiveCount: number };
+      SqsManagedSseEnabled: boolean;
+    };
+
+  it('has one queue and its dead-letter queue, both encrypted and TLS-only', () => {
+    expect(Object.keys(queues())).toHaveLength(2);
+    for (const queue of Object.values(queues())) {
+      expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true });
+    }
+    synth.templates.pipeline.resourcePropertiesCountIs(
+      'AWS::SQS::QueuePolicy',
+      {
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      },
+      2,
+    );
+  });
+
+  it('moves a job to the dead-letter queue after a bounded number of deliveries', () => {
+    const dlqId = synth.pipeline.getLogicalId(synth.pipeline.deadLetterQueue.node.defaultChild as CfnElement);
+    expect(mainQueue().RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
+      maxReceiveCount: MAX_RECEIVE_COUNT,
+    });
+    expect(MAX_RECEIVE_COUNT).toBeGreaterThan(1);
+  });
+
+  it("keeps the queue's visibility timeout at least six times the analyze function's timeout", () => {
+    const timeout = (
+      propertiesOf(
+        synth.templates.pipeline,
+        synth.pipeline.analyzeFunction.function.node.defaultChild as CfnElement,
+      ) as { Timeout: number }
+    ).Timeout;
+    expect(VISIBILITY_TIMEOUT_FACTOR).toBeGreaterThanOrEqual(6);
+    expect(mainQueue().VisibilityTimeout).toBeGreaterThanOrEqual(6 * timeout);
+  });
+
+  it('triggers the analyze function from the queue with partial batch failure reporting', () => {
+    const t = synth.templates.pipeline;
+    t.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
+    t.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: {
+        Ref: synth.pipeline.getLogicalId(
+          synth.pipeline.analyzeFunction.function.node.defaultChild as CfnElement,
+        ),
+      },
+      EventSourceArn: {
+        'Fn::GetAtt': [
+          synth.pipeline.getLogicalId(synth.pipeline.queue.node.defaultChild as CfnElement),
+          'Arn',
+        ],
+      },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BatchSize: 5,
+    });
+  });
+
+  it('tells the worker how many attempts a scan gets', () => {
+    const env = functionProperties(synth.pipeline.analyzeFunction, synth.templates.pipeline).Environment
+      .Variables;
+    expect(Number(env.MAX_SCAN_ATTEMPTS)).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('storage', () => {
+  it('has one DynamoDB table, on demand, with point-in-time recovery and deletion protection, kept on stack deletion', () => {
+    const t = synth.templates.storage;
+    t.resourceCountIs('AWS::DynamoDB::Table', 1);
+    t.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        DeletionProtectionEnabled: true,
+      }),
+    });
+  });
+
+  it('declares exactly the key layout the DynamoDB adapter creates for itself (createStoreTable)', () => {
+    const table = Object.values(synth.templates.storage.findResources('AWS::DynamoDB::Table'))[0]!
+      .Properties as {
+      KeySchema: unknown[];
+      AttributeDefinitions: unknown[];
+      GlobalSecondaryIndexes: unknown[];
+      BillingMode: string;
+    };
+    expect(table.KeySchema).toEqual(STORE_TABLE_SCHEMA.KeySchema);
+    expect(table.AttributeDefinitions).toEqual(
+      expect.arrayContaining([...STORE_TABLE_SCHEMA.AttributeDefinitions]),
+    );
+    expect(table.AttributeDefinitions).toHaveLength(STORE_TABLE_SCHEMA.AttributeDefinitions.length);
+    expect(table.GlobalSecondaryIndexes).toEqual(STORE_TABLE_SCHEMA.GlobalSecondaryIndexes);
+    expect(table.BillingMode).toBe(STORE_TABLE_SCHEMA.BillingMode);
+  });
+
+  it('has two buckets in all: receipt images and the site', () => {
+    const count = Object.values(synth.templates).reduce(
+      (n, t) => n + Object.keys(t.findResources('AWS::S3::Bucket')).length,
+      0,
+    );
+    expect(count).toBe(2);
+  });
+
+  it('keeps receipt images private, encrypted, versioned and retained', () => {
+    synth.templates.storage.hasResource('AWS::S3::Bucket', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+        },
+        VersioningConfiguration: { Status: 'Enabled' },
+      }),
+    });
+  });
+
+  it('refuses requests to either bucket that do not use TLS 1.2 or later', () => {
+    for (const t of [synth.templates.storage, synth.templates.web]) {
+      t.hasResourceProperties('AWS::S3::BucketPolicy', {
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Effect: 'Deny',
+              Action: 's3:*',
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+            }),
+            Match.objectLike({
+              Effect: 'Deny',
+              Action: 's3:*',
+              Condition: { NumericLessThan: { 's3:TlsVersion': 1.2 } },
+            }),
+          ]),
+        },
+      });
+    }
+  });
+});
+
+interface AlarmProperties {
+  Threshold: number;
+  ComparisonOperator: string;
+  Metrics?: { MetricStat: { Metric: { MetricName: string; Namespace: string } } }[];
+}
+
+describe('monitoring', () => {
+  /** Alarms on a metric; a labelled metric sits in `Metrics[].MetricStat`. */
+  const alarmOn = (metricName: string) =>
+    Object.values(synth.templates.monitoring.findResources('AWS::CloudWatch::Alarm'))
+      .map((a) => a.Properties as AlarmProperties)
+      .filter((p) => p.Metrics?.[0]?.MetricStat.Metric.MetricName === metricName);
+
+  it('alarms as soon as a job reaches the dead-letter queue', () => {
+    const alarms = alarmOn('ApproximateNumberOfMessagesVisible');
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
+    expect(alarms[0]!.Metrics![0]!.MetricStat.Metric.Namespace).toBe('AWS/SQS');
+    expect(JSON.stringify(alarms[0]!.Metrics)).toContain('ScanJobsDeadLetters');
+  });
+
+  it('alarms when the oldest waiting job is too old, and on function and API errors', () => {
+    expect(alarmOn('ApproximateAgeOfOldestMessage')).toHaveLength(1);
+    expect(alarmOn('Errors')).toHaveLength(1);
+    expect(alarmOn('5xx')).toHaveLength(1);
+  });
+
+  it('has a dashboard with function errors and the queue age', () => {
+    const t = synth.templates.monitoring;
+    t.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    const body = JSON.stringify(Object.values(t.findResources('AWS::CloudWatch::Dashboard'))[0]!.Properties);
+    expect(body).toContain('ApproximateAgeOfOldestMessage');
+    expect(body).toContain('AWS/Lambda');
+    expect(body).toContain('Errors');
+  });
+
+  it('sends no notifications unless alarmEmail is set', () => {
+    synth.templates.monitoring.resourceCountIs('AWS::SNS::Topic', 0);
+  });
+});

@@ -4,6 +4,7 @@ import type { Identity } from '../ports';
 import { analysisKey, imageKey, parseReceiptId } from '../repository/keys';
 import { ReceiptRepository } from '../repository/receipt-repository';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
+import { refreshAppDataCache } from './get-app-data';
 import { isStale } from './retry-scan';
 
 /**
@@ -68,6 +69,10 @@ export async function deleteReceiptData(
     await repo.deleteMerchant(uid, receipt.merchant_id);
   }
   await repo.bumpDataVersion(uid, now);
+  // The client reloads its reports right after a delete; have them ready.
+  await refreshAppDataCache(deps, uid).catch((error: unknown) =>
+    deps.logger.warn('report cache not refreshed', { userId: uid, error: String(error) }),
+  );
   deps.logger.info('receipt deleted', { userId: uid, receiptId, items: items.length });
   return { deleted: true, receiptId };
 }

@@ -17,10 +17,9 @@ export async function getAppDataJson(
 ): Promise<string> {
   assertOwnUserId(identity, input.userId);
   const uid = identity.uid;
-  const repo = new ReceiptRepository(deps.store);
   const cacheKey = appDataCacheKey(uid);
   const [version, cached] = await Promise.all([
-    repo.getDataVersion(uid),
+    new ReceiptRepository(deps.store).getDataVersion(uid),
     deps.blobs.get(cacheKey).catch((error: unknown) => {
       deps.logger.warn('app data cache unreadable', { userId: uid, error: String(error) });
       return null;
@@ -31,6 +30,29 @@ export async function getAppDataJson(
     const text = new TextDecoder().decode(cached.bytes);
     if (text.startsWith(`{"version":${JSON.stringify(version)},`)) return text;
   }
+  return buildAndCache(deps, uid, version);
+}
+
+/**
+ * Rebuilds the user's cached report data for the current data version, so the next getAppData is
+ * served from the cache. The scan worker calls it after writing a receipt and before removing the
+ * queue entry: a client that reloads when its queue shrinks gets the new receipt at once.
+ * @returns the report data as JSON text
+ */
+export async function refreshAppDataCache(
+  deps: Pick<AppDeps, 'store' | 'blobs' | 'logger'>,
+  userId: string,
+): Promise<string> {
+  const version = await new ReceiptRepository(deps.store).getDataVersion(userId);
+  return buildAndCache(deps, userId, version);
+}
+
+async function buildAndCache(
+  deps: Pick<AppDeps, 'store' | 'blobs' | 'logger'>,
+  uid: string,
+  version: string,
+): Promise<string> {
+  const repo = new ReceiptRepository(deps.store);
   const [receipts, merchants, items] = await Promise.all([
     repo.listReceipts(uid),
     repo.listMerchants(uid),
@@ -38,7 +60,7 @@ export async function getAppDataJson(
   ]);
   const json = JSON.stringify(buildAppData({ version, receipts, merchants, items }));
   try {
-    await deps.blobs.put(cacheKey, new TextEncoder().encode(json), 'application/json');
+    await deps.blobs.put(appDataCacheKey(uid), new TextEncoder().encode(json), 'application/json');
   } catch (error) {
     // A cache that cannot be written only costs speed.
     deps.logger.warn('app data cache not written', { userId: uid, error: String(error) });

@@ -18,6 +18,7 @@ import {
 import { ReceiptRepository } from '../repository/receipt-repository';
 import type { ItemRow, MerchantRow, QueueRow, ReceiptRow } from '../repository/rows';
 import { nowOf } from './context';
+import { refreshAppDataCache } from './get-app-data';
 
 /** The ports and settings of the scan worker. */
 export interface ScanWorkerDeps {
@@ -127,7 +128,11 @@ export async function processScan(deps: ScanWorkerDeps, job: ScanJob): Promise<S
   }
 
   await repo.bumpDataVersion(job.userId, nowOf(deps));
-  // After the version bump: a client that sees the entry gone and reloads gets the new receipt.
+  // The report is rebuilt here rather than on the user's next read, and the entry removed only
+  // after: a client that sees its queue shrink and reloads gets the new receipt, from the cache.
+  await refreshAppDataCache(deps, job.userId).catch((error: unknown) =>
+    logger.warn('report cache not refreshed', { ...job, error: String(error) }),
+  );
   await repo.deleteQueueEntry(job.userId, job.fileName);
   logger.info('scan analysed', {
     userId: job.userId,

@@ -1,0 +1,37 @@
+import { Outlet, useNavigation } from 'react-router';
+import { ProgressBar } from '@fluentui/react-components';
+import { AppMessageBar } from '../components/app-message-bar';
+import { HeaderBar } from '../components/header-bar';
+import { SessionSync } from '../features/auth/components/session-sync';
+import { PushRegistration } from '../features/notifications/components/push-registration';
+import { QueueWatcher } from '../features/queue/components/queue-watcher';
+import { useAppActions, useAppState } from '../stores/app-state';
+
+/** The frame of every screen: header bar, the screen, the message bar, and the background services. */
+export function AppLayout() {
+  const { signedIn, newReport, scanning, message } = useAppState();
+  const actions = useAppActions();
+  const navigation = useNavigation();
+  return (
+    <>
+      <HeaderBar
+        signedIn={signedIn}
+        newReport={newReport}
+        pendingCount={scanning.length}
+        onReportsClick={() => actions.setNewReport(false)}
+      />
+      {navigation.state === 'loading' && (
+        <ProgressBar
+          aria-label="Loading the page"
+          thickness="medium"
+          style={{ position: 'sticky', top: 52, zIndex: 9 }}
+        />
+      )}
+      <Outlet />
+      <AppMessageBar message={message} onDismiss={actions.dismissMessage} />
+      <SessionSync />
+      <QueueWatcher />
+      <PushRegistration />
+    </>
+  );
+}

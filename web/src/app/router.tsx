@@ -1,0 +1,103 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { Spinner } from '@fluentui/react-components';
+import { AppLayout } from './layout';
+import { HomeRoute } from './routes/home';
+import { RouteError } from './routes/route-error';
+
+/** Each screen is its own chunk, loaded when first visited; Home is in the first page. */
+export const routes: RouteObject[] = [
+  {
+    element: <AppLayout />,
+    errorElement: <RouteError />,
+    hydrateFallbackElement: <Spinner label="Loading" style={{ marginTop: 48 }} />,
+    children: [
+      { index: true, element: <HomeRoute /> },
+      {
+        path: 'Menu',
+        caseSensitive: true,
+        lazy: () => import('./routes/menu').then((m) => ({ Component: m.MenuRoute })),
+      },
+      {
+        path: 'Login',
+        caseSensitive: true,
+        lazy: () =>
+          import('../features/auth/components/login-page').then((m) => ({ Component: m.LoginPage })),
+      },
+      {
+        path: 'Reports',
+        caseSensitive: true,
+        lazy: () =>
+          import('../features/reports/components/reports-page').then((m) => ({ Component: m.ReportsPage })),
+      },
+      {
+        path: 'Receipts',
+        caseSensitive: true,
+        lazy: () =>
+          import('../features/reports/components/reports-page').then((m) => ({ Component: m.ReceiptsPage })),
+      },
+      {
+        path: 'Receipt',
+        caseSensitive: true,
+        lazy: () =>
+          import('../features/receipts/components/receipt-page').then((m) => ({ Component: m.ReceiptPage })),
+      },
+      {
+        path: 'ReceiptImage',
+        caseSensitive: true,
+        lazy: () => import('./routes/minor').then((m) => ({ Component: m.ReceiptImageRoute })),
+      },
+      {
+        path: 'ReceiptImages',
+        caseSensitive: true,
+        lazy: () =>
+          import('../features/queue/components/queue-page').then((m) => ({ Component: m.QueuePage })),
+      },
+      {
+        path: 'Camera',
+        caseSensitive: true,
+        lazy: () =>
+          import('../features/camera/components/camera-page').then((m) => ({ Component: m.CameraPage })),
+      },
+      {
+        path: 'Merchant',
+        caseSensitive: true,
+        lazy: () =>
+          import('../features/merchants/components/merchant-page').then((m) => ({
+            Component: m.MerchantPage,
+          })),
+      },
+      {
+        path: 'ProductItem',
+        caseSensitive: true,
+        lazy: () =>
+          import('../features/items/components/product-item-page').then((m) => ({
+            Component: m.ProductItemPage,
+          })),
+      },
+      {
+        path: 'Brand',
+        caseSensitive: true,
+        lazy: () =>
+          import('../features/brands/components/brand-page').then((m) => ({ Component: m.BrandPage })),
+      },
+      {
+        path: 'ProgressBar',
+        caseSensitive: true,
+        lazy: () => import('./routes/minor').then((m) => ({ Component: m.ProgressBarRoute })),
+      },
+      {
+        path: 'StorageTester',
+        caseSensitive: true,
+        lazy: () =>
+          import('../features/storage-tester/components/storage-tester-page').then((m) => ({
+            Component: m.StorageTesterPage,
+          })),
+      },
+      { path: '*', lazy: () => import('./routes/minor').then((m) => ({ Component: m.NotFoundRoute })) },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import { fakeApi } from '../../testing/fake-api';
+import { makeAppData } from '../../testing/data';
+import { renderApp, signedInState } from '../../testing/render';
+
+async function menuEntries() {
+  const nav = await screen.findByRole('navigation', { name: 'Menu' });
+  return within(nav)
+    .getAllByRole('link')
+    .map((link) => [link.textContent, link.getAttribute('href')]);
+}
+
+describe('Menu', () => {
+  it('shows only Home when signed out', async () => {
+    renderApp('/Menu');
+    expect(await menuEntries()).toEqual([['Home', '/']]);
+  });
+
+  it('adds Reports and Upload when signed in, and the data version at the bottom', async () => {
+    fakeApi({
+      'GET /api/getAppData': makeAppData({ version: '2024-05-01T10:00:00Z#7' }),
+      'GET /api/listQueue': [],
+    });
+    renderApp('/Menu', { state: signedInState() });
+    expect(await menuEntries()).toEqual([
+      ['Home', '/'],
+      ['Reports', '/Reports'],
+      ['Upload', '/Camera?p=Upload'],
+    ]);
+    expect(await screen.findByText('Data version: 2024-05-01T10:00:00Z#7')).toBeInTheDocument();
+  });
+
+  it('adds the Storage Tester link for the admin account only', async () => {
+    fakeApi({ 'GET /api/getAppData': makeAppData(), 'GET /api/listQueue': [] });
+    renderApp('/Menu', { state: signedInState({ userEmail: 'Admin@Example.com' }) });
+    expect(await menuEntries()).toContainEqual(['Storage Tester', '/StorageTester']);
+  });
+});

@@ -1,0 +1,1 @@
+export { DataTable, type DataTableProps } from './data-table';

@@ -1,0 +1,88 @@
+import { makeStyles, tokens } from '@fluentui/react-components';
+import { BuildingShop24Regular } from '@fluentui/react-icons/svg/building-shop';
+import { Navigation24Regular } from '@fluentui/react-icons/svg/navigation';
+import { PersonAvailable24Regular } from '@fluentui/react-icons/svg/person-available';
+import { PersonDelete24Regular } from '@fluentui/react-icons/svg/person-delete';
+import { DocumentBulletList24Regular } from '@fluentui/react-icons/svg/document-bullet-list';
+import { Camera24Regular } from '@fluentui/react-icons/svg/camera';
+import { ArrowUpload24Regular } from '@fluentui/react-icons/svg/arrow-upload';
+import { IconLink } from './icon-link';
+
+const useStyles = makeStyles({
+  bar: {
+    position: 'sticky',
+    top: 0,
+    zIndex: 10,
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalXS,
+    paddingInline: tokens.spacingHorizontalS,
+    minHeight: '52px',
+    backgroundColor: tokens.colorBrandBackground,
+    color: tokens.colorNeutralForegroundOnBrand,
+    boxShadow: tokens.shadow4,
+  },
+  spacer: { flexGrow: 1 },
+  blink: {
+    animationName: { '0%': { opacity: 1 }, '50%': { opacity: 0.25 }, '100%': { opacity: 1 } },
+    animationDuration: '1.2s',
+    animationIterationCount: 'infinite',
+    '@media (prefers-reduced-motion: reduce)': {
+      animationName: 'none',
+      outline: `2px solid ${tokens.colorNeutralForegroundOnBrand}`,
+    },
+  },
+  count: { fontSize: tokens.fontSizeBase400 },
+});
+
+export interface HeaderBarProps {
+  signedIn: boolean;
+  /** Set while a new report is ready: the reports icon blinks. */
+  newReport: boolean;
+  /** Number of scans pending; the counter shows when it is above 0. */
+  pendingCount: number;
+  /** Called when the reports icon is followed (clears the new-report flag). */
+  onReportsClick: () => void;
+}
+
+/** The header bar of spec §2, with the conditions on each icon. */
+export function HeaderBar({ signedIn, newReport, pendingCount, onReportsClick }: HeaderBarProps) {
+  const styles = useStyles();
+  return (
+    <header className={styles.bar}>
+      <nav aria-label="Main" style={{ display: 'contents' }}>
+        <IconLink to="/" label="Home" icon={<BuildingShop24Regular />} />
+        <span className={styles.spacer} />
+        {signedIn && pendingCount > 0 && (
+          <IconLink
+            to="/ReceiptImages"
+            label={`${pendingCount} ${pendingCount === 1 ? 'receipt' : 'receipts'} in progress`}
+            icon={<ArrowUpload24Regular />}
+          >
+            <span className={styles.count} data-testid="pending-count">
+              {pendingCount}
+            </span>
+          </IconLink>
+        )}
+        {signedIn && (
+          <IconLink
+            to="/Reports"
+            label={newReport ? 'Reports (new report ready)' : 'Reports'}
+            icon={<DocumentBulletList24Regular />}
+            className={newReport ? styles.blink : undefined}
+            onClick={onReportsClick}
+          />
+        )}
+        {signedIn && (
+          <IconLink to="/Camera?p=Camera" label="Scan a receipt with the camera" icon={<Camera24Regular />} />
+        )}
+        <IconLink
+          to="/Login"
+          label={signedIn ? 'Account (signed in)' : 'Sign in (signed out)'}
+          icon={signedIn ? <PersonAvailable24Regular /> : <PersonDelete24Regular />}
+        />
+        <IconLink to="/Menu" label="Menu" icon={<Navigation24Regular />} />
+      </nav>
+    </header>
+  );
+}

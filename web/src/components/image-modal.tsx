@@ -1,0 +1,34 @@
+import { Spinner, makeStyles, tokens } from '@fluentui/react-components';
+import { Modal } from './modal';
+
+const useStyles = makeStyles({
+  image: { display: 'block', width: '100%', height: 'auto', maxWidth: '900px' },
+  error: { color: tokens.colorPaletteRedForeground1 },
+});
+
+export interface ImageModalProps {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  /** The image source (a data URL); undefined while it loads. */
+  src: string | undefined;
+  loading: boolean;
+  error: string | null;
+  alt: string;
+}
+
+/** The stored image in a modal up to 900px and 80vw wide (spec §2, §9). */
+export function ImageModal({ open, onClose, title, src, loading, error, alt }: ImageModalProps) {
+  const styles = useStyles();
+  return (
+    <Modal open={open} onClose={onClose} title={title}>
+      {loading && <Spinner label="Loading image" />}
+      {error && (
+        <p role="alert" className={styles.error}>
+          {error}
+        </p>
+      )}
+      {src && !error && <img className={styles.image} src={src} alt={alt} />}
+    </Modal>
+  );
+}

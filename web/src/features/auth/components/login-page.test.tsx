@@ -1,0 +1,147 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { fakeApi } from '../../../testing/fake-api';
+import { fakeAuth, fakeFirebaseModule } from '../../../testing/fake-firebase';
+import { renderApp, signedInState } from '../../../testing/render';
+
+function firebaseError(code: string, message = `Firebase: Error (${code}).`) {
+  return Object.assign(new Error(message), { code });
+}
+
+async function openEmailForms() {
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole('button', { name: 'Login with email' }));
+  const form = screen.getByRole('form', { name: 'Sign in with email' });
+  return { user, form };
+}
+
+async function submitLogin(email: string, password: string) {
+  const { user, form } = await openEmailForms();
+  if (email) await user.type(within(form).getByLabelText('Email'), email);
+  if (password) await user.type(within(form).getByLabelText('Password'), password);
+  await user.click(within(form).getByRole('button', { name: 'Sign in' }));
+  return form;
+}
+
+describe('Login', () => {
+  beforeEach(() => {
+    fakeApi({
+      'POST /api/login': (c) => ({ user_id: (c.body as { user_id: string }).user_id, user_email: 'x' }),
+    });
+  });
+
+  it('shows Google and email buttons; the email button reveals the login and create-account forms', async () => {
+    renderApp('/Login');
+    expect(await screen.findByRole('button', { name: 'Login with Google' })).toBeInTheDocument();
+    expect(screen.queryByRole('form', { name: 'Sign in with email' })).not.toBeInTheDocument();
+    const { form } = await openEmailForms();
+    expect(within(form).getByLabelText('Email')).toHaveAttribute('type', 'email');
+    const create = screen.getByRole('form', { name: 'Create account' });
+    expect(within(create).getByLabelText('Name')).toBeInTheDocument();
+    expect(within(create).getByLabelText('Email')).toBeInTheDocument();
+    expect(within(create).getByLabelText('Password')).toBeInTheDocument();
+  });
+
+  it("asks for both fields: 'Please enter both email and password', in red under the form", async () => {
+    renderApp('/Login');
+    const form = await submitLogin('ann@example.com', '');
+    const message = within(form).getByRole('alert');
+    expect(message).toHaveTextContent('Please enter both email and password');
+    expect(message.compareDocumentPosition(within(form).getByRole('button', { name: 'Sign in' }))).toBe(
+      Node.DOCUMENT_POSITION_PRECEDING,
+    );
+    expect(getComputedStyle(message).color).not.toBe('');
+    expect(fakeFirebaseModule.signInWithEmail).not.toHaveBeenCalledWith('ann@example.com', '');
+  });
+
+  it.each([
+    ['auth/invalid-email', 'Invalid email address format.'],
+    ['auth/user-not-found', 'Invalid email or password.'],
+    ['auth/wrong-password', 'Invalid email or password.'],
+    ['auth/invalid-credential', 'Invalid email or password.'],
+    ['auth/invalid-login-credentials', 'Invalid email or password.'],
+    ['auth/too-many-requests', 'Too many failed login attempts. Please try again later.'],
+    ['auth/network-request-failed', 'Firebase: Error (auth/network-request-failed).'],
+  ])('shows the message for %s', async (code, expected) => {
+    fakeFirebaseModule.signInWithEmail.mockRejectedValueOnce(firebaseError(code));
+    renderApp('/Login');
+    const form = await submitLogin('ann@example.com', 'secret1');
+    expect(await within(form).findByRole('alert')).toHaveTextContent(expected);
+    expect(window.localStorage.getItem('signed_in')).toBeNull();
+  });
+
+  it('shows the unknown-error message when the failure has no words', async () => {
+    fakeFirebaseModule.signInWithEmail.mockRejectedValueOnce({});
+    renderApp('/Login');
+    const form = await submitLogin('ann@example.com', 'secret1');
+    expect(await within(form).findByRole('alert')).toHaveTextContent(
+      'An unknown error occurred during sign-in.',
+    );
+  });
+
+  it('on success posts the user to /api/login, stores the session keys and goes to /', async () => {
+    const api = fakeApi({ 'POST /api/login': { user_id: 'user-1', user_email: 'ann@example.com' } });
+    const { router } = renderApp('/Login');
+    await submitLogin('ann@example.com', 'secret1');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(api.callsTo('POST', '/api/login')[0]).toMatchObject({
+      body: { user_id: 'user-1', user_email: 'ann@example.com', user_name: 'Test Person' },
+      authorization: 'Bearer test-token',
+    });
+    expect(window.localStorage.getItem('signed_in')).toBe('true');
+    expect(window.localStorage.getItem('signed_in_id')).toBe('user-1');
+    expect(window.localStorage.getItem('signed_in_email')).toBe('ann@example.com');
+    expect(screen.getByRole('link', { name: 'Account (signed in)' })).toBeInTheDocument();
+  });
+
+  it("shows the server's message when /api/login refuses, and stays signed out", async () => {
+    fakeApi({
+      'POST /api/login': { status: 503, body: { error: 'StoreError', message: 'The table store is down.' } },
+    });
+    renderApp('/Login');
+    const form = await submitLogin('ann@example.com', 'secret1');
+    expect(await within(form).findByRole('alert')).toHaveTextContent('The table store is down.');
+    expect(fakeFirebaseModule.signOutUser).toHaveBeenCalled();
+    expect(window.localStorage.getItem('signed_in')).toBeNull();
+  });
+
+  it('creates an account with a name and signs it in', async () => {
+    const api = fakeApi({ 'POST /api/login': { user_id: 'user-2', user_email: 'bob@example.com' } });
+    const { router } = renderApp('/Login');
+    const { user } = await openEmailForms();
+    const create = screen.getByRole('form', { name: 'Create account' });
+    await user.type(within(create).getByLabelText('Name'), 'Bob Builder');
+    await user.type(within(create).getByLabelText('Email'), 'bob@example.com');
+    await user.type(within(create).getByLabelText('Password'), 'secret12');
+    await user.click(within(create).getByRole('button', { name: 'Create account' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(fakeFirebaseModule.createAccount).toHaveBeenCalledWith(
+      'Bob Builder',
+      'bob@example.com',
+      'secret12',
+    );
+    expect(api.callsTo('POST', '/api/login')[0]?.body).toEqual({
+      user_id: 'user-2',
+      user_email: 'bob@example.com',
+      user_name: 'Bob Builder',
+    });
+  });
+
+  it('when signed in, welcomes by name; Sign Out clears the stored keys and push token and goes to /', async () => {
+    window.localStorage.setItem('signed_in', 'true');
+    window.localStorage.setItem('signed_in_id', 'user-1');
+    window.localStorage.setItem('signed_in_email', 'ann@example.com');
+    window.localStorage.setItem('fcm_token', 'push-token');
+    fakeApi({ 'GET /api/listQueue': [] });
+    const { router } = renderApp('/Login', { state: signedInState() });
+    expect(await screen.findByText('Welcome, Ann')).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Sign Out' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    for (const key of ['signed_in', 'signed_in_id', 'signed_in_email', 'fcm_token']) {
+      expect(window.localStorage.getItem(key)).toBeNull();
+    }
+    expect(fakeAuth.user).toBeNull();
+    expect(screen.getByRole('link', { name: 'Sign in (signed out)' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import { makeAppData, makeMerchant, makeReceipt } from '../../../testing/data';
+import { fakeApi } from '../../../testing/fake-api';
+import { renderApp, signedInState } from '../../../testing/render';
+
+describe('Merchant', () => {
+  it('shows the summary and the receipts for this merchant with a totalled footer', async () => {
+    fakeApi({
+      'GET /api/getAppData': makeAppData({
+        reportMerchants: [makeMerchant({ merchant_total_amount: 20.75, merchant_last_visit: '2024-05-09' })],
+        reportReceipts: [
+          makeReceipt({ receipt_id: 'r1', total_amount: 12.5 }),
+          makeReceipt({
+            receipt_id: 'r2',
+            total_amount: 8.25,
+            transaction_date: '2024-05-09',
+            transaction_time: '18:01:00',
+          }),
+          makeReceipt({ receipt_id: 'other', merchant_id: 'm9', total_amount: 99 }),
+        ],
+      }),
+      'GET /api/listQueue': [],
+    });
+    renderApp('/Merchant?merchantId=m1', { state: signedInState() });
+    const summary = await screen.findByRole('region', { name: 'Merchant summary' });
+    for (const text of [
+      'Colruyt',
+      'Rue Neuve 1',
+      'Brussels',
+      '1000',
+      'BE',
+      '+32 2 123 45 67',
+      '20.75 EUR',
+      '2024-05-09',
+    ]) {
+      expect(within(summary).getAllByText(text).length).toBeGreaterThan(0);
+    }
+    for (const label of ['Total Amount', 'First Visit', 'Last Visit'])
+      expect(within(summary).getByText(label)).toBeInTheDocument();
+    const table = screen.getByRole('table', { name: 'Receipts for this Merchant' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => [h.textContent, h.style.width]),
+    ).toEqual([
+      ['Date', '53%'],
+      ['Time', '20%'],
+      ['Total Amount', '20%'],
+    ]);
+    expect(within(table).getByRole('link', { name: '2024-05-09' })).toHaveAttribute(
+      'href',
+      '/Receipt?receiptId=r2',
+    );
+    expect(within(table.querySelector('tfoot') as HTMLElement).getByText('20.75 EUR')).toBeInTheDocument();
+  });
+
+  it("falls back to 'Unknown Merchant'", async () => {
+    fakeApi({ 'GET /api/getAppData': makeAppData(), 'GET /api/listQueue': [] });
+    renderApp('/Merchant?merchantId=missing', { state: signedInState() });
+    expect(await screen.findByRole('heading', { name: 'Unknown Merchant' })).toBeInTheDocument();
+  });
+});

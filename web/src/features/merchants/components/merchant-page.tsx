@@ -1,0 +1,80 @@
+import { useMemo } from 'react';
+import { Link as RouterLink, Navigate, useSearchParams } from 'react-router';
+import { createColumnHelper } from '@tanstack/react-table';
+import { Subtitle1, makeStyles, tokens } from '@fluentui/react-components';
+import type { Receipt } from '@receipts/core/entities';
+import { DataTable } from '../../../components/data-table';
+import { MerchantSummary } from '../../../components/merchant-summary';
+import { Page, PageError, PageLoading } from '../../../components/page';
+import { errorMessage } from '../../../lib/api-client';
+import { merchantReceipts, merchantTotals, useAppData } from '../../../lib/app-data';
+import { formatMoney, orDash } from '../../../lib/format';
+import { useAppState } from '../../../stores/app-state';
+
+const useStyles = makeStyles({ section: { display: 'grid', gap: tokens.spacingVerticalS, minWidth: 0 } });
+
+const column = createColumnHelper<Receipt>();
+const columns = [
+  column.accessor('transaction_date', {
+    header: 'Date',
+    meta: { width: '53%' },
+    cell: (info) => (
+      <RouterLink to={`/Receipt?receiptId=${encodeURIComponent(info.row.original.receipt_id)}`}>
+        {info.getValue() ?? 'Unknown date'}
+      </RouterLink>
+    ),
+  }),
+  column.accessor('transaction_time', {
+    header: 'Time',
+    meta: { width: '20%' },
+    cell: (i) => orDash(i.getValue()),
+  }),
+  column.accessor('total_amount', {
+    header: 'Total Amount',
+    meta: { width: '20%', numeric: true, total: 'money' },
+    cell: (i) => formatMoney(i.getValue()),
+  }),
+];
+
+/** The merchant summary screen (spec §2) with the merchant's receipts. */
+export function MerchantPage() {
+  const styles = useStyles();
+  const [params] = useSearchParams();
+  const merchantId = params.get('merchantId') ?? '';
+  const { signedIn } = useAppState();
+  const data = useAppData();
+  const merchant = useMemo(
+    () => data.data?.reportMerchants.find((m) => m.merchant_id === merchantId) ?? null,
+    [data.data, merchantId],
+  );
+  const receipts = useMemo(
+    () => (data.data ? merchantReceipts(data.data, merchantId) : []),
+    [data.data, merchantId],
+  );
+
+  if (!signedIn) return <Navigate to="/Login" replace />;
+  return (
+    <Page title="Merchant">
+      {data.isPending && <PageLoading label="Loading the merchant" />}
+      {data.isError && <PageError message={errorMessage(data.error)} />}
+      {data.data && (
+        <>
+          <MerchantSummary merchant={merchant} totals={merchantTotals(data.data, merchantId)} />
+          <section className={styles.section} aria-labelledby="merchant-receipts">
+            <Subtitle1 as="h2" id="merchant-receipts">
+              Receipts for this Merchant
+            </Subtitle1>
+            <DataTable
+              ariaLabel="Receipts for this Merchant"
+              data={receipts}
+              columns={columns}
+              getRowId={(r) => r.receipt_id}
+              currencyOf={(r) => r.currency_code}
+              emptyText="No receipts from this merchant."
+            />
+          </section>
+        </>
+      )}
+    </Page>
+  );
+}

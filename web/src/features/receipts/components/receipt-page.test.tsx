@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { makeAppData, makeItem, makeReceipt } from '../../../testing/data';
+import { fakeApi } from '../../../testing/fake-api';
+import { renderApp, signedInState } from '../../../testing/render';
+
+const receipt = makeReceipt({
+  receipt_id: 'r1',
+  document_url: 'users/user-1/1714550000000-receipt.jpg',
+  total_amount: 4.6,
+});
+const data = makeAppData({
+  reportReceipts: [receipt],
+  reportProductItems: [
+    makeItem({ item_id: 'i1', description: 'Coca-Cola 1.5L', quantity: 2, total_price: 2.5 }),
+    makeItem({ item_id: 'i2', description: 'Baguette', total_price: 2.1, brand: null }),
+  ],
+});
+
+describe('Receipt', () => {
+  it('shows the merchant summary, this receipt and its products with a total', async () => {
+    fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
+    renderApp('/Receipt?receiptId=r1', { state: signedInState() });
+    const summary = await screen.findByRole('region', { name: 'Merchant summary' });
+    expect(within(summary).getByRole('heading', { name: 'Colruyt' })).toBeInTheDocument();
+    expect(within(summary).getByText('Rue Neuve 1')).toBeInTheDocument();
+    expect(within(summary).getByText('4.60 EUR')).toBeInTheDocument();
+    const facts = screen.getByRole('region', { name: 'This Receipt' });
+    for (const text of ['4.60 EUR', '2024-05-01', '10:15:00', 'receipt', 'grocery']) {
+      expect(within(facts).getByText(text)).toBeInTheDocument();
+    }
+    expect(within(facts).getByText('Category')).toBeInTheDocument();
+    const products = screen.getByRole('table', { name: 'Receipt Products' });
+    expect(
+      within(products)
+        .getAllByRole('columnheader')
+        .map((h) => [h.textContent, h.style.width]),
+    ).toEqual([
+      ['Description', '53%'],
+      ['Quantity', '20%'],
+      ['Unit Price', '20%'],
+    ]);
+    expect(within(products).getByRole('link', { name: 'Baguette' })).toHaveAttribute(
+      'href',
+      '/ProductItem?itemId=i2',
+    );
+    expect(within(products.querySelector('tfoot') as HTMLElement).getByText('4.60 EUR')).toBeInTheDocument();
+  });
+
+  it('opens the stored image in a modal no wider than 900px and 80vw', async () => {
+    const api = fakeApi({
+      'GET /api/getAppData': data,
+      'GET /api/listQueue': [],
+      'GET /api/getImage': 'data:image/png;base64,iVBORw0KGgo=',
+    });
+    renderApp('/Receipt?receiptId=r1', { state: signedInState() });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'View receipt image' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Receipt image' });
+    const image = await within(dialog).findByRole('img', { name: /Receipt from Colruyt/ });
+    expect(image).toHaveAttribute('src', 'data:image/png;base64,iVBORw0KGgo=');
+    expect(getComputedStyle(dialog).maxWidth).toBe('min(900px, 80vw)');
+    expect(api.callsTo('GET', '/api/getImage')[0]?.query).toEqual({
+      userId: 'user-1',
+      blobName: '1714550000000-receipt.jpg',
+    });
+    await userEvent.setup().click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('opens the analysis result as a JSON tree', async () => {
+    fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
+    renderApp('/Receipt?receiptId=r1', { state: signedInState() });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'View analysis JSON' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Analysis result' });
+    expect(within(dialog).getByRole('tree', { name: 'Analysis result' })).toBeInTheDocument();
+    expect(within(dialog).getByText('receipt')).toBeInTheDocument();
+    expect(within(dialog).getByText('items')).toBeInTheDocument();
+  });
+
+  it('deletes: shows the busy label, then the success bar at the merchant screen', async () => {
+    let release: () => void = () => undefined;
+    const api = fakeApi({
+      'GET /api/getAppData': data,
+      'GET /api/listQueue': [],
+      'DELETE /api/deleteReceiptData': () =>
+        new Promise((resolve) => {
+          release = () => resolve({ deleted: true, receiptId: 'r1' });
+        }),
+    });
+    const { router } = renderApp('/Receipt?receiptId=r1', { state: signedInState() });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Delete receipt' }));
+    expect(await screen.findByText('Deleting receipt and data')).toBeInTheDocument();
+    expect(screen.queryByRole('table', { name: 'Receipt Products' })).not.toBeInTheDocument();
+    release();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/Merchant'));
+    expect(router.state.location.search).toBe('?merchantId=m1');
+    const bar = await screen.findByRole('status');
+    expect(bar).toHaveTextContent('Receipt and data deleted successfully.');
+    expect(api.callsTo('DELETE', '/api/deleteReceiptData')[0]?.query).toEqual({
+      receiptId: 'r1',
+      userId: 'user-1',
+      blobName: '1714550000000-receipt.jpg',
+    });
+    await userEvent.setup().click(within(bar).getByRole('button', { name: 'Dismiss message' }));
+    expect(screen.queryByText('Receipt and data deleted successfully.')).not.toBeInTheDocument();
+  });
+
+  it("shows the error bar with the server's message when the delete fails, still going to the merchant", async () => {
+    fakeApi({
+      'GET /api/getAppData': data,
+      'GET /api/listQueue': [],
+      'DELETE /api/deleteReceiptData': {
+        status: 500,
+        body: { error: 'StoreError', message: 'Transaction Failed' },
+      },
+    });
+    const { router } = renderApp('/Receipt?receiptId=r1', { state: signedInState() });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Delete receipt' }));
+    const bar = await screen.findByRole('alert');
+    expect(bar).toHaveTextContent('Error deleting receipt and data.');
+    expect(bar).toHaveTextContent('Transaction Failed');
+    expect(router.state.location.pathname).toBe('/Merchant');
+  });
+
+  it('says so when the receipt is not in the data', async () => {
+    fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
+    renderApp('/Receipt?receiptId=gone', { state: signedInState() });
+    expect(await screen.findByText(/Receipt not found/)).toBeInTheDocument();
+  });
+});

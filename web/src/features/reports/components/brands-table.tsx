@@ -1,0 +1,60 @@
+import { createColumnHelper } from '@tanstack/react-table';
+import type { Brand } from '@receipts/core/entities';
+import { DataTable } from '../../../components/data-table';
+import { formatMoney, formatQuantity } from '../../../lib/format';
+import { OpenLink } from './open-link';
+
+const column = createColumnHelper<Brand>();
+
+/** A brand's amounts per currency: its own split when it has one, else its single total. */
+function brandAmounts(brand: Brand): Record<string, number> {
+  return brand.totals_by_currency && Object.keys(brand.totals_by_currency).length > 0
+    ? brand.totals_by_currency
+    : { '': brand.total };
+}
+
+function brandTotalText(brand: Brand): string {
+  const amounts = Object.entries(brandAmounts(brand));
+  if (amounts.length <= 1) return formatMoney(brand.total);
+  return amounts.map(([currency, amount]) => `${formatMoney(amount)} ${currency}`.trim()).join(', ');
+}
+
+const columns = [
+  column.accessor('name', { header: 'Brand', meta: { width: '45%' } }),
+  column.accessor('purchases', {
+    header: 'Purchases',
+    meta: { width: '20%', numeric: true, total: 'count' },
+    cell: (i) => formatQuantity(i.getValue()),
+  }),
+  column.accessor('total', {
+    header: 'Total',
+    meta: { width: '25%', numeric: true, total: 'money', amounts: brandAmounts },
+    cell: (i) => brandTotalText(i.row.original),
+  }),
+  column.display({
+    id: 'open',
+    header: () => <span className="visually-hidden">Open</span>,
+    meta: { width: '56px' },
+    cell: (i) => (
+      <OpenLink
+        to={`/Brand?brandId=${encodeURIComponent(i.row.original.name)}`}
+        label={`Open brand ${i.row.original.name}`}
+      />
+    ),
+  }),
+];
+
+/** The brands table of spec §2: only brands with purchases, sorted by total descending. */
+export function BrandsTable({ brands }: { brands: Brand[] }) {
+  const bought = brands.filter((b) => b.purchases > 0);
+  return (
+    <DataTable
+      ariaLabel="Brands"
+      data={bought}
+      columns={columns}
+      getRowId={(b) => b.name}
+      initialSorting={[{ id: 'total', desc: true }]}
+      emptyText="No brands recognised yet."
+    />
+  );
+}

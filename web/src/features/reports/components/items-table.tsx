@@ -1,0 +1,60 @@
+import { createColumnHelper } from '@tanstack/react-table';
+import type { ReportItem } from '@receipts/core/entities';
+import { DataTable } from '../../../components/data-table';
+import { BREAKPOINTS, useWindowWidth } from '../../../hooks/use-window-width';
+import { formatMoney, formatQuantity, orDash } from '../../../lib/format';
+import { OpenLink } from './open-link';
+
+const column = createColumnHelper<ReportItem>();
+
+const columns = [
+  column.accessor('description', { header: 'Description', meta: { width: '36%' } }),
+  column.accessor('quantity', {
+    header: 'Quantity',
+    meta: { width: '12%', numeric: true, total: 'count' },
+    cell: (i) => formatQuantity(i.getValue()),
+  }),
+  column.accessor('total_price', {
+    header: 'Total',
+    meta: { width: '14%', numeric: true, total: 'money' },
+    cell: (i) => formatMoney(i.getValue()),
+  }),
+  column.accessor('receipt_transaction_date', {
+    header: 'Date',
+    meta: { width: '15%' },
+    cell: (i) => orDash(i.getValue()),
+  }),
+  column.accessor('merchant_name', {
+    header: 'Merchant',
+    meta: { width: '23%' },
+    cell: (i) => orDash(i.getValue()),
+  }),
+  column.display({
+    id: 'open',
+    header: () => <span className="visually-hidden">Open</span>,
+    meta: { width: '56px' },
+    cell: (i) => (
+      <OpenLink
+        to={`/ProductItem?itemId=${encodeURIComponent(i.row.original.item_id)}`}
+        label={`Open item ${i.row.original.description}`}
+      />
+    ),
+  }),
+];
+
+/** The product items table of spec §2: receipt date and merchant show on wide screens only. */
+export function ItemsTable({ items }: { items: ReportItem[] }) {
+  const width = useWindowWidth();
+  const wide = width > BREAKPOINTS.medium;
+  return (
+    <DataTable
+      ariaLabel="Product items"
+      data={items}
+      columns={columns}
+      getRowId={(i) => i.item_id}
+      currencyOf={(i) => i.currency_code}
+      columnVisibility={{ receipt_transaction_date: wide, merchant_name: wide }}
+      emptyText="No product items yet."
+    />
+  );
+}

@@ -1,0 +1,106 @@
+import { createColumnHelper } from '@tanstack/react-table';
+import { Link as RouterLink } from 'react-router';
+import { makeStyles, tokens } from '@fluentui/react-components';
+import type { AppData, Receipt } from '@receipts/core/entities';
+import { DataTable } from '../../../components/data-table';
+import { BREAKPOINTS, useWindowWidth } from '../../../hooks/use-window-width';
+import { buildAnalysisResult } from '../../../lib/app-data';
+import { formatMoney, orDash } from '../../../lib/format';
+import { useAppActions } from '../../../stores/app-state';
+import { OpenLink } from './open-link';
+
+const useStyles = makeStyles({
+  failed: { color: tokens.colorPaletteRedForeground1, fontWeight: tokens.fontWeightSemibold },
+});
+
+const column = createColumnHelper<Receipt>();
+
+/**
+ * The receipts table of spec §2: merchant, date, currency and category (wider than 900), region (wider
+ * than 1200), total (red when the total check fails) and an open icon.
+ */
+export function ReceiptsTable({ data }: { data: AppData }) {
+  const styles = useStyles();
+  const width = useWindowWidth();
+  const actions = useAppActions();
+
+  const columns = [
+    column.accessor('merchant_name', {
+      header: 'Merchant',
+      meta: { width: '30%' },
+      cell: (info) => (
+        <RouterLink to={`/Merchant?merchantId=${encodeURIComponent(info.row.original.merchant_id)}`}>
+          {info.getValue() || 'Unknown Merchant'}
+        </RouterLink>
+      ),
+    }),
+    column.accessor('transaction_date', {
+      header: 'Date',
+      meta: { width: '18%' },
+      cell: (i) => orDash(i.getValue()),
+    }),
+    column.accessor('currency_code', {
+      header: 'Currency',
+      meta: { width: '11%' },
+      cell: (i) => orDash(i.getValue()),
+    }),
+    column.accessor('receipt_type', {
+      header: 'Category',
+      meta: { width: '14%' },
+      cell: (i) => orDash(i.getValue()),
+    }),
+    column.accessor('country_region', {
+      header: 'Region',
+      meta: { width: '10%' },
+      cell: (i) => orDash(i.getValue()),
+    }),
+    column.accessor('total_amount', {
+      header: 'Total',
+      meta: { width: '17%', numeric: true, total: 'money' },
+      cell: (info) =>
+        info.row.original.total_checks_out ? (
+          formatMoney(info.getValue())
+        ) : (
+          <span className={styles.failed} title="The items do not add up to this total">
+            {formatMoney(info.getValue())}
+            <span className="visually-hidden"> (does not add up)</span>
+          </span>
+        ),
+    }),
+    column.display({
+      id: 'open',
+      header: () => <span className="visually-hidden">Open</span>,
+      meta: { width: '56px' },
+      cell: (info) => {
+        const receipt = info.row.original;
+        return (
+          <OpenLink
+            to={`/Receipt?receiptId=${encodeURIComponent(receipt.receipt_id)}`}
+            label={`Open receipt from ${receipt.merchant_name || 'Unknown Merchant'} on ${receipt.transaction_date ?? 'unknown date'}`}
+            onClick={() => {
+              const result = buildAnalysisResult(data, receipt.receipt_id);
+              if (result) actions.setAnalysisResult(result);
+            }}
+          />
+        );
+      },
+    }),
+  ];
+
+  return (
+    <DataTable
+      ariaLabel="Receipts"
+      data={data.reportReceipts}
+      columns={columns}
+      getRowId={(r) => r.receipt_id}
+      currencyOf={(r) => r.currency_code}
+      initialSorting={[{ id: 'transaction_date', desc: true }]}
+      columnVisibility={{
+        currency_code: width > BREAKPOINTS.medium,
+        receipt_type: width > BREAKPOINTS.medium,
+        country_region: width > BREAKPOINTS.wide,
+      }}
+      emptyText="No receipts yet. Scan one with the camera icon."
+    />
+  );
+}

@@ -1,0 +1,125 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { makeAppData, makeBrand, makeItem, makeMerchant, makeReceipt } from '../../../testing/data';
+import { fakeApi } from '../../../testing/fake-api';
+import { renderApp, signedInState } from '../../../testing/render';
+
+function setWidth(width: number) {
+  Object.defineProperty(window, 'innerWidth', { configurable: true, value: width });
+  window.dispatchEvent(new Event('resize'));
+}
+
+const headers = (table: HTMLElement) =>
+  within(table)
+    .getAllByRole('columnheader')
+    .map((h) => h.textContent);
+
+describe('Reports', () => {
+  afterEach(() => setWidth(1024));
+
+  const data = makeAppData({
+    reportReceipts: [
+      makeReceipt({ receipt_id: 'r1', merchant_name: 'Colruyt', total_amount: 12.5, total_checks_out: true }),
+      makeReceipt({
+        receipt_id: 'r2',
+        merchant_id: 'm2',
+        merchant_name: 'Tesco',
+        total_amount: 7.25,
+        currency_code: 'GBP',
+        transaction_date: '2024-05-03',
+        total_checks_out: false,
+      }),
+    ],
+    reportMerchants: [makeMerchant(), makeMerchant({ merchant_id: 'm2', name: 'Tesco' })],
+    brands: [
+      makeBrand({ name: 'Coca-Cola', purchases: 2, total: 5 }),
+      makeBrand({ name: 'Never Bought', purchases: 0, total: 0 }),
+      makeBrand({ name: 'Lotus', purchases: 1, total: 9.4 }),
+    ],
+    reportProductItems: [
+      makeItem(),
+      makeItem({ item_id: 'i2', description: 'Speculoos', brand: 'Lotus', total_price: 9.4 }),
+    ],
+  });
+
+  it('loads the data on entry and shows the three tables stacked', async () => {
+    const api = fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
+    renderApp('/Reports', { state: signedInState() });
+    expect(await screen.findByRole('table', { name: 'Receipts' })).toBeInTheDocument();
+    expect(screen.getByRole('table', { name: 'Brands' })).toBeInTheDocument();
+    expect(screen.getByRole('table', { name: 'Product items' })).toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/getAppData')[0]).toMatchObject({
+      query: { userId: 'user-1' },
+      authorization: 'Bearer test-token',
+    });
+  });
+
+  it('shows the receipt total in red when its check fails, and keeps EUR and GBP totals apart', async () => {
+    fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
+    renderApp('/Reports', { state: signedInState() });
+    const table = await screen.findByRole('table', { name: 'Receipts' });
+    const bad = within(table).getByText('7.25');
+    expect(bad.closest('span')).toHaveAttribute('title', 'The items do not add up to this total');
+    expect(within(table).getByText('12.50').closest('[title]')).toBeNull();
+    const totals = within(table.querySelector('tfoot') as HTMLElement).getAllByTestId('currency-total');
+    expect(totals.map((t) => t.textContent).sort()).toEqual(['12.50 EUR', '7.25 GBP']);
+  });
+
+  it('shows currency and category only wider than 900, and region only wider than 1200', async () => {
+    fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
+    setWidth(800);
+    renderApp('/Reports', { state: signedInState() });
+    const table = await screen.findByRole('table', { name: 'Receipts' });
+    expect(headers(table)).toEqual(['Merchant', 'Date', 'Total', 'Open']);
+    act(() => setWidth(1000));
+    expect(headers(table)).toEqual(['Merchant', 'Date', 'Currency', 'Category', 'Total', 'Open']);
+    act(() => setWidth(1300));
+    expect(headers(table)).toEqual(['Merchant', 'Date', 'Currency', 'Category', 'Region', 'Total', 'Open']);
+    const items = screen.getByRole('table', { name: 'Product items' });
+    expect(headers(items)).toEqual(['Description', 'Quantity', 'Total', 'Date', 'Merchant', 'Open']);
+    act(() => setWidth(360));
+    expect(headers(items)).toEqual(['Description', 'Quantity', 'Total', 'Open']);
+  });
+
+  it('lists only brands with purchases, sorted by total descending', async () => {
+    fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
+    renderApp('/Reports', { state: signedInState() });
+    const brands = await screen.findByRole('table', { name: 'Brands' });
+    const names = within(brands.querySelector('tbody') as HTMLElement)
+      .getAllByRole('row')
+      .map((r) => within(r).getAllByRole('cell')[0]?.textContent);
+    expect(names).toEqual(['Lotus', 'Coca-Cola']);
+    expect(within(brands).getByRole('link', { name: 'Open brand Lotus' })).toHaveAttribute(
+      'href',
+      '/Brand?brandId=Lotus',
+    );
+  });
+
+  it('opens the merchant from its name and the receipt from the open icon', async () => {
+    fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
+    const { router } = renderApp('/Reports', { state: signedInState() });
+    const table = await screen.findByRole('table', { name: 'Receipts' });
+    expect(within(table).getByRole('link', { name: 'Tesco' })).toHaveAttribute(
+      'href',
+      '/Merchant?merchantId=m2',
+    );
+    await userEvent
+      .setup()
+      .click(within(table).getByRole('link', { name: 'Open receipt from Tesco on 2024-05-03' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?receiptId=r2'));
+    expect(await screen.findByRole('heading', { name: 'This Receipt' })).toBeInTheDocument();
+  });
+
+  it("shows the server's message when the data cannot be loaded", async () => {
+    fakeApi({
+      'GET /api/getAppData': {
+        status: 500,
+        body: { error: 'StoreError', message: 'The table store did not answer.' },
+      },
+      'GET /api/listQueue': [],
+    });
+    renderApp('/Reports', { state: signedInState() });
+    expect(await screen.findByRole('alert')).toHaveTextContent('The table store did not answer.');
+  });
+});

@@ -1,0 +1,96 @@
+import { ROUTES, type ErrorAnswer, type RouteName } from '@receipts/core/api';
+import { getIdToken } from './firebase';
+
+/** A failed /api call; `message` is the server's own words when it sent any. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+type TokenSource = () => Promise<string | null>;
+let tokenSource: TokenSource = getIdToken;
+
+/** Replaces where ID tokens come from (component tests use a fixed token). */
+export function setTokenSource(source: TokenSource): void {
+  tokenSource = source;
+}
+
+export interface RequestOptions {
+  query?: Record<string, string | undefined>;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+function isErrorAnswer(value: unknown): value is ErrorAnswer {
+  return typeof value === 'object' && value !== null && typeof (value as ErrorAnswer).message === 'string';
+}
+
+/**
+ * Calls one /api route with `Authorization: Bearer <Firebase ID token>`.
+ *
+ * @param route - the route's name in the shared ROUTES table
+ * @param options - query parameters, JSON body and abort signal
+ * @returns the parsed JSON answer (undefined for an empty one)
+ * @throws ApiError carrying the server's message, or a plain one when the server was not reached
+ */
+export async function apiRequest<T>(route: RouteName, options: RequestOptions = {}): Promise<T> {
+  const { method, path, auth } = ROUTES[route];
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(options.query ?? {})) {
+    if (value !== undefined) params.set(key, value);
+  }
+  const url = params.size > 0 ? `${path}?${params}` : path;
+
+  const headers: Record<string, string> = { accept: 'application/json' };
+  let token: string | null = null;
+  try {
+    token = await tokenSource();
+  } catch (cause) {
+    if (auth) throw new ApiError(`Could not get your sign-in token (${String(cause)}).`, 401, 'Unauthorized');
+  }
+  if (token) headers.authorization = `Bearer ${token}`;
+  else if (auth) throw new ApiError('You are signed out. Please sign in again.', 401, 'Unauthorized');
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError('Could not reach the server. Check your connection and try again.', 0, 'NetworkError');
+  }
+
+  const text = await response.text();
+  let json: unknown = undefined;
+  if (text) {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      if (response.ok)
+        throw new ApiError('The server sent an answer that is not JSON.', response.status, 'BadAnswer');
+    }
+  }
+  if (!response.ok) {
+    if (isErrorAnswer(json)) throw new ApiError(json.message, response.status, json.error || 'Error');
+    const reason = response.statusText ? ` ${response.statusText}` : '';
+    throw new ApiError(`The server answered ${response.status}${reason}.`, response.status, 'HttpError');
+  }
+  return json as T;
+}
+
+/** The words to show a person for any error thrown by a call. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error && error.message) return error.message;
+  return 'Something went wrong.';
+}

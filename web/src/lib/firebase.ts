@@ -1,0 +1,107 @@
+import type { FirebaseApp } from 'firebase/app';
+import type * as AuthSdk from 'firebase/auth';
+import type { Auth, User as FirebaseUser } from 'firebase/auth';
+import type { AppConfig } from '../config/env';
+
+/** The signed-in person as the app needs them. */
+export interface SignedInUser {
+  uid: string;
+  email: string;
+  displayName: string | null;
+}
+
+interface Loaded {
+  app: FirebaseApp;
+  auth: Auth;
+  sdk: typeof AuthSdk;
+}
+
+let config: AppConfig | null = null;
+let loading: Promise<Loaded> | null = null;
+
+/** Remembers the configuration; the SDK itself loads on first use, so the first page stays small. */
+export function configureFirebase(appConfig: AppConfig): void {
+  config = appConfig;
+  loading = null;
+}
+
+/** The configuration given to {@link configureFirebase}. */
+export function firebaseConfig(): AppConfig {
+  if (!config) throw new Error('Firebase is used before /config.json was read.');
+  return config;
+}
+
+function load(): Promise<Loaded> {
+  if (!loading) {
+    const appConfig = firebaseConfig();
+    loading = Promise.all([import('firebase/app'), import('firebase/auth')]).then(([appSdk, sdk]) => {
+      const app = appSdk.getApps()[0] ?? appSdk.initializeApp(appConfig.firebase);
+      const auth = sdk.getAuth(app);
+      if (appConfig.authEmulatorUrl) {
+        sdk.connectAuthEmulator(auth, appConfig.authEmulatorUrl, { disableWarnings: true });
+      }
+      return { app, auth, sdk };
+    });
+    // A failed load (e.g. the chunk could not be fetched) may be retried by the next call.
+    loading.catch(() => {
+      loading = null;
+    });
+  }
+  return loading;
+}
+
+function toUser(user: FirebaseUser): SignedInUser {
+  return { uid: user.uid, email: user.email ?? '', displayName: user.displayName };
+}
+
+/** The initialised Firebase app (for messaging). */
+export async function firebaseApp(): Promise<FirebaseApp> {
+  return (await load()).app;
+}
+
+/** The current user's ID token, or null when nobody is signed in to Firebase. */
+export async function getIdToken(): Promise<string | null> {
+  const { auth } = await load();
+  await auth.authStateReady();
+  return auth.currentUser ? auth.currentUser.getIdToken() : null;
+}
+
+/** The Firebase user once Firebase has restored its own session, or null. */
+export async function currentUser(): Promise<SignedInUser | null> {
+  const { auth } = await load();
+  await auth.authStateReady();
+  return auth.currentUser ? toUser(auth.currentUser) : null;
+}
+
+/** Signs in with email and password. Rejects with the SDK's error (it carries a `code`). */
+export async function signInWithEmail(email: string, password: string): Promise<SignedInUser> {
+  const { auth, sdk } = await load();
+  const credential = await sdk.signInWithEmailAndPassword(auth, email, password);
+  return toUser(credential.user);
+}
+
+/** Creates an account with a display name and signs it in. */
+export async function createAccount(name: string, email: string, password: string): Promise<SignedInUser> {
+  const { auth, sdk } = await load();
+  const credential = await sdk.createUserWithEmailAndPassword(auth, email, password);
+  if (name) await sdk.updateProfile(credential.user, { displayName: name });
+  return { ...toUser(credential.user), displayName: name || credential.user.displayName };
+}
+
+/** Leaves the page for Google's sign-in; the result is read by {@link redirectResult} on return. */
+export async function signInWithGoogle(): Promise<void> {
+  const { auth, sdk } = await load();
+  await sdk.signInWithRedirect(auth, new sdk.GoogleAuthProvider());
+}
+
+/** The user who just came back from a Google redirect, or null. */
+export async function redirectResult(): Promise<SignedInUser | null> {
+  const { auth, sdk } = await load();
+  const result = await sdk.getRedirectResult(auth);
+  return result ? toUser(result.user) : null;
+}
+
+export async function signOutUser(): Promise<void> {
+  const { auth, sdk } = await load();
+  await sdk.signOut(auth);
+}

@@ -1,0 +1,32 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app';
+import { loadConfig } from './config/env';
+import { configureFirebase } from './lib/firebase';
+import './styles.css';
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root element.');
+const root = createRoot(container);
+
+loadConfig()
+  .then((config) => {
+    configureFirebase(config);
+    root.render(
+      <StrictMode>
+        <App config={config} />
+      </StrictMode>,
+    );
+  })
+  .catch((error: unknown) => {
+    // Without the config nothing can sign in; say why in plain words instead of a blank page.
+    root.render(
+      <main className="startup-error" role="alert">
+        <h1>The app could not start</h1>
+        <p>{error instanceof Error ? error.message : String(error)}</p>
+        <button type="button" onClick={() => window.location.reload()}>
+          Try again
+        </button>
+      </main>,
+    );
+  });

@@ -95,6 +95,7 @@ export function describeTableStoreConformance(
         await store.createEntity(table, { partitionKey: 'p', rowKey: 'r', n: 1 });
         await store.deleteTable(table);
         expect(await store.listTables()).not.toContain(table);
+        await expect(store.createEntity(table, { partitionKey: 'p', rowKey: 'r2' })).rejects.toThrow(NotFoundError);
         await store.createTable(table);
         expect(await store.getEntity(table, 'p', 'r')).toBeNull();
         expect((await store.listEntities(table)).items).toEqual([]);
@@ -164,6 +165,10 @@ export function describeTableStoreConformance(
         await expect(store.upsertEntity(table, { partitionKey: 'p', rowKey: 'r' })).rejects.toThrow(
           NotFoundError,
         );
+        await expect(store.updateEntity(table, { partitionKey: 'p', rowKey: 'r' })).rejects.toThrow(
+          `Table "${table}" does not exist`,
+        );
+        await expect(store.deleteEntity(table, 'p', 'r')).rejects.toThrow(`Table "${table}" does not exist`);
       });
 
       it('names the null or undefined key on get, delete, update and upsert', async () => {

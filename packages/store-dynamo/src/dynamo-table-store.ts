@@ -177,7 +177,6 @@ export class DynamoTableStore implements TableStore {
    */
   async deleteTable(table: string): Promise<void> {
     assertValidTableName(table);
-    this.knownTables.delete(table);
     if (!(await this.tableExists(table))) {
       this.logger.info('Table does not exist; nothing to delete.', { table, code: 'TableNotFound' });
       return;
@@ -209,6 +208,7 @@ export class DynamoTableStore implements TableStore {
     await this.client
       .send(new DeleteItemCommand({ TableName: this.tableName, Key: keyItem(registryKey(table)) }))
       .catch(this.fail);
+    this.knownTables.delete(table);
   }
 
   private async deleteKeys(keys: Record<string, AttributeValue>[]): Promise<void> {

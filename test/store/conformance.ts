@@ -95,7 +95,9 @@ export function describeTableStoreConformance(
         await store.createEntity(table, { partitionKey: 'p', rowKey: 'r', n: 1 });
         await store.deleteTable(table);
         expect(await store.listTables()).not.toContain(table);
-        await expect(store.createEntity(table, { partitionKey: 'p', rowKey: 'r2' })).rejects.toThrow(NotFoundError);
+        await expect(store.createEntity(table, { partitionKey: 'p', rowKey: 'r2' })).rejects.toThrow(
+          NotFoundError,
+        );
         await store.createTable(table);
         expect(await store.getEntity(table, 'p', 'r')).toBeNull();
         expect((await store.listEntities(table)).items).toEqual([]);

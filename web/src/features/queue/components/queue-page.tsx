@@ -5,6 +5,7 @@ import { ArrowClockwise20Regular } from '@fluentui/react-icons/svg/arrow-clockwi
 import type { QueueEntry } from '@receipts/core/entities';
 import { Page, PageError, PageLoading } from '../../../components/page';
 import { errorMessage } from '../../../lib/api-client';
+import { useQueueThumbnail } from '../../../lib/images';
 import { useAppState } from '../../../stores/app-state';
 import { useQueue } from '../api/list-queue';
 import { useRetryScan } from '../api/retry-scan';
@@ -47,10 +48,11 @@ function uploadedAt(entry: QueueEntry): string | null {
 function EntryRow({ entry, action }: { entry: QueueEntry; action?: ReactNode }) {
   const styles = useStyles();
   const when = uploadedAt(entry);
+  const thumbnail = useQueueThumbnail(entry.image);
   return (
     <li className={styles.entry}>
-      {entry.image ? (
-        <img className={styles.thumb} src={entry.image} alt={`Receipt ${entry.fileName}`} />
+      {thumbnail.src ? (
+        <img className={styles.thumb} src={thumbnail.src} alt={`Receipt ${entry.fileName}`} />
       ) : (
         <span className={styles.thumb} aria-hidden />
       )}

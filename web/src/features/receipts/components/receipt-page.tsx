@@ -16,9 +16,9 @@ import { Page, PageError, PageLoading } from '../../../components/page';
 import { errorMessage } from '../../../lib/api-client';
 import { buildAnalysisResult, merchantTotals, useAppData } from '../../../lib/app-data';
 import { blobNameOf, formatMoney, formatQuantity, orDash } from '../../../lib/format';
+import { useReceiptImage } from '../../../lib/images';
 import { useAppActions, useAppState, type AnalysisResultState } from '../../../stores/app-state';
 import { useDeleteReceipt } from '../api/delete-receipt';
-import { useReceiptImage } from '../api/get-image';
 
 /** The message bars of spec §4 for a delete. */
 export const DELETE_MESSAGES = {

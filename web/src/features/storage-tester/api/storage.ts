@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 import type { StorageRecord } from '@receipts/core/api';
 import { apiRequest } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
@@ -9,12 +9,18 @@ export async function listTables(): Promise<string[]> {
   return Array.isArray(answer) ? answer : (answer?.tables ?? []);
 }
 
-/** GET /api/storage/records?table=: the rows of one table (admin only). */
-export async function listRecords(table: string): Promise<StorageRecord[]> {
-  const answer = await apiRequest<StorageRecord[] | { records: StorageRecord[] }>('storageListRecords', {
-    query: { table },
+/** One page of a table's rows; `continuationToken` asks for the next. */
+export interface RecordsPage {
+  records: StorageRecord[];
+  continuationToken?: string;
+}
+
+/** GET /api/storage/records?table=&continuationToken=: one page of a table's rows (admin only). */
+export async function listRecords(table: string, continuationToken?: string): Promise<RecordsPage> {
+  const answer = await apiRequest<StorageRecord[] | RecordsPage>('storageListRecords', {
+    query: { table, continuationToken },
   });
-  return Array.isArray(answer) ? answer : (answer?.records ?? []);
+  return Array.isArray(answer) ? { records: answer } : { records: answer?.records ?? [], ...answer };
 }
 
 /** POST /api/storage/records {table}: writes a test record. */
@@ -37,27 +43,21 @@ export function useTables() {
 }
 
 export function useRecords(table: string) {
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: queryKeys.storageRecords(table),
-    queryFn: () => listRecords(table),
+    queryFn: ({ pageParam }) => listRecords(table, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.continuationToken,
     enabled: false,
     retry: false,
   });
 }
 
+/** Writes a test record; the caller refreshes the (button-driven, so disabled) listing. */
 export function useCreateTestRecord() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: createTestRecord,
-    onSuccess: (_record, table) => queryClient.refetchQueries({ queryKey: queryKeys.storageRecords(table) }),
-  });
+  return useMutation({ mutationFn: createTestRecord });
 }
 
 export function useDeleteRecord() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: deleteRecord,
-    onSuccess: (_answer, { table }) =>
-      queryClient.refetchQueries({ queryKey: queryKeys.storageRecords(table) }),
-  });
+  return useMutation({ mutationFn: deleteRecord });
 }

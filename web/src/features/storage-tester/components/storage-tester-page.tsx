@@ -52,6 +52,7 @@ export function StorageTesterPage() {
   const create = useCreateTestRecord();
   const remove = useDeleteRecord();
   const names = tables.data ?? [];
+  const rows = records.data?.pages.flatMap((page) => page.records);
 
   return (
     <Page title="Storage Tester">
@@ -72,7 +73,10 @@ export function StorageTesterPage() {
         <Button onClick={() => void records.refetch()} disabled={!table || records.isFetching}>
           List records
         </Button>
-        <Button onClick={() => create.mutate(table)} disabled={!table || create.isPending}>
+        <Button
+          onClick={() => create.mutate(table, { onSuccess: () => void records.refetch() })}
+          disabled={!table || create.isPending}
+        >
           Create test record
         </Button>
       </div>
@@ -90,7 +94,7 @@ export function StorageTesterPage() {
           Created record {create.data.partitionKey} / {create.data.rowKey}.
         </Text>
       )}
-      {records.data && (
+      {rows && (
         <div className={styles.wrap}>
           <Table aria-label={`Records of ${table}`} size="small">
             <TableHeader>
@@ -104,7 +108,7 @@ export function StorageTesterPage() {
               </TableRow>
             </TableHeader>
             <TableBody>
-              {records.data.map((record) => (
+              {rows.map((record) => (
                 <TableRow key={`${record.partitionKey}|${record.rowKey}`}>
                   <TableCell className={styles.mono}>{record.partitionKey}</TableCell>
                   <TableCell className={styles.mono}>{record.rowKey}</TableCell>
@@ -115,7 +119,10 @@ export function StorageTesterPage() {
                       disabled={remove.isPending}
                       aria-label={`Delete record ${record.partitionKey} ${record.rowKey}`}
                       onClick={() =>
-                        remove.mutate({ table, partitionKey: record.partitionKey, rowKey: record.rowKey })
+                        remove.mutate(
+                          { table, partitionKey: record.partitionKey, rowKey: record.rowKey },
+                          { onSuccess: () => void records.refetch() },
+                        )
                       }
                     >
                       Delete
@@ -123,13 +130,18 @@ export function StorageTesterPage() {
                   </TableCell>
                 </TableRow>
               ))}
-              {records.data.length === 0 && (
+              {rows.length === 0 && (
                 <TableRow>
                   <TableCell colSpan={4}>No records in {table}.</TableCell>
                 </TableRow>
               )}
             </TableBody>
           </Table>
+          {records.hasNextPage && (
+            <Button onClick={() => void records.fetchNextPage()} disabled={records.isFetchingNextPage}>
+              More records
+            </Button>
+          )}
         </div>
       )}
     </Page>

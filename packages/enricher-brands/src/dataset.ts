@@ -1,0 +1,72 @@
+import { ValidationError } from '@receipts/core';
+import brandsData from '../data/brands.json' with { type: 'json' };
+import merchantsData from '../data/merchants.json' with { type: 'json' };
+
+/** One brand of the dataset, with its group's owner and source (see README.md). */
+export interface BrandEntry {
+  brand: string;
+  owning_corporation: string;
+  /** Other spellings and receipt abbreviations (`COKE`, `HNZ`, `KLGS`). */
+  aliases?: string[];
+  /** Words that, next to the name, mean a different product (`DOVE` with `CHOC`). */
+  not_with?: string[];
+  /** Match only the aliases, because the name alone is a common word (`Kinder`, `Simply`). */
+  aliases_only?: boolean;
+  /** Where the ownership is published. */
+  source: string;
+  /** A caveat, e.g. another owner in some country. */
+  note?: string;
+}
+
+/** One store chain of the dataset, with its owning group and source. */
+export interface MerchantEntry {
+  chain: string;
+  owning_corporation: string;
+  aliases?: string[];
+  not_with?: string[];
+  aliases_only?: boolean;
+  source: string;
+  note?: string;
+}
+
+interface Group<K extends string> {
+  owning_corporation: string;
+  source: string;
+  entries: Array<Record<K, string> & { source?: string }>;
+}
+
+function flatten<K extends string, E>(raw: unknown, list: 'brands' | 'chains', name: K, file: string): E[] {
+  if (typeof raw !== 'object' || raw === null || !Array.isArray((raw as { groups?: unknown }).groups)) {
+    throw new ValidationError(`${file} must hold { "groups": [...] }.`);
+  }
+  const out: E[] = [];
+  for (const group of (raw as { groups: Array<Record<string, unknown>> }).groups) {
+    const { owning_corporation, source } = group;
+    const entries = group[list];
+    if (typeof owning_corporation !== 'string' || typeof source !== 'string' || !Array.isArray(entries)) {
+      throw new ValidationError(`${file}: every group needs "owning_corporation", "source" and "${list}".`);
+    }
+    for (const entry of entries as Group<K>['entries']) {
+      if (typeof entry[name] !== 'string' || entry[name].trim() === '') {
+        throw new ValidationError(`${file}: an entry of ${owning_corporation} has no "${name}".`);
+      }
+      out.push({ owning_corporation, source, ...entry } as E);
+    }
+  }
+  return out;
+}
+
+/** Reads a brands dataset in the format of data/brands.json (groups by owner) into flat entries. */
+export function brandEntriesOf(raw: unknown, file = 'brands.json'): BrandEntry[] {
+  return flatten<'brand', BrandEntry>(raw, 'brands', 'brand', file);
+}
+
+/** Reads a merchants dataset in the format of data/merchants.json into flat entries. */
+export function merchantEntriesOf(raw: unknown, file = 'merchants.json'): MerchantEntry[] {
+  return flatten<'chain', MerchantEntry>(raw, 'chains', 'chain', file);
+}
+
+/** The shipped brands, one entry per brand. */
+export const BRANDS: readonly BrandEntry[] = brandEntriesOf(brandsData);
+/** The shipped store chains, one entry per chain. */
+export const MERCHANTS: readonly MerchantEntry[] = merchantEntriesOf(merchantsData);

@@ -1,0 +1,17 @@
+export { DictionaryEnricher, type DictionaryEnricherOptions } from './dictionary-enricher';
+export {
+  BRANDS,
+  MERCHANTS,
+  brandEntriesOf,
+  merchantEntriesOf,
+  type BrandEntry,
+  type MerchantEntry,
+} from './dataset';
+export {
+  PhraseMatcher,
+  normalizeText,
+  phraseKey,
+  foldOcr,
+  type PhraseEntry,
+  type PhraseMatch,
+} from './phrase-matcher';

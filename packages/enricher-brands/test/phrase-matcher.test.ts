@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { PhraseMatcher, foldOcr, normalizeText, phraseKey } from '../src';
+
+const matcher = new PhraseMatcher([
+  { value: 'dove', phrases: ['Dove'], notWith: ['CHOC'] },
+  { value: 'coke', phrases: ['Coca-Cola', 'Coke'] },
+  { value: 'coke-zero', phrases: ['Coke Zero'] },
+  { value: 'muscle', phrases: ['Mr Muscle'] },
+  { value: 'mm', phrases: ["M&M's"] },
+  { value: 'seven', phrases: ['7-Eleven'] },
+  { value: 'v8', phrases: ['V8'] },
+]);
+const find = (text: string) => matcher.match(text)?.value ?? null;
+
+describe('PhraseMatcher', () => {
+  it('ignores case, accents, apostrophes and punctuation', () => {
+    expect(normalizeText("Kellogg's Crème-Brûlée!")).toBe('KELLOGGS CREME BRULEE');
+    expect(normalizeText('M & M’S')).toBe('M&MS');
+    expect(phraseKey('Coca-Cola')).toBe('COCACOLA');
+    expect(find('coca-cola')).toBe('coke');
+    expect(find('“COKE”')).toBe('coke');
+  });
+
+  it('matches whole words only', () => {
+    expect(find('DOVE BAR')).toBe('dove');
+    expect(find('DOVETAIL')).toBeNull();
+    expect(find('TURTLEDOVE')).toBeNull();
+    expect(find('COKES')).toBeNull();
+  });
+
+  it('treats letters next to digits as separate words', () => {
+    expect(find('COKE1.5L')).toBe('coke');
+    expect(find('V8 JUICE')).toBe('v8');
+  });
+
+  it('forgives missing or extra spaces and hyphens inside a name', () => {
+    expect(find('COCACOLA')).toBe('coke');
+    expect(find('COCA COLA')).toBe('coke');
+    expect(find('7 ELEVEN')).toBe('seven');
+    expect(find('7ELEVEN')).toBe('seven');
+  });
+
+  it('forgives OCR confusions in names of four characters or more', () => {
+    expect(foldOcr('C0CA-C0LA 5 L1')).toBe('COCA-COIA S II');
+    expect(find('COCA-C0LA')).toBe('coke');
+    expect(find('C0KE')).toBe('coke');
+    expect(find('D0VE S0AP')).toBe('dove');
+    expect(find('MR MU5CLE')).toBe('muscle');
+  });
+
+  it('lets only long names run into the next word', () => {
+    expect(find('MRMUSCLEINTANK')).toBe('muscle');
+    expect(find('COCACOLAZERO')).toBe('coke');
+    expect(find('COKEZERO')).toBe('coke-zero');
+    expect(find('DOVESOAP')).toBeNull();
+  });
+
+  it('is cancelled by its not-with words', () => {
+    expect(find('DOVE MILK CHOCOLATE')).toBeNull();
+    expect(find('DOVE CH0C')).toBeNull();
+  });
+
+  it('keeps & inside names, so M&M is not MM', () => {
+    expect(find('M&MS PEANUT')).toBe('mm');
+    expect(find('MMS OYSTER')).toBeNull();
+  });
+
+  it('prefers the longest name, then the exact reading, then the leftmost', () => {
+    expect(find('COKE ZERO')).toBe('coke-zero');
+    expect(matcher.match('COKE ZERO')?.phrase).toBe('Coke Zero');
+    const tie = new PhraseMatcher([
+      { value: 'a', phrases: ['ALPHA'] },
+      { value: 'b', phrases: ['BRAVO'] },
+    ]);
+    expect(tie.match('BRAVO ALPHA')?.value).toBe('b');
+    const ocr = new PhraseMatcher([
+      { value: 'exact', phrases: ['SOLO'] },
+      { value: 'folded', phrases: ['S0L0'] },
+    ]);
+    expect(ocr.match('SOLO')?.value).toBe('exact');
+  });
+
+  it('finds nothing in empty text or with an empty dictionary', () => {
+    expect(find('')).toBeNull();
+    expect(find('!!!')).toBeNull();
+    expect(new PhraseMatcher<string>([]).match('COKE')).toBeNull();
+  });
+});

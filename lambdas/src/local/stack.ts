@@ -270,6 +270,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         firebase: { apiKey: 'demo-key', authDomain: '127.0.0.1', projectId },
         authEmulatorUrl: `http://${auth.host}`,
         vapidKey: null,
+        // Only shows the Storage Tester link; the API decides who is admin.
+        adminEmail: config.ADMIN_EMAILS[0] ?? null,
       },
     });
     cleanups.push(() => server.close());

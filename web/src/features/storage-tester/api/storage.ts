@@ -20,7 +20,7 @@ export async function listRecords(table: string, continuationToken?: string): Pr
   const answer = await apiRequest<StorageRecord[] | RecordsPage>('storageListRecords', {
     query: { table, continuationToken },
   });
-  return Array.isArray(answer) ? { records: answer } : { records: answer?.records ?? [], ...answer };
+  return Array.isArray(answer) ? { records: answer } : { ...answer, records: answer?.records ?? [] };
 }
 
 /** POST /api/storage/records {table}: writes a test record. */

@@ -1,8 +1,8 @@
 /**
- * Acknowledgements of cdk-nag findings on resources the CDK itself adds (deployment helpers), whose
- * code and policies we do not write. Each finding is acknowledged by its exact id, with a reason.
+ * Acknowledgements of cdk-nag findings on resources the CDK itself adds (deployment and custom
+ * resource helpers), whose code and policies we do not write. Each finding is acknowledged by its exact id, with a reason.
  */
-import { CfnResource, Stack, Validations } from 'aws-cdk-lib';
+import { Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference';
 import type { IConstruct } from 'constructs';
@@ -38,37 +38,38 @@ export function wildcardFindings(policy: iam.Policy): string[] {
 }
 
 /**
- * Acknowledges the findings on the helper functions BucketDeployment brings: the AWS managed basic
- * execution role and the wildcards it needs to copy files from the CDK asset bucket into the site
- * bucket and to invalidate the distribution.
+ * Acknowledges the findings on a helper function the CDK brings (BucketDeployment, AwsCustomResource):
+ * the AWS managed basic execution role, the CDK's choice of runtime and the wildcards of the policy
+ * the CDK writes for the helper's job.
  *
- * @param helper - the helper's construct (a child of the stack named Custom::CDKBucketDeployment…)
+ * @param helper - the helper's construct (a child of the stack)
+ * @param job - what the helper does, for the reasons, e.g. "copies the SPA into the site bucket"
+ * @param options - whether the CDK's runtime for it is behind the latest (cdk-nag L1)
  */
-export function acknowledgeDeploymentHelper(helper: IConstruct): void {
+export function acknowledgeCdkHelper(
+  helper: IConstruct,
+  job: string,
+  options: { olderRuntime: boolean },
+): void {
   const v = Validations.of(helper);
   v.acknowledge({
     id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-    reason:
-      'CDK deployment helper: it writes its logs with the AWS managed basic execution role, as the CDK defines it.',
+    reason: `CDK helper that ${job}: it writes its logs with the AWS managed basic execution role, as the CDK defines it.`,
   });
   for (const child of helper.node.findAll()) {
     if (child instanceof iam.Policy) {
       for (const id of wildcardFindings(child)) {
         v.acknowledge({
           id,
-          reason:
-            'CDK deployment helper: it reads the build from the CDK asset bucket, syncs and prunes the site bucket and invalidates the distribution, which take object-level wildcards.',
+          reason: `CDK helper that ${job}: the CDK writes this wildcard into its policy for that job.`,
         });
       }
     }
   }
-  for (const child of helper.node.findAll()) {
-    if (child instanceof CfnResource && child.cfnResourceType === 'AWS::Lambda::Function') {
-      v.acknowledge({
-        id: 'AwsSolutions-L1',
-        reason: 'CDK deployment helper: its runtime is chosen by the CDK release in use and moves with it.',
-      });
-      break;
-    }
+  if (options.olderRuntime) {
+    v.acknowledge({
+      id: 'AwsSolutions-L1',
+      reason: `CDK helper that ${job}: its runtime is chosen by the CDK release in use and moves with it.`,
+    });
   }
 }

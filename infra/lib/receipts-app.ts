@@ -3,6 +3,7 @@
  * checks run at synth so a finding fails it unless it is fixed or acknowledged with a reason.
  */
 import { Annotations, Validations, type App, type Environment } from 'aws-cdk-lib';
+import { DEFAULT_CROSS_STACK_REFERENCES } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ApiStack } from './api-stack';
 import { isDemoProject, readConfig, type AppConfig } from './config';
@@ -36,6 +37,11 @@ export interface ReceiptsAppOptions {
  */
 export function buildReceiptsApp(app: App, options: ReceiptsAppOptions = {}): ReceiptsApp {
   const config = readConfig(app.node);
+  // Outputs another stack imports cannot be removed while imported ("strong", today's default),
+  // stated so that the CDK need not warn about it.
+  if (app.node.tryGetContext(DEFAULT_CROSS_STACK_REFERENCES) === undefined) {
+    app.node.setContext(DEFAULT_CROSS_STACK_REFERENCES, 'strong');
+  }
   const env = options.env ?? {
     account: process.env.CDK_DEFAULT_ACCOUNT,
     region: process.env.CDK_DEFAULT_REGION,

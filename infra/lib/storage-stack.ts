@@ -5,12 +5,16 @@
  */
 import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import type * as iam from 'aws-cdk-lib/aws-iam';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as cr from 'aws-cdk-lib/custom-resources';
+import { REQUIRED_TABLES } from '@receipts/core';
 import type { Construct } from 'constructs';
 import type { AppConfig } from './config';
-import { TABLE_KEY_SCHEMA } from './table-key-schema';
+import { acknowledgeCdkHelper } from './nag-acknowledgements';
+import { TABLE_KEY_SCHEMA, tableRegistryItem } from './table-key-schema';
 
 export interface StorageStackProps extends StackProps {
   readonly config: AppConfig;
@@ -33,6 +37,8 @@ export class StorageStack extends Stack {
   /** Receipt images and the raw analysis JSON, under each user's prefix. */
   readonly imagesBucket: s3.Bucket;
   readonly exportNames: StorageExports;
+  /** Registers the app's tables in the DynamoDB table (the adapter refuses writes to unknown tables). */
+  readonly tableRegistry: cr.AwsCustomResource | undefined;
 
   constructor(scope: Construct, id: string, props: StorageStackProps) {
     super(scope, id, props);
@@ -79,6 +85,9 @@ export class StorageStack extends Stack {
       }
     }
 
+    this.tableRegistry =
+      this.table === undefined ? undefined : registerTables(this, this.table, props.config);
+
     this.exportNames = {
       imagesBucketArn: `${this.stackName}-ImagesBucketArn`,
       tableArn: this.table === undefined ? undefined : `${this.stackName}-TableArn`,
@@ -91,6 +100,48 @@ export class StorageStack extends Stack {
       new CfnOutput(this, 'TableArn', { value: this.table.tableArn, exportName: this.exportNames.tableArn });
     }
   }
+}
+
+/**
+ * Writes the registry item of every table the app uses, as the adapter's createTable would, when the
+ * stack is created or the list of tables changes. An item already there is replaced with the same
+ * content, so a redeploy is harmless and no data is touched.
+ */
+function registerTables(stack: Stack, table: dynamodb.Table, config: AppConfig): cr.AwsCustomResource {
+  const registration: cr.AwsSdkCall = {
+    service: 'DynamoDB',
+    action: 'batchWriteItem',
+    parameters: {
+      RequestItems: {
+        [table.tableName]: REQUIRED_TABLES.map((name) => ({ PutRequest: { Item: tableRegistryItem(name) } })),
+      },
+    },
+    physicalResourceId: cr.PhysicalResourceId.of(`table-registry:${REQUIRED_TABLES.join(',')}`),
+  };
+  const registry = new cr.AwsCustomResource(stack, 'TableRegistry', {
+    resourceType: 'Custom::TableRegistry',
+    onCreate: registration,
+    onUpdate: registration,
+    policy: cr.AwsCustomResourcePolicy.fromStatements([
+      new iam.PolicyStatement({ actions: ['dynamodb:BatchWriteItem'], resources: [table.tableArn] }),
+    ]),
+    installLatestAwsSdk: false,
+    logGroup: new logs.LogGroup(stack, 'TableRegistryLogs', {
+      retention: config.logRetentionDays as logs.RetentionDays,
+      removalPolicy: RemovalPolicy.DESTROY,
+    }),
+  });
+  // REQUIRED_TABLES is at most 25 names: one BatchWriteItem call holds them all.
+  if (REQUIRED_TABLES.length > 25)
+    throw new Error('The table registry is written in one batch of at most 25 items.');
+  const provider = stack.node.tryFindChild(
+    `AWS${cr.AwsCustomResource.PROVIDER_FUNCTION_UUID.replace(/-/g, '')}`,
+  );
+  if (provider !== undefined)
+    acknowledgeCdkHelper(provider, "registers the app's tables in the DynamoDB table", {
+      olderRuntime: false,
+    });
+  return registry;
 }
 
 /** The storage resources as another stack sees them. */

@@ -3,7 +3,7 @@
  * deployed table and the adapter cannot disagree. Only the adapter's constants are imported here, not
  * the adapter (and its SDK).
  */
-import { ATTR, GSI1 } from '../../packages/store-dynamo/src/key-layout';
+import { ATTR, GSI1, registryKey } from '../../packages/store-dynamo/src/key-layout';
 
 export interface TableIndexSchema {
   readonly indexName: string;
@@ -23,3 +23,19 @@ export const TABLE_KEY_SCHEMA: TableKeySchema = {
   sortKey: ATTR.sk,
   globalSecondaryIndexes: [{ indexName: GSI1, partitionKey: ATTR.gsi1pk, sortKey: ATTR.gsi1sk }],
 };
+
+/**
+ * The item by which the adapter knows that a (logical) table exists, in DynamoDB JSON: the key and
+ * name its createTable writes (without the time of writing, so that the template stays the same
+ * from one synth to the next).
+ *
+ * @param table - the table name, e.g. Users
+ */
+export function tableRegistryItem(table: string): Record<string, { S: string }> {
+  const key = registryKey(table);
+  return {
+    [ATTR.pk]: { S: key.pk },
+    [ATTR.sk]: { S: key.sk },
+    [ATTR.tableName]: { S: table },
+  };
+}

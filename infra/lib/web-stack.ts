@@ -20,7 +20,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
 import type { AppConfig } from './config';
-import { acknowledgeDeploymentHelper } from './nag-acknowledgements';
+import { acknowledgeCdkHelper } from './nag-acknowledgements';
 import { REPO_ROOT } from './receipt-function';
 
 /** Where `npm run build:web` writes the SPA. */
@@ -233,7 +233,11 @@ export class WebStack extends Stack {
       });
     }
     for (const child of this.node.children) {
-      if (child.node.id.startsWith('Custom::CDKBucketDeployment')) acknowledgeDeploymentHelper(child);
+      if (child.node.id.startsWith('Custom::CDKBucketDeployment')) {
+        acknowledgeCdkHelper(child, 'copies the SPA into the site bucket and invalidates the distribution', {
+          olderRuntime: true,
+        });
+      }
     }
 
     new CfnOutput(this, 'SiteUrl', {

@@ -1,0 +1,160 @@
+/**
+ * One synth with real esbuild bundling of every function, as `cdk deploy` uploads them: each bundle
+ * must load on Node and export its handler, keep out what the Lambda runtime provides or the
+ * deployment never uses, and the open /api/log function must answer with the environment the
+ * template gives it.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join } from 'node:path';
+import type { CfnElement } from 'aws-cdk-lib';
+import type { Asset } from 'aws-cdk-lib/aws-s3-assets';
+import { ROUTES, type RouteName } from '@receipts/core/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, type ReceiptFunction } from '../../infra/lib/receipt-function';
+import { OCR_ONLY_MODULES } from '../../infra/lib/pipeline-stack';
+import { propertiesOf, synthApp, type SynthesisedApp } from './synth-app';
+
+const ROUTE_NAMES = Object.keys(ROUTES) as RouteName[];
+
+/** The bundle folder of a function: the asset its code was staged from. */
+function bundleOf(synth: SynthesisedApp, fn: ReceiptFunction): string {
+  const code = fn.function.node.findChild('Code') as Asset;
+  return join(synth.assembly.directory, code.assetPath);
+}
+
+/** Modules a bundle still imports by name (everything else is inside it). */
+function externalImports(code: string): Set<string> {
+  const names = new Set<string>();
+  // Minified code holds `from"` inside strings too; a module name has none of ",: " in it.
+  const statement = /(?:\bfrom\s*|\bimport\s*\(\s*)"((?:@[\w.-]+\/)?[\w.-]+(?:\/[\w./-]+)?)"/g;
+  for (const match of code.matchAll(statement)) if (!match[1]!.startsWith('.')) names.add(match[1]!);
+  return names;
+}
+
+const isBuiltin = (name: string) => name.startsWith('node:') || builtinModules.includes(name.split('/')[0]!);
+
+describe('function bundles (real esbuild bundling)', () => {
+  let synth: SynthesisedApp;
+  let outdir: string;
+  const functions = () => [
+    ...ROUTE_NAMES.map((name) => ({ name: name as string, fn: synth.api.functions[name] })),
+    { name: 'analyze', fn: synth.pipeline.analyzeFunction },
+  ];
+
+  beforeAll(() => {
+    // Inside the repository, so that the bundles resolve the AWS SDK from node_modules as the Lambda
+    // runtime would provide it.
+    const parent = join(REPO_ROOT, 'cdk.out');
+    mkdirSync(parent, { recursive: true });
+    outdir = mkdtempSync(join(parent, 'bundle-test-'));
+    synth = synthApp({ outdir, bundlingStacks: ['ReceiptsApi', 'ReceiptsPipeline'] });
+  });
+
+  afterAll(() => {
+    if (outdir) rmSync(outdir, { recursive: true, force: true });
+  });
+
+  it('writes an ES module with its source map for each of the 14 functions', () => {
+    const bundles = new Set<string>();
+    for (const { name, fn } of functions()) {
+      const dir = bundleOf(synth, fn);
+      bundles.add(dir);
+      expect(existsSync(join(dir, 'index.mjs')), name).toBe(true);
+      const map = JSON.parse(readFileSync(join(dir, 'index.mjs.map'), 'utf8')) as { sources: string[] };
+      expect(
+        map.sources.some((s) => s.includes(`lambdas/src/handlers/`)),
+        name,
+      ).toBe(true);
+    }
+    expect(bundles.size).toBe(14);
+  });
+
+  it('leaves out only what the Node.js 22 runtime provides, and the OCR modules the analyze function never loads', () => {
+    for (const { name, fn } of functions()) {
+      const code = readFileSync(join(bundleOf(synth, fn), 'index.mjs'), 'utf8');
+      const outside = [...externalImports(code)].filter((m) => !isBuiltin(m) && !m.startsWith('@aws-sdk/'));
+      if (name === 'analyze') {
+        expect(
+          outside.every((m) => OCR_ONLY_MODULES.includes(m)),
+          outside.join(', '),
+        ).toBe(true);
+        expect(code).not.toContain('tesseract.js-core');
+      } else {
+        expect(outside, name).toEqual([]);
+      }
+    }
+  });
+
+  it('loads every bundle on Node and finds its handler', () => {
+    const script = `
+      const files = JSON.parse(process.argv[1]);
+      const kinds = [];
+      for (const file of files) kinds.push(typeof (await import(file)).handler);
+      console.log(JSON.stringify(kinds));
+    `;
+    const files = functions().map(({ fn }) => join(bundleOf(synth, fn), 'index.mjs'));
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(files)], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.stderr).not.toMatch(/Error/);
+    expect(JSON.parse(run.stdout) as string[]).toEqual(files.map(() => 'function'));
+  });
+
+  it('answers POST /api/log from the bundle with the environment the template sets, without any secret', () => {
+    const fn = synth.api.functions.log;
+    const variables = (
+      propertiesOf(synth.templates.api, fn.function.node.defaultChild as CfnElement) as {
+        Environment: { Variables: Record<string, unknown> };
+      }
+    ).Environment.Variables;
+    // CloudFormation fills in the resource names; any value of the right form does here.
+    const deployed: Record<string, string> = {
+      DYNAMODB_TABLE: 'receipts-table',
+      S3_BUCKET: 'receipts-images',
+      SCAN_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/ScanJobs',
+    };
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      AWS_REGION: 'eu-west-1',
+      AWS_LAMBDA_FUNCTION_NAME: 'ReceiptsApi-LogFunction',
+      // Credentials are never used by this route; the SDK clients only need some at construction.
+      AWS_ACCESS_KEY_ID: 'unused',
+      AWS_SECRET_ACCESS_KEY: 'unused',
+    };
+    for (const [key, value] of Object.entries(variables)) {
+      env[key] = typeof value === 'string' ? value : (deployed[key] ?? '');
+      expect(env[key], key).not.toBe('');
+    }
+    const event = {
+      version: '2.0',
+      routeKey: 'POST /api/log',
+      rawPath: '/api/log',
+      rawQueryString: '',
+      headers: { 'content-type': 'application/json' },
+      requestContext: {
+        requestId: 'bundle-test',
+        http: { method: 'POST', path: '/api/log', sourceIp: '127.0.0.1' },
+      },
+      body: JSON.stringify({ event: 'bundle-test', properties: { from: 'infra' } }),
+      isBase64Encoded: false,
+    };
+    const script = `
+      const { handler } = await import(process.argv[1]);
+      process.stdout.write(JSON.stringify(await handler(JSON.parse(process.argv[2]))));
+    `;
+    const run = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', script, join(bundleOf(synth, fn), 'index.mjs'), JSON.stringify(event)],
+      { encoding: 'utf8', env, timeout: 60_000 },
+    );
+    const answer = JSON.parse(run.stdout) as { statusCode: number; body: string };
+    expect(answer.statusCode, run.stderr).toBe(200);
+    expect(JSON.parse(answer.body)).toEqual({ logged: true });
+    // The function logs the event as one JSON line, which CloudWatch keeps as structured data.
+    const logLine = run.stderr.split('\n').find((line) => line.includes('bundle-test'));
+    expect(JSON.parse(logLine!)).toMatchObject({ level: 'info', event: 'bundle-test' });
+  });
+});

@@ -68,14 +68,14 @@ async function createStore(config: AppConfig, logger: Logger): Promise<TableStor
     );
     // In AWS the stack creates the table; a local endpoint (dynalite) gets it here, idempotently.
     if (config.DYNAMODB_ENDPOINT) await createStoreTable(client, config.DYNAMODB_TABLE);
-    return new DynamoTableStore({ client, tableName: config.DYNAMODB_TABLE });
+    return new DynamoTableStore({ client, tableName: config.DYNAMODB_TABLE, logger });
   }
   const { AzureTableStore } = await import('@receipts/store-azure');
   const connectionString =
     config.AZURE_TABLES_CONNECTION_STRING ??
     (await readSecret(config.AZURE_TABLES_SECRET_ARN as string, 'AZURE_TABLES_SECRET_ARN'));
   logger.debug('table store: Azure Tables');
-  return AzureTableStore.fromConnectionString(connectionString.trim());
+  return AzureTableStore.fromConnectionString(connectionString.trim(), { logger });
 }
 
 async function createBlobs(config: AppConfig): Promise<BlobStore> {

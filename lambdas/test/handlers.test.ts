@@ -154,6 +154,13 @@ describe('route handlers', () => {
     );
     expect(result.statusCode).toBe(200);
     expect(bodyOf(result)).toEqual({ logged: true });
+    const missing = await logEvent(apiEvent('POST', '/api/log', { body: {} }));
+    expect(bodyOf(missing)).toEqual({
+      error: 'InvalidRequest',
+      message: 'Invalid request body: event is required.',
+    });
+    const wrongType = await logEvent(apiEvent('POST', '/api/log', { body: { event: 5 } }));
+    expect(bodyOf(wrongType).message).toBe('Invalid request body: event must be a string.');
   });
 });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLES, listAllEntities, type AppData, type LoginAnswer } from '@receipts/core';
+import { DictionaryEnricher } from '@receipts/enricher-brands';
 import { SAMPLE_RECEIPTS, sampleReceiptJpeg } from '../support/receipt-images';
 import { jpegDataUrl, type ApiClient } from './support/api-client';
 import { signUpClient, startTestStack } from './support/stack';
@@ -9,6 +10,7 @@ import { signUpClient, startTestStack } from './support/stack';
  * upload, queue, analysis, reports, image, delete.
  */
 describe('upload → analysis → reports → delete', () => {
+  const enricher = new DictionaryEnricher();
   let env: Awaited<ReturnType<typeof startTestStack>>;
   let alice: ApiClient;
   const fileNames = SAMPLE_RECEIPTS.map((_, i) => `${1710000000000 + i}-receipt.jpg`);
@@ -65,6 +67,10 @@ describe('upload → analysis → reports → delete', () => {
       expect(items.map((item) => [item.description, item.total_price])).toEqual(
         sample.truth.items.map((item) => [item.description, item.total_price]),
       );
+      // Each item carries the brand the shipped dictionary gives its description.
+      expect(items.map((item) => item.brand)).toEqual(
+        sample.truth.items.map((item) => enricher.brandFor(item.description)?.brand ?? null),
+      );
       for (const item of items) {
         expect(item.merchant_name).toBe(sample.truth.merchant.name);
         expect(item.receipt_transaction_date).toBe(sample.truth.receipt.transaction_date);
@@ -78,6 +84,15 @@ describe('upload → analysis → reports → delete', () => {
       });
     }
     expectBrandsMatchItems(body);
+    // Heinz was bought in dollars and in pounds: kept apart, never added together.
+    const heinz = body.brands.find((b) => b.name === 'Heinz');
+    expect(heinz).toMatchObject({
+      purchases: 2,
+      owning_corporation: enricher.brandFor('HEINZ KETCHUP')?.owning_corporation,
+      totals_by_currency: { GBP: 3.3, USD: 3.49 },
+    });
+    const owners = new Set(body.brands.map((b) => b.owning_corporation).filter(Boolean));
+    expect(new Set(body.corporations.map((c) => c.name))).toEqual(owners);
   });
 
   it('re-uses the merchant when the same shop is scanned again', async () => {

@@ -13,7 +13,15 @@ export function validationError(error: z.ZodError, where: string): ValidationErr
       error.issues.map((issue) => {
         const path = issue.path.join('.');
         // Our schemas phrase their messages with the field name; zod's defaults do not.
-        return path && !issue.message.includes(path) ? `${path}: ${issue.message}` : issue.message;
+        if (path && !issue.message.includes(path)) {
+          if (issue.code === 'invalid_type') {
+            return /received undefined/.test(issue.message)
+              ? `${path} is required.`
+              : `${path} must be a ${String(issue.expected)}.`;
+          }
+          return `${path}: ${issue.message}`;
+        }
+        return issue.message;
       }),
     ),
   ];

@@ -209,7 +209,7 @@ function truthOf(spec: ReceiptSpec, currency_code: string, postal_code: string |
   return {
     merchant: {
       name: spec.merchant,
-      street_address: spec.addressLines[0] ?? null,
+      street_address: spec.addressLines.length > 0 ? spec.addressLines.join(', ') : null,
       postal_code,
       phone_number: spec.phone ?? null,
     },

@@ -1,0 +1,221 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { createScheduler, createWorker, OEM, type Page, type Scheduler, type Worker } from 'tesseract.js';
+import { AnalyzerError, silentLogger, type AnalysisResult, type Analyzer, type Logger } from '@receipts/core';
+import { READING_PLAN, mergeReadings, readingsAgree, type Reading, type ReadingPlan } from './merge-readings';
+import { parseReceiptText } from './parse-receipt';
+import { prepareImage, sniffImageType } from './preprocess';
+import { readPdfText } from './pdf-text';
+
+export interface OcrAnalyzerOptions {
+  /** Tesseract workers kept warm; each takes one receipt reading at a time (default 1). */
+  workers?: number;
+  logger?: Logger;
+  /**
+   * How each receipt is read: the first two readings always run, the others only while the
+   * readings so far disagree on merchant, date or total. Default {@link READING_PLAN}.
+   */
+  plan?: readonly ReadingPlan[];
+}
+
+/** One line of OCR output, as kept in `raw`. */
+export interface OcrLine {
+  text: string;
+  /** 0..100, as Tesseract reports it. */
+  confidence: number;
+}
+
+const requireFromHere = createRequire(import.meta.url);
+
+/**
+ * The folder holding `eng.traineddata.gz` from the npm package `@tesseract.js-data/eng`: the
+ * `4.0.0_best_int` model (LSTM, integer weights), the most accurate of the two it ships.
+ */
+export function englishDataPath(): string {
+  const pkg = requireFromHere.resolve('@tesseract.js-data/eng/package.json');
+  return path.join(path.dirname(pkg), '4.0.0_best_int');
+}
+
+const ACCEPTED = new Set(['image/jpeg', 'image/jpg', 'image/png', 'image/webp', 'application/pdf']);
+
+/**
+ * The local, offline analyzer: Tesseract (tesseract.js, WebAssembly) reads the receipt image, and
+ * our receipt parser turns the text into merchant, receipt, items and taxes. Workers are created
+ * once and reused; the English model and the engine both load from node_modules, never the network.
+ */
+export class OcrAnalyzer implements Analyzer {
+  readonly name = 'ocr';
+  private closed = false;
+
+  private constructor(
+    private readonly scheduler: Scheduler,
+    private readonly pool: Worker[],
+    private readonly logger: Logger,
+    private readonly plan: readonly ReadingPlan[],
+  ) {}
+
+  /**
+   * Starts the worker pool. Takes about half a second per worker (loading the model).
+   * @param options - `workers` (default 1), `logger`, `plan`
+   */
+  static async create(options: OcrAnalyzerOptions = {}): Promise<OcrAnalyzer> {
+    const count = Math.max(1, Math.floor(options.workers ?? 1));
+    const logger = options.logger ?? silentLogger;
+    const langPath = englishDataPath();
+    const scheduler = createScheduler();
+    const started = Date.now();
+    const settled = await Promise.allSettled(
+      Array.from({ length: count }, async () => {
+        const worker = await createWorker('eng', OEM.LSTM_ONLY, {
+          langPath,
+          gzip: true,
+          cacheMethod: 'none',
+          errorHandler: (error: unknown) => logger.error('OCR worker error', { error: String(error) }),
+        });
+        await quiet(worker);
+        return worker;
+      }),
+    );
+    const workers = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    const failed = settled.find((s) => s.status === 'rejected');
+    if (failed) {
+      await Promise.allSettled(workers.map((w) => w.terminate()));
+      throw new AnalyzerError('The OCR engine could not start.', {
+        cause: failed.reason,
+        retryable: true,
+        code: 'OcrStartFailed',
+      });
+    }
+    for (const worker of workers) scheduler.addWorker(worker);
+    logger.info('OCR workers ready', { workers: count, ms: Date.now() - started, langPath });
+    const plan = options.plan && options.plan.length > 0 ? options.plan : READING_PLAN;
+    return new OcrAnalyzer(scheduler, workers, logger, plan);
+  }
+
+  /** Number of warm workers. */
+  get workers(): number {
+    return this.pool.length;
+  }
+
+  /**
+   * Reads one receipt. JPEG, PNG and WebP are read with OCR; a PDF is read from its text layer.
+   * @param image - the file's bytes
+   * @param mimeType - its declared content type; the bytes themselves decide the format
+   * @throws AnalyzerError - not retryable for files that are not a receipt image we can read
+   */
+  async analyze(image: Uint8Array, mimeType: string): Promise<AnalysisResult> {
+    if (this.closed) throw new AnalyzerError('The OCR analyzer has been closed.', { retryable: true });
+    const declared = mimeType.split(';')[0]!.trim().toLowerCase();
+    const actual = sniffImageType(image);
+    if (!actual) {
+      const what = ACCEPTED.has(declared)
+        ? `labelled ${declared} but its contents are not`
+        : `of type ${declared || 'unknown'}, not`;
+      throw new AnalyzerError(
+        `The file is ${what} a JPEG, PNG, WebP or PDF receipt. Take a photo of the receipt or upload one of those formats.`,
+        { retryable: false, code: 'UnsupportedImage' },
+      );
+    }
+    const started = Date.now();
+    if (actual === 'application/pdf') {
+      const pdf = await readPdfText(image);
+      const parsed = parseReceiptText(pdf.text);
+      return {
+        analyzer: this.name,
+        ...parsed,
+        raw: { engine: 'pdf-text-layer', pages: pdf.pages, text: pdf.text, ms: Date.now() - started },
+      };
+    }
+
+    // The first two readings are independent: with two workers they run side by side.
+    const readings: Reading[] = await Promise.all(
+      this.plan.slice(0, 2).map((p) => this.read(image, actual, p)),
+    );
+    for (const p of this.plan.slice(2)) {
+      if (readingsAgree(readings)) break;
+      readings.push(await this.read(image, actual, p));
+    }
+    const merged = mergeReadings(readings);
+    const ms = Date.now() - started;
+    this.logger.debug('receipt read', { ms, readings: readings.length, total: merged.receipt.total_amount });
+    return {
+      analyzer: this.name,
+      ...merged,
+      raw: {
+        engine: 'tesseract.js',
+        model: 'eng 4.0.0_best_int',
+        ms,
+        readings: readings.map((r) => ({
+          rendering: r.rendering,
+          pageSegMode: r.pageSegMode,
+          steps: r.steps,
+          confidence: r.confidence,
+          ms: r.ms,
+          text: r.text,
+          lines: r.lines,
+        })),
+      },
+    };
+  }
+
+  private async read(image: Uint8Array, type: string, plan: ReadingPlan): Promise<Reading> {
+    const started = Date.now();
+    const { rendering, pageSegMode } = plan;
+    const prepared = await prepareImage(image, rendering);
+    // Tesseract decodes JPEG and PNG itself; handing it the untouched file avoids a re-encode when
+    // nothing needed changing.
+    const untouched = rendering === 'original' && prepared.steps.length === 1 && type !== 'image/webp';
+    let page: Page;
+    try {
+      // Tesseract parameters given with one job apply to that job only.
+      const perJob = { tessedit_pageseg_mode: pageSegMode } as Record<string, string>;
+      const result = await this.scheduler.addJob(
+        'recognize',
+        untouched ? Buffer.from(image) : prepared.png,
+        perJob,
+        { text: true, blocks: true },
+      );
+      page = result.data as unknown as Page;
+    } catch (cause) {
+      throw new AnalyzerError('OCR failed on this image. Try again, or take a sharper photo.', {
+        cause,
+        retryable: true,
+        code: 'OcrFailed',
+      });
+    }
+    const lines: OcrLine[] = [];
+    for (const block of page.blocks ?? []) {
+      for (const paragraph of block.paragraphs) {
+        for (const line of paragraph.lines) {
+          const text = line.text.replace(/\s+$/, '');
+          if (text.length > 0) lines.push({ text, confidence: Math.round(line.confidence * 10) / 10 });
+        }
+      }
+    }
+    const text = lines.map((l) => l.text).join('\n');
+    const parsed = parseReceiptText(text, { lineConfidences: lines.map((l) => l.confidence / 100) });
+    return {
+      rendering,
+      pageSegMode,
+      steps: prepared.steps,
+      text,
+      lines,
+      confidence: page.confidence,
+      ms: Date.now() - started,
+      parsed,
+    };
+  }
+
+  /** Terminates the workers. The analyzer cannot be used afterwards. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // The scheduler's own terminate does not wait for its workers; these do.
+    await Promise.allSettled(this.pool.map((w) => w.terminate()));
+  }
+}
+
+/** Keeps Tesseract's diagnostic chatter ("Estimating resolution…") off the process's output. */
+async function quiet(worker: Worker): Promise<void> {
+  await worker.setParameters({ debug_file: '/dev/null' });
+}

@@ -1,0 +1,367 @@
+import { roundMoney, totalChecksOut, type AnalysisResult, type AnalyzedTax } from '@receipts/core';
+import { detectCurrency } from './currency';
+import { findAmounts, type AmountMatch } from './parse-amount';
+import { MONTH_FIRST_COUNTRIES, findDates, findTimes, type DateMatch, type DateOrder } from './parse-date';
+import { isColumnHeader, isItemAreaEnd, readItems } from './parse-items';
+import { readMerchant } from './parse-merchant';
+import {
+  CHANGE_RE,
+  COUNT_RE,
+  DISCOUNT_RE,
+  PAYMENT_RE,
+  ROUNDING_RE,
+  SERVICE_RE,
+  STRONG_TOTAL_RE,
+  SUBTOTAL_RE,
+  SUMMARY_RE,
+  TAX_NOT_AMOUNT_RE,
+  TAX_RE,
+  TOTAL_RE,
+  UK_POSTCODE_RE,
+  US_STATES,
+  US_ZIP_RE,
+  toLines,
+  type ReceiptLine,
+} from './receipt-lines';
+
+/** What the receipt parser returns: an analysis result without the analyzer's name and raw output. */
+export type ParsedReceipt = Omit<AnalysisResult, 'raw' | 'analyzer'>;
+
+export interface ParseOptions {
+  /** The receipt's country (ISO 3166 alpha-2) when the caller knows it; otherwise it is guessed. */
+  country?: string | null;
+  /** Forces the order of day and month in ambiguous numeric dates. */
+  dateOrder?: DateOrder;
+  /** OCR confidence (0..1) of each line of `text`, by line number, for the `confidence` map. */
+  lineConfidences?: ReadonlyArray<number | null>;
+}
+
+/** Evidence for the country a receipt comes from: pattern, country, weight. */
+const COUNTRY_SIGNS: ReadonlyArray<[RegExp, string, number]> = [
+  [/\bS[DO]N\.?\s*[B8]HD\b|\bBERHAD\b|\bS\/B\b/, 'MY', 3],
+  [/\bMALAYSIA\b|KUALA LUMPUR|SELANGOR|\bJOHOR\b|PENANG|\bSABAH\b|\bSARAWAK\b|\bPERAK\b|\bMELAKA\b/, 'MY', 3],
+  [/\bJALAN\b|\bJLN\b|\bTAMAN\b|\bTMN\b/, 'MY', 2],
+  [/\bRM\s?\d|\(RM\)/, 'MY', 2],
+  [/\bSINGAPORE\b|\bPTE\.?\s*LTD\b|\bS\$/, 'SG', 3],
+  [/\bABN\b|\bAUSTRALIA\b|\bA\$/, 'AU', 3],
+  [/\bSALES\s*TAX\b/, 'US', 1],
+  [/\bVAT\b.*£|£.*\bVAT\b|\bUNITED KINGDOM\b|\bVAT\s*REG/, 'GB', 2],
+  [/£/, 'GB', 1],
+  [/\bBTW\b|\bBELGI(?:E|QUE|UM)\b|\bTVA\b.*€/, 'BE', 2],
+  [/\bMWST\b|\bUST\.?\s*ID|\bDEUTSCHLAND\b/, 'DE', 2],
+  [/\bCANADA\b|\bHST\b|\bQST\b/, 'CA', 2],
+];
+
+/**
+ * The country a receipt most likely comes from (ISO 3166 alpha-2), from its company suffixes,
+ * place names, postcode shapes, tax names and currency marks; null when nothing points anywhere.
+ */
+export function guessCountry(text: string): string | null {
+  const upper = text.toUpperCase();
+  const votes = new Map<string, number>();
+  for (const [pattern, country, weight] of COUNTRY_SIGNS) {
+    if (pattern.test(upper)) votes.set(country, (votes.get(country) ?? 0) + weight);
+  }
+  for (const line of upper.split('\n')) {
+    const us = US_ZIP_RE.exec(line);
+    if (us && US_STATES.has(us[1]!)) votes.set('US', (votes.get('US') ?? 0) + 3);
+    const uk = UK_POSTCODE_RE.exec(line);
+    if (uk && /^[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}$/.test(uk[1]!)) votes.set('GB', (votes.get('GB') ?? 0) + 2);
+  }
+  let best: string | null = null;
+  let bestVotes = 1;
+  for (const [country, n] of votes) {
+    if (n > bestVotes) {
+      best = country;
+      bestVotes = n;
+    }
+  }
+  return best;
+}
+
+const DATE_LABEL_RE = /\b(?:DATE|DT|TARIKH|DATED)\b/;
+const NOT_TRANSACTION_DATE_RE =
+  /\bEXP(?:IRY|IRES|\.)?\b|\bVALID\b|BEST\s*BEFORE|\bUSE\s*BY\b|\bBIRTH|\bPOINTS\b/;
+const HOURS_RE = /\bHRS\b|\bHOURS\b|\bOPEN\b|\bDAILY\b|\b(?:MON|TUE|WED|THU|FRI|SAT|SUN)\b/;
+
+interface Picked<T> {
+  value: T;
+  line: ReceiptLine | null;
+}
+
+function pickDate(lines: ReceiptLine[], order: DateOrder): Picked<DateMatch> | null {
+  let first: Picked<DateMatch> | null = null;
+  for (const line of lines) {
+    if (NOT_TRANSACTION_DATE_RE.test(line.upper)) continue;
+    const found = findDates(line.text, order);
+    if (found.length === 0) continue;
+    if (DATE_LABEL_RE.test(line.upper)) return { value: found[0]!, line };
+    first ??= { value: found[0]!, line };
+  }
+  return first;
+}
+
+/** Day/month order: from an unambiguous numeric date on the receipt, else from the country. */
+function dateOrderFor(lines: ReceiptLine[], country: string | null): DateOrder {
+  for (const line of lines) {
+    for (const d of findDates(line.text)) {
+      if (d.unambiguous && (d.order === 'dmy' || d.order === 'mdy')) return d.order;
+    }
+  }
+  return country && MONTH_FIRST_COUNTRIES.has(country) ? 'mdy' : 'dmy';
+}
+
+function pickTime(
+  lines: ReceiptLine[],
+  dateLine: ReceiptLine | null,
+  dateText: string | null,
+): Picked<string> | null {
+  const timesIn = (line: ReceiptLine) => {
+    const text = dateText && line === dateLine ? line.text.replace(dateText, ' ') : line.text;
+    // A date elsewhere on the line (`12.03.19`) must not be read as a time.
+    let masked = text;
+    for (const d of findDates(text)) masked = masked.replace(d.text, ' ');
+    return findTimes(masked);
+  };
+  if (dateLine) {
+    const t = timesIn(dateLine);
+    if (t.length > 0) return { value: t[0]!.value, line: dateLine };
+  }
+  let first: Picked<string> | null = null;
+  for (const line of lines) {
+    if (HOURS_RE.test(line.upper)) continue;
+    const t = timesIn(line);
+    if (t.length === 0) continue;
+    if (/\bTIME\b/.test(line.upper)) return { value: t[0]!.value, line };
+    first ??= { value: t[0]!.value, line };
+  }
+  return first;
+}
+
+/** An amount on a line read a little more leniently: `RM 8 60` on a total line is 8.60. */
+function lineAmounts(line: ReceiptLine): AmountMatch[] {
+  const found = findAmounts(line.text);
+  if (found.length > 0) return found;
+  const spaced = /(?:^|\s)(?:RM|\$|€|£)?\s?(\d{1,5})\s(\d{2})\s*$/.exec(line.text);
+  if (spaced) {
+    return [
+      {
+        value: Number(`${spaced[1]}.${spaced[2]}`),
+        index: spaced.index ?? 0,
+        text: spaced[0].trim(),
+        currency: null,
+      },
+    ];
+  }
+  return [];
+}
+
+/** The amount a label line gives: on the line itself, or alone on the next line. */
+function amountFor(lines: ReceiptLine[], at: number): AmountMatch | null {
+  const here = lineAmounts(lines[at]!).filter((a) => !/%$/.test(a.text));
+  if (here.length > 0) return here[here.length - 1]!;
+  const next = lines[at + 1];
+  if (next && !/\p{L}{3,}/u.test(next.text.replace(/\b(?:RM|MYR|USD|EUR|GBP)\b/g, ''))) {
+    const there = lineAmounts(next);
+    if (there.length === 1) return there[0]!;
+  }
+  return null;
+}
+
+interface TotalCandidate {
+  value: number;
+  line: ReceiptLine;
+  at: number;
+  weight: number;
+}
+
+interface TotalsReading {
+  total: Picked<number> | null;
+  subtotal: Picked<number> | null;
+  taxes: Array<{ tax: AnalyzedTax; line: ReceiptLine; included: boolean }>;
+  rounding: number | null;
+  paid: number | null;
+  change: number | null;
+}
+
+/**
+ * Reads the money lines at the foot of the receipt. The total is the amount paid: lines that name it
+ * (GRAND TOTAL, TOTAL DUE, NETT TOTAL, ROUNDED TOTAL, TOTAL INCL GST…) weigh more than a plain TOTAL;
+ * SUBTOTAL, tax, discount, count, CASH, TENDERED and CHANGE lines and tax summary tables never count.
+ * When several amounts compete, the one that other lines agree with wins: repeated on another total
+ * line, equal to cash minus change, to the item sum (with or without tax), or to another total plus
+ * the rounding adjustment. Without any total line, cash minus change (or the cash paid) stands in.
+ */
+function readTotals(lines: ReceiptLine[], itemSum: number | null): TotalsReading {
+  const candidates: TotalCandidate[] = [];
+  const taxes: TotalsReading['taxes'] = [];
+  let subtotal: Picked<number> | null = null;
+  let rounding: number | null = null;
+  let paid: number | null = null;
+  let change: number | null = null;
+  let inSummary = false;
+
+  for (const [at, line] of lines.entries()) {
+    const u = line.upper;
+    if (SUMMARY_RE.test(u)) inSummary = true;
+    const amount = amountFor(lines, at);
+    if (!amount) continue;
+    const strong = STRONG_TOTAL_RE.test(u);
+    if (ROUNDING_RE.test(u) && !strong) {
+      rounding ??= amount.value;
+      continue;
+    }
+    if (COUNT_RE.test(u) || (DISCOUNT_RE.test(u) && !strong)) continue;
+    if (SUBTOTAL_RE.test(u) && !(strong && /INCL|INCLUSIVE/.test(u))) {
+      subtotal ??= { value: amount.value, line };
+      continue;
+    }
+    if (CHANGE_RE.test(u) && !strong) {
+      change ??= amount.value;
+      continue;
+    }
+    if (PAYMENT_RE.test(u) && !strong && !/\bTOTAL\b/.test(u)) {
+      paid ??= amount.value;
+      continue;
+    }
+    const isTax = TAX_RE.test(u) && !TAX_NOT_AMOUNT_RE.test(u) && !strong;
+    if (isTax && !inSummary) {
+      const rate = /(\d{1,2}(?:[.,]\d{1,2})?)\s*%/.exec(line.text);
+      const included = /INCLUDED|INCL\.?\s|INCLUSIVE/i.test(line.text) && !/TOTAL/i.test(line.text);
+      if (amount.value >= 0 && (!rate || amount.text !== rate[0])) {
+        const cut = line.text.indexOf(amount.text);
+        taxes.push({
+          tax: {
+            description: (cut >= 0 ? line.text.slice(0, cut) : line.text).trim() || line.text,
+            rate: rate ? Number(rate[1]!.replace(',', '.')) : null,
+            amount: amount.value,
+          },
+          line,
+          included,
+        });
+      }
+      continue;
+    }
+    if (SERVICE_RE.test(u) && !strong) continue;
+    if (inSummary && !strong) continue;
+    if (!(strong || TOTAL_RE.test(u)) || amount.value <= 0) continue;
+    const plainAmountWord = !strong && !/T[O0Q][TL1I][A4][L1I|]/.test(u);
+    candidates.push({ value: amount.value, line, at, weight: strong ? 3 : plainAmountWord ? 1 : 2 });
+  }
+
+  const taxSum = taxes.length > 0 ? roundMoney(taxes.reduce((s, t) => s + (t.tax.amount ?? 0), 0)) : null;
+  const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
+  let best: { c: TotalCandidate; score: number } | null = null;
+  for (const c of candidates) {
+    let score = c.weight;
+    score += candidates.filter((o) => o !== c && near(o.value, c.value)).length;
+    if (paid !== null && change !== null && near(paid - change, c.value)) score += 2;
+    else if (paid !== null && (change === null || change === 0) && near(paid, c.value)) score += 1;
+    if (itemSum !== null && (near(itemSum, c.value) || (taxSum !== null && near(itemSum + taxSum, c.value))))
+      score += 2;
+    if (
+      rounding !== null &&
+      rounding !== 0 &&
+      candidates.some((o) => o !== c && near(o.value + rounding!, c.value))
+    ) {
+      score += 2;
+    }
+    if (subtotal !== null && c.value + 0.005 < subtotal.value && !(rounding !== null && rounding < 0))
+      score -= 1;
+    if (!best || score > best.score || (score === best.score && c.at > best.c.at)) best = { c, score };
+  }
+
+  let total: Picked<number> | null = best ? { value: best.c.value, line: best.c.line } : null;
+  if (!total && paid !== null) {
+    total = {
+      value: change !== null && change > 0 && change < paid ? roundMoney(paid - change) : paid,
+      line: null,
+    };
+  }
+  if (!total && subtotal !== null) {
+    total = { value: roundMoney(subtotal.value + (taxSum ?? 0)), line: subtotal.line };
+  }
+  return { total, subtotal, taxes, rounding, paid, change };
+}
+
+function classifyReceipt(upper: string): string {
+  if (/\b(?:RESTAURANT|RESTORAN|CAFE|BISTRO|TABLE|DINE|TAKE\s*AWAY|PIZZA|KOPI|FOOD\s*COURT)\b/.test(upper)) {
+    return 'restaurant';
+  }
+  if (/\b(?:PETROL|FUEL|GASOLINE|DIESEL|PUMP|LITRES?|PETRONAS|SHELL)\b/.test(upper)) return 'fuel';
+  return 'retail';
+}
+
+/**
+ * Reads receipt text (as OCR or a PDF text layer gives it) into merchant, receipt, items and taxes.
+ * Pure: the same text always gives the same result. Fields it cannot find are null.
+ */
+export function parseReceiptText(text: string, opts: ParseOptions = {}): ParsedReceipt {
+  const lines = toLines(text, opts.lineConfidences);
+  const upper = text.toUpperCase();
+  const country = opts.country ?? guessCountry(text);
+  const confidence: Record<string, number> = {};
+  const note = (field: string, line: ReceiptLine | null | undefined) => {
+    if (line && line.confidence !== null) confidence[field] = Math.round(line.confidence * 1000) / 1000;
+  };
+
+  const merchantReading = readMerchant(lines, country);
+  note('merchant.name', merchantReading.nameLine);
+  note('merchant.street_address', merchantReading.addressLines[0]);
+  note('merchant.phone_number', merchantReading.phoneLine);
+
+  const order = opts.dateOrder ?? dateOrderFor(lines, country);
+  const date = pickDate(lines, order);
+  note('receipt.transaction_date', date?.line);
+  const time = pickTime(lines, date?.line ?? null, date?.value.text ?? null);
+  note('receipt.transaction_time', time?.line);
+
+  // Items lie between the header (and a column heading or the date line, when they come first)
+  // and the first line of the totals.
+  let start = merchantReading.headerEnd;
+  for (let i = start; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (isColumnHeader(line) || (date && line === date.line)) start = i + 1;
+    else if (isItemAreaEnd(line)) break;
+  }
+  const firstEnd = lines.findIndex((l, i) => i >= start && isItemAreaEnd(l));
+  const end = firstEnd === -1 ? lines.length : firstEnd;
+  const itemReadings = readItems(lines, start, end);
+  const items = itemReadings.map((r) => r.item);
+  itemReadings.forEach((r, i) => note(`items.${i}.total_price`, r.line));
+  const priced = items.filter((i) => i.total_price !== null);
+  const itemSum = priced.length > 0 ? roundMoney(priced.reduce((s, i) => s + (i.total_price ?? 0), 0)) : null;
+
+  const totals = readTotals(lines, itemSum);
+  note('receipt.total_amount', totals.total?.line);
+  note('receipt.subtotal', totals.subtotal?.line);
+  const taxes = totals.taxes.map((t) => t.tax);
+  totals.taxes.forEach((t, i) => note(`taxes.${i}.amount`, t.line));
+  const totalTaxLine = totals.taxes.find((t) => /T[O0][TL][A4][L1I]/i.test(t.tax.description));
+  const total_tax = totalTaxLine
+    ? totalTaxLine.tax.amount
+    : taxes.length > 0
+      ? roundMoney(taxes.reduce((s, t) => s + (t.amount ?? 0), 0))
+      : null;
+
+  const currency = detectCurrency(text, country);
+  const total_amount = totals.total?.value ?? null;
+  return {
+    receipt: {
+      doc_type: /\bINVOICE\b|TAX\s*INV/.test(upper) ? 'invoice' : 'receipt',
+      receipt_type: classifyReceipt(upper),
+      country_region: country,
+      total_amount,
+      subtotal: totals.subtotal?.value ?? null,
+      currency_code: currency,
+      total_tax,
+      transaction_date: date?.value.iso ?? null,
+      transaction_time: time?.value ?? null,
+      total_checks_out: totalChecksOut(total_amount, items, total_tax),
+    },
+    merchant: merchantReading.merchant,
+    items,
+    taxes,
+    confidence,
+  };
+}

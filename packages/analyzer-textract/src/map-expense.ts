@@ -2,8 +2,11 @@ import type {
   AnalyzeExpenseResponse,
   Block,
   ExpenseDocument,
+  ExpenseDetection,
   ExpenseField,
+  ExpenseGroupProperty,
   LineItemFields,
+  LineItemGroup,
 } from '@aws-sdk/client-textract';
 import {
   ValidationError,
@@ -64,7 +67,7 @@ export function mapAnalyzeExpense(response: AnalyzeExpenseResponse | unknown): A
   }
   const documents = (response['ExpenseDocuments'] as unknown[]).filter(isRecord) as ExpenseDocument[];
   const chosen = receiptDocuments(documents);
-  const summary = chosen.flatMap((doc) => doc.SummaryFields ?? []).map(toField);
+  const summary = chosen.flatMap((doc) => records<ExpenseField>(doc.SummaryFields)).map(toField);
   const confidence: Record<string, number> = {};
   const note = (path: string, field: Field | undefined) => {
     if (field?.confidence != null) confidence[path] = field.confidence;
@@ -88,7 +91,9 @@ export function mapAnalyzeExpense(response: AnalyzeExpenseResponse | unknown): A
   note('receipt.transaction_date', dateField?.field);
   const time = chooseTime(summary, chosen);
 
-  const items = chosen.flatMap((doc) => (doc.LineItemGroups ?? []).flatMap((g) => g.LineItems ?? []));
+  const items = chosen.flatMap((doc) =>
+    records<LineItemGroup>(doc.LineItemGroups).flatMap((g) => records<LineItemFields>(g.LineItems)),
+  );
   const mappedItems: AnalyzedItem[] = [];
   for (const lineItem of items) {
     const mapped = mapLineItem(lineItem, country);
@@ -161,6 +166,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The objects of a list from the response; anything malformed in a saved JSON reads as absent. */
+function records<T>(value: unknown): T[] {
+  return Array.isArray(value) ? (value.filter(isRecord) as T[]) : [];
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
 /** Joins lines with spaces, dropping punctuation-only lines at either end (`META\n-` -> `META`). */
 export function cleanText(text: string | null | undefined): string {
   if (typeof text !== 'string') return '';
@@ -180,18 +194,22 @@ function trimPunctuation(text: string): string {
 }
 
 function toField(raw: ExpenseField, order = 0): Field {
-  const value = raw.ValueDetection;
+  const value: ExpenseDetection | undefined = isRecord(raw.ValueDetection) ? raw.ValueDetection : undefined;
   const confidence =
     typeof value?.Confidence === 'number' ? Math.max(0, Math.min(1, value.Confidence / 100)) : null;
+  const top = value?.Geometry?.BoundingBox?.Top;
   return {
-    type: (raw.Type?.Text ?? 'OTHER').toUpperCase(),
-    label: cleanText(raw.LabelDetection?.Text) || null,
-    value: cleanText(value?.Text),
+    type: (text(raw.Type?.Text) ?? 'OTHER').toUpperCase(),
+    label: cleanText(text(raw.LabelDetection?.Text)) || null,
+    value: cleanText(text(value?.Text)),
     confidence,
-    currency: normalizeCurrencyCode(raw.Currency?.Code),
-    groups: (raw.GroupProperties ?? []).flatMap((g) => g.Types ?? []).map((t) => t.toUpperCase()),
+    currency: normalizeCurrencyCode(text(raw.Currency?.Code)),
+    groups: records<ExpenseGroupProperty>(raw.GroupProperties)
+      .flatMap((g) => (Array.isArray(g.Types) ? g.Types : []))
+      .filter((t): t is string => typeof t === 'string')
+      .map((t) => t.toUpperCase()),
     page: typeof raw.PageNumber === 'number' ? raw.PageNumber : 1,
-    top: typeof value?.Geometry?.BoundingBox?.Top === 'number' ? value.Geometry.BoundingBox.Top : null,
+    top: typeof top === 'number' ? top : null,
     order,
   };
 }
@@ -210,7 +228,9 @@ function normKey(text: string | null | undefined): string {
 }
 
 function summaryValue(doc: ExpenseDocument, test: (f: Field) => boolean): string | null {
-  const found = (doc.SummaryFields ?? []).map((f, i) => toField(f, i)).find((f) => test(f) && f.value !== '');
+  const found = records<ExpenseField>(doc.SummaryFields)
+    .map((f, i) => toField(f, i))
+    .find((f) => test(f) && f.value !== '');
   return found ? normKey(found.value) : null;
 }
 
@@ -456,7 +476,7 @@ function chooseTime(summary: Field[], documents: ExpenseDocument[]): string | nu
     const time = findTimes(f.value)[0];
     if (time) return time.value;
   }
-  const lines = documents.flatMap((d) => (d.Blocks ?? []) as Block[]).filter((b) => b.BlockType === 'LINE');
+  const lines = documents.flatMap((d) => records<Block>(d.Blocks)).filter((b) => b.BlockType === 'LINE');
   for (const line of lines) {
     const time = findTimes(line.Text ?? '')[0];
     if (time) return time.value;
@@ -483,7 +503,7 @@ interface MappedItem {
 }
 
 function mapLineItem(lineItem: LineItemFields, country: string | null): MappedItem | null {
-  const fields = (lineItem.LineItemExpenseFields ?? []).map((f, i) => toField(f, i));
+  const fields = records<ExpenseField>(lineItem.LineItemExpenseFields).map((f, i) => toField(f, i));
   const first = (...types: string[]) => {
     for (const type of types) {
       const found = fields.find((f) => f.type === type && f.value !== '');
@@ -493,8 +513,8 @@ function mapLineItem(lineItem: LineItemFields, country: string | null): MappedIt
   };
   const row = fields.find((f) => f.type === 'EXPENSE_ROW');
   const rawRow =
-    (lineItem.LineItemExpenseFields ?? []).find((f) => f.Type?.Text === 'EXPENSE_ROW')?.ValueDetection
-      ?.Text ?? '';
+    records<ExpenseField>(lineItem.LineItemExpenseFields).find((f) => f.Type?.Text === 'EXPENSE_ROW')
+      ?.ValueDetection?.Text ?? '';
   const descriptionField = first('ITEM', 'DESCRIPTION');
   const priceField = first('PRICE', 'TOTAL', 'AMOUNT');
   const quantityField = first('QUANTITY');

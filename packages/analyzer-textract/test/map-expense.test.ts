@@ -618,3 +618,31 @@ describe('cleanText', () => {
     expect(cleanText(undefined)).toBe('');
   });
 });
+
+describe('mapAnalyzeExpense: malformed saved responses', () => {
+  it('reads what it can and treats malformed parts as absent', () => {
+    const r = mapAnalyzeExpense({
+      ExpenseDocuments: [
+        {
+          SummaryFields: [
+            'junk',
+            { Type: { Text: 5 }, ValueDetection: { Text: 7 } },
+            {
+              Type: { Text: 'TOTAL' },
+              ValueDetection: { Text: '4.00', Geometry: 'none' },
+              GroupProperties: 'x',
+            },
+          ],
+          LineItemGroups: [
+            { LineItems: 'nope' },
+            { LineItems: [{ LineItemExpenseFields: [null, { Type: {} }] }] },
+          ],
+          Blocks: {},
+        },
+        'not a document',
+      ],
+    });
+    expect(r.receipt.total_amount).toBe(4);
+    expect(r.items).toEqual([]);
+  });
+});

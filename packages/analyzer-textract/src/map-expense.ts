@@ -48,8 +48,9 @@ import {
  * ungrouped ones whose text lies inside VENDOR_ADDRESS (older responses have no groups). Date:
  * INVOICE_RECEIPT_DATE, else ORDER_DATE, else an OTHER field labelled as a date (not a due, birth or
  * expiry date); numeric dates are read month first for US and Philippine documents (by country or
- * currency) or when another date on the document proves month-first order. Time: from the date fields
- * or else the first time of day in the document's text lines. Tax: a TAX field labelled as the total
+ * currency) or when another date on the document proves month-first order. Time: from the date fields,
+ * or else a text line of the document that holds a date and a time, or a date with the time on the next
+ * line (never a time alone, which may be opening hours). Tax: a TAX field labelled as the total
  * tax, else the sum of the distinct TAX fields. Currency: `Currency.Code` when Textract gives one,
  * else the marks printed with the amounts (a bare `$` only with a known country).
  * Multi-line values are joined with spaces; lines that are only punctuation at either end are dropped.
@@ -476,9 +477,14 @@ function chooseTime(summary: Field[], documents: ExpenseDocument[]): string | nu
     const time = findTimes(f.value)[0];
     if (time) return time.value;
   }
-  const lines = documents.flatMap((d) => records<Block>(d.Blocks)).filter((b) => b.BlockType === 'LINE');
-  for (const line of lines) {
-    const time = findTimes(line.Text ?? '')[0];
+  // Only a time printed with the date, or on the line after it: opening hours are times too.
+  const lines = documents
+    .flatMap((d) => records<Block>(d.Blocks))
+    .filter((b) => b.BlockType === 'LINE')
+    .map((b) => text(b.Text) ?? '');
+  for (let i = 0; i < lines.length; i++) {
+    if (findDates(lines[i]!).length === 0) continue;
+    const time = findTimes(lines[i]!)[0] ?? findTimes(lines[i + 1] ?? '')[0];
     if (time) return time.value;
   }
   return null;

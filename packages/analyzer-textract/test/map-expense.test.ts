@@ -293,6 +293,14 @@ describe('mapAnalyzeExpense: dates and times', () => {
     );
     expect(inLines.receipt.transaction_time).toBe('12:22:00');
     expect(mapAnalyzeExpense(expenseResponse({ summary: [] })).receipt.transaction_time).toBeNull();
+    const sameLine = mapAnalyzeExpense(
+      expenseResponse({ lines: ['OPEN 08:00-22:00', 'DATE 07/12/2019 18:05:33'] }),
+    );
+    expect(sameLine.receipt.transaction_time).toBe('18:05:33');
+    const hoursOnly = mapAnalyzeExpense(
+      expenseResponse({ lines: ['OPEN DAILY 08:00 - 22:00', 'TOTAL 4.00'] }),
+    );
+    expect(hoursOnly.receipt.transaction_time).toBeNull();
   });
 });
 

@@ -1,7 +1,14 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { ROUTES, type RouteName } from '@receipts/core/api';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { actionsOf, propertiesOf, statementsAllowing, synthApp, type SynthesisedApp } from './synth-app';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  actionsOf,
+  propertiesOf,
+  removeTempFolders,
+  statementsAllowing,
+  synthApp,
+  type SynthesisedApp,
+} from './synth-app';
 
 const AZURE_SECRET = 'receipts/azure-tables';
 const ROUTE_NAMES = Object.keys(ROUTES) as RouteName[];
@@ -11,6 +18,7 @@ describe('Azure Tables instead of DynamoDB', () => {
   beforeAll(() => {
     synth = synthApp({ context: { storageBackend: 'azure', azureTablesSecretName: AZURE_SECRET } });
   });
+  afterAll(removeTempFolders);
 
   const functions = () => [
     ...ROUTE_NAMES.map((name) => ({

@@ -2,9 +2,9 @@ import { App, Validations } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { buildReceiptsApp } from '../../infra/lib/receipts-app';
-import { synthApp, TEST_CONTEXT } from './synth-app';
+import { removeTempFolders, synthApp, tempFolder, TEST_CONTEXT } from './synth-app';
 
 interface Acknowledgement {
   path: string;
@@ -27,7 +27,10 @@ function acknowledgements(root: IConstruct): Acknowledgement[] {
 }
 
 function newApp(context: Record<string, unknown> = {}): App {
-  return new App({ context: { 'aws:cdk:bundling-stacks': [], ...TEST_CONTEXT, ...context } });
+  return new App({
+    outdir: tempFolder('receipts-cdk-'),
+    context: { 'aws:cdk:bundling-stacks': [], ...TEST_CONTEXT, ...context },
+  });
 }
 
 const CONFIGURATIONS: [string, Record<string, unknown>][] = [
@@ -40,6 +43,7 @@ describe('cdk-nag AwsSolutions checks', () => {
   afterEach(() => {
     vi.restoreAllMocks();
   });
+  afterAll(removeTempFolders);
 
   it.each(CONFIGURATIONS)('pass with no unacknowledged finding (%s)', (_name, context) => {
     // synthApp runs the checks as a validation plugin: a finding fails the synth.

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { ROUTES, type RouteName } from '@receipts/core/api';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_HANDLER_FILES } from '../../lambdas/src/route-files';
 import { STORE_TABLE_SCHEMA } from '../../packages/store-dynamo/src/create-store-table';
 import {
@@ -15,6 +15,7 @@ import { HANDLERS_DIR, type ReceiptFunction } from '../../infra/lib/receipt-func
 import {
   actionsOf,
   propertiesOf,
+  removeTempFolders,
   statementsAllowing,
   synthApp,
   TEST_CONTEXT,
@@ -47,6 +48,7 @@ let synth: SynthesisedApp;
 beforeAll(() => {
   synth = synthApp();
 });
+afterAll(removeTempFolders);
 
 /** Every function of the app with its stack's template. */
 function allFunctions() {

@@ -3,7 +3,7 @@
  * `aws:cdk:bundling-stacks` = []) unless asked for: esbuild for 14 functions takes a while, and the
  * templates are the same either way. cdk-nag runs as in `cdk synth`: a finding fails the synth.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Stack, type CfnElement } from 'aws-cdk-lib';
@@ -50,13 +50,27 @@ export interface SynthesisedApp extends ReceiptsApp {
   };
 }
 
+const createdFolders: string[] = [];
+
+/** A new temp folder, removed by {@link removeTempFolders}. */
+export function tempFolder(prefix: string): string {
+  const folder = mkdtempSync(join(tmpdir(), prefix));
+  createdFolders.push(folder);
+  return folder;
+}
+
+/** Removes the cloud assemblies and folders the tests of this file made (each holds ~20 MB). */
+export function removeTempFolders(): void {
+  for (const folder of createdFolders.splice(0)) rmSync(folder, { recursive: true, force: true });
+}
+
 /**
  * Builds and synthesises the app.
  *
  * @param options - context and SPA folder
  */
 export function synthApp(options: SynthOptions = {}): SynthesisedApp {
-  const outdir = options.outdir ?? mkdtempSync(join(tmpdir(), 'receipts-cdk-'));
+  const outdir = options.outdir ?? tempFolder('receipts-cdk-');
   const app = new App({
     outdir,
     context: {

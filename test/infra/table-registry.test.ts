@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDynalite, type RunningDynalite } from '../../lambdas/src/local/dynalite';
 import { createStoreTable } from '../../packages/store-dynamo/src/create-store-table';
 import { DynamoTableStore } from '../../packages/store-dynamo/src/dynamo-table-store';
-import { synthApp, type SynthesisedApp } from './synth-app';
+import { removeTempFolders, synthApp, type SynthesisedApp } from './synth-app';
 
 interface SdkCall {
   service: string;
@@ -56,6 +56,7 @@ describe('table registry of a new DynamoDB deployment (against dynalite)', () =>
   afterAll(async () => {
     client?.destroy();
     await dynalite?.stop();
+    removeTempFolders();
   });
 
   it('is written by a custom resource on create and on update, allowed only BatchWriteItem on the table', () => {

@@ -1,12 +1,20 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appConfigSchema } from '../../web/src/config/env';
 import { SPA_FALLBACK_FUNCTION_CODE } from '../../infra/lib/web-stack';
-import { propertiesOf, synthApp, TEST_CONTEXT, type SynthesisedApp } from './synth-app';
+import {
+  propertiesOf,
+  removeTempFolders,
+  synthApp,
+  tempFolder,
+  TEST_CONTEXT,
+  type SynthesisedApp,
+} from './synth-app';
+
+afterAll(removeTempFolders);
 
 /** The CloudFront managed policies the /api/* behaviour uses. */
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
@@ -268,7 +276,7 @@ describe('site without a web build (fresh clone)', () => {
 describe('site with a web build', () => {
   let synth: SynthesisedApp;
   beforeAll(() => {
-    const dist = mkdtempSync(join(tmpdir(), 'receipts-dist-'));
+    const dist = tempFolder('receipts-dist-');
     writeFileSync(
       join(dist, 'index.html'),
       '<!doctype html><title>Receipt Tracker</title><script src="/assets/index-abc123.js"></script>',

@@ -155,6 +155,29 @@ describe('upload → analysis → reports → delete', () => {
     const gone = await alice.getImage(fileNames[0]!);
     expect(gone.status).toBe(404);
   });
+
+  it('shows a scan that cannot be read as Failed with the reason, analyses it again on retryScan, and discards it on delete', async () => {
+    const fileName = '1740000000000-receipt.jpg';
+    // JPEG magic bytes pass the upload check; the image itself is unreadable.
+    const broken = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46]);
+    expect((await alice.upload(fileName, jpegDataUrl(broken))).status).toBe(202);
+    const [failed] = await alice.waitForQueue();
+    expect(failed).toMatchObject({ fileName, status: 'Failed', attempts: 1 });
+    expect(failed!.reason).toMatch(/could not be read/);
+
+    const retry = await alice.call('POST', '/api/retryScan', { body: { userId: alice.userId, fileName } });
+    expect(retry.status).toBe(202);
+    expect(retry.body).toEqual({ fileName, status: 'false' });
+    const [again] = await alice.waitForQueue();
+    expect(again).toMatchObject({ fileName, status: 'Failed', attempts: 1 });
+
+    const gone = await alice.deleteReceipt(`${alice.userId}~${fileName}`, fileName);
+    expect(gone.status).toBe(200);
+    expect((await alice.listQueue()).body).toEqual([]);
+    expect(await env.stack.services.blobs.list(`${alice.userId}/`)).toEqual([]);
+    const nothing = await alice.call('POST', '/api/retryScan', { body: { userId: alice.userId, fileName } });
+    expect(nothing.status).toBe(404);
+  });
 });
 
 /** Brand purchases and totals must be exactly what the items of the report add up to. */

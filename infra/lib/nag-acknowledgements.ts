@@ -1,6 +1,7 @@
 /**
- * Acknowledgements of cdk-nag findings on resources the CDK itself adds (deployment and custom
- * resource helpers), whose code and policies we do not write. Each finding is acknowledged by its exact id, with a reason.
+ * Acknowledgements of cdk-nag findings on resources the CDK itself adds (the functions behind
+ * BucketDeployment and AwsCustomResource), whose code and policies we do not write. Each finding is
+ * acknowledged by its exact id, with a reason.
  */
 import { Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -38,30 +39,30 @@ export function wildcardFindings(policy: iam.Policy): string[] {
 }
 
 /**
- * Acknowledges the findings on a helper function the CDK brings (BucketDeployment, AwsCustomResource):
+ * Acknowledges the findings on a function the CDK brings (BucketDeployment, AwsCustomResource):
  * the AWS managed basic execution role, the CDK's choice of runtime and the wildcards of the policy
- * the CDK writes for the helper's job.
+ * the CDK writes for the function's job.
  *
- * @param helper - the helper's construct (a child of the stack)
- * @param job - what the helper does, for the reasons, e.g. "copies the SPA into the site bucket"
+ * @param provided - the function's construct (a child of the stack)
+ * @param job - what the function does, for the reasons, e.g. "copies the SPA into the site bucket"
  * @param options - whether the CDK's runtime for it is behind the latest (cdk-nag L1)
  */
-export function acknowledgeCdkHelper(
-  helper: IConstruct,
+export function acknowledgeCdkProvidedFunction(
+  provided: IConstruct,
   job: string,
   options: { olderRuntime: boolean },
 ): void {
-  const v = Validations.of(helper);
+  const v = Validations.of(provided);
   v.acknowledge({
     id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-    reason: `CDK helper that ${job}: it writes its logs with the AWS managed basic execution role, as the CDK defines it.`,
+    reason: `Function provided by the CDK that ${job}: it writes its logs with the AWS managed basic execution role, as the CDK defines it.`,
   });
-  for (const child of helper.node.findAll()) {
+  for (const child of provided.node.findAll()) {
     if (child instanceof iam.Policy) {
       for (const id of wildcardFindings(child)) {
         v.acknowledge({
           id,
-          reason: `CDK helper that ${job}: the CDK writes this wildcard into its policy for that job.`,
+          reason: `Function provided by the CDK that ${job}: the CDK writes this wildcard into its policy for that job.`,
         });
       }
     }
@@ -69,7 +70,7 @@ export function acknowledgeCdkHelper(
   if (options.olderRuntime) {
     v.acknowledge({
       id: 'AwsSolutions-L1',
-      reason: `CDK helper that ${job}: its runtime is chosen by the CDK release in use and moves with it.`,
+      reason: `Function provided by the CDK that ${job}: its runtime is chosen by the CDK release in use and moves with it.`,
     });
   }
 }

@@ -13,7 +13,7 @@ import * as cr from 'aws-cdk-lib/custom-resources';
 import { REQUIRED_TABLES } from '@receipts/core';
 import type { Construct } from 'constructs';
 import type { AppConfig } from './config';
-import { acknowledgeCdkHelper } from './nag-acknowledgements';
+import { acknowledgeCdkProvidedFunction } from './nag-acknowledgements';
 import { TABLE_KEY_SCHEMA, tableRegistryItem } from './table-key-schema';
 
 export interface StorageStackProps extends StackProps {
@@ -138,7 +138,7 @@ function registerTables(stack: Stack, table: dynamodb.Table, config: AppConfig):
     `AWS${cr.AwsCustomResource.PROVIDER_FUNCTION_UUID.replace(/-/g, '')}`,
   );
   if (provider !== undefined)
-    acknowledgeCdkHelper(provider, "registers the app's tables in the DynamoDB table", {
+    acknowledgeCdkProvidedFunction(provider, "registers the app's tables in the DynamoDB table", {
       olderRuntime: false,
     });
   return registry;

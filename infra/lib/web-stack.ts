@@ -20,7 +20,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
 import type { AppConfig } from './config';
-import { acknowledgeCdkHelper } from './nag-acknowledgements';
+import { acknowledgeCdkProvidedFunction } from './nag-acknowledgements';
 import { REPO_ROOT } from './receipt-function';
 
 /** Where `npm run build:web` writes the SPA. */
@@ -45,7 +45,7 @@ export const SPA_FALLBACK_FUNCTION_CODE = `function handler(event) {
  * The Content-Security-Policy of the site: our own scripts plus what Firebase sign-in and messaging
  * load and call. Fluent UI injects styles at run time, hence 'unsafe-inline' for styles only.
  *
- * @param authDomain - the Firebase auth domain, whose sign-in helper runs in a frame
+ * @param authDomain - the Firebase auth domain, whose sign-in page runs in a frame
  */
 export function contentSecurityPolicy(authDomain: string): string {
   return [
@@ -234,9 +234,13 @@ export class WebStack extends Stack {
     }
     for (const child of this.node.children) {
       if (child.node.id.startsWith('Custom::CDKBucketDeployment')) {
-        acknowledgeCdkHelper(child, 'copies the SPA into the site bucket and invalidates the distribution', {
-          olderRuntime: true,
-        });
+        acknowledgeCdkProvidedFunction(
+          child,
+          'copies the SPA into the site bucket and invalidates the distribution',
+          {
+            olderRuntime: true,
+          },
+        );
       }
     }
 

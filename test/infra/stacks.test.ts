@@ -81,7 +81,7 @@ describe('functions', () => {
     synth.templates.api.resourceCountIs('AWS::Lambda::Function', ROUTE_NAMES.length);
     synth.templates.pipeline.resourceCountIs('AWS::Lambda::Function', 1);
     expect(ROUTE_NAMES.length + 1).toBe(14);
-    // The other stacks hold no functions of ours, only the CDK's own helpers: the table registry's
+    // The other stacks hold no functions of ours, only functions the CDK provides: the table registry's
     // custom resource and the site deployment.
     synth.templates.storage.resourceCountIs('AWS::Lambda::Function', 1);
     expect(synth.storage.tableRegistry).toBeDefined();

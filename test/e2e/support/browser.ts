@@ -1,0 +1,55 @@
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** Debian's Chromium (installed by .ci/run when missing). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Screenshots are kept as test artefacts (test-results/ is not committed). */
+export const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../../test-results/screenshots');
+
+export const PHONE = { width: 390, height: 844 } as const;
+export const WIDE = { width: 1280, height: 800 } as const;
+
+/**
+ * Launches headless Chromium whose camera is a fake device showing `cameraFile` (a JPEG named .mjpeg
+ * is delivered as the camera frame at its own size) and whose camera permission is granted.
+ */
+export async function launchChromium(cameraFile: string): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-video-capture=${cameraFile}`,
+    ],
+  });
+}
+
+let shot = 0;
+
+/** Saves a full-page screenshot named after the screen, numbered in the order taken. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  shot += 1;
+  const path = join(SCREENSHOT_DIR, `${String(shot).padStart(2, '0')}-${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/** Collects what the page logs as errors and every uncaught exception, to show when a test fails. */
+export function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()} (${message.location().url})`);
+  });
+  return problems;
+}

@@ -1,0 +1,452 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { OcrAnalyzer } from '@receipts/analyzer-ocr';
+import { startLocalStack, type LocalStack } from '../../lambdas/src/local/stack';
+import { SAMPLE_RECEIPTS, sampleReceiptJpeg } from '../support/receipt-images';
+import { PHONE, WIDE, launchChromium, screenshot, watchConsole } from './support/browser';
+import { GatedAnalyzer } from './support/gated-analyzer';
+
+/**
+ * The web app in headless Chromium against `npm start`'s stack (Azurite, the Firebase Auth emulator,
+ * the API, the OCR worker and the built SPA at one URL): a person's whole journey, screen by screen,
+ * on a phone-sized window unless a test needs the wide one. The camera is Chromium's fake device
+ * showing a printed sample receipt; the picker uploads another.
+ */
+
+const ADMIN = { name: 'Ada Admin', email: 'admin@example.com', password: 'admin-password-1' };
+const PERSON = { name: 'Erin Example', email: 'erin@example.com', password: 'correct-horse-9' };
+const CAMERA_RECEIPT = SAMPLE_RECEIPTS[0]!; // US grocery, USD
+const PICKED_RECEIPT = SAMPLE_RECEIPTS[1]!; // UK corner shop, GBP
+
+let dir: string;
+let stack: LocalStack;
+let analyzer: GatedAnalyzer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let problems: string[];
+let uploadFile: string;
+
+const visible = (locator: Locator, timeout = 30_000) => locator.waitFor({ state: 'visible', timeout });
+const gone = (locator: Locator, timeout = 30_000) => locator.waitFor({ state: 'detached', timeout });
+const path = () => new URL(page.url()).pathname + new URL(page.url()).search;
+const header = () => page.getByRole('banner');
+const headerLinks = () =>
+  header()
+    .getByRole('link')
+    .evaluateAll((links) => links.map((l) => l.getAttribute('aria-label')));
+
+async function go(route: string): Promise<void> {
+  await page.goto(new URL(route, stack.url).href);
+}
+
+async function linkLabels(scope: Locator): Promise<string[]> {
+  return Promise.all((await scope.getByRole('link').all()).map(async (l) => (await l.textContent()) ?? ''));
+}
+
+/** The red of an error text: the red channel clearly dominates. */
+function isRed(color: string): boolean {
+  const [r = 0, g = 0, b = 0] = (color.match(/\d+/g) ?? []).map(Number);
+  return r > 150 && r > g * 2 && r > b * 2;
+}
+
+async function textColor(locator: Locator): Promise<string> {
+  return locator.evaluate((el) => getComputedStyle(el).color);
+}
+
+function columnHeaders(table: Locator): Promise<string[]> {
+  return table.locator('thead th').allTextContents();
+}
+
+async function evenSidedJpeg(jpeg: Uint8Array): Promise<Buffer> {
+  const image = sharp(Buffer.from(jpeg));
+  const { width = 0, height = 0 } = await image.metadata();
+  return image
+    .extend({ right: width % 2, bottom: height % 2, background: '#ffffff' })
+    .jpeg({ quality: 95 })
+    .toBuffer();
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'receipts-e2e-'));
+  // A JPEG named .mjpeg is what Chromium's fake camera shows, at the image's own size. The frames are
+  // I420, whose sides must be even: an odd-sized JPEG is delivered as black 2x2 frames, so pad it.
+  const cameraFile = join(dir, 'receipt.mjpeg');
+  await writeFile(cameraFile, await evenSidedJpeg(await sampleReceiptJpeg(0)));
+  uploadFile = join(dir, 'corner-pantry.jpg');
+  await writeFile(uploadFile, await sampleReceiptJpeg(1));
+
+  analyzer = new GatedAnalyzer(await OcrAnalyzer.create({ workers: 1 }));
+  stack = await startLocalStack({
+    port: 0,
+    dataDir: join(dir, 'data'),
+    adminEmails: [ADMIN.email],
+    analyzer,
+    maxScanAttempts: 1,
+    buildWeb: true,
+    quiet: true,
+    logLevel: 'error',
+  });
+  await stack.signUp(ADMIN.email, ADMIN.password, ADMIN.name);
+  browser = await launchChromium(cameraFile);
+  context = await browser.newContext({ viewport: PHONE });
+  page = await context.newPage();
+  problems = watchConsole(page);
+});
+
+afterAll(async () => {
+  if (problems?.length) console.log(`browser console problems:\n${problems.join('\n')}`);
+  await context?.close();
+  await browser?.close();
+  await stack?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('the web app in a real browser', () => {
+  it('shows a signed-out visitor only Home and Login', async () => {
+    await go('/');
+    await visible(page.getByRole('heading', { name: 'Receipt Tracker' }));
+    expect(await headerLinks()).toEqual(['Home', 'Sign in (signed out)', 'Menu']);
+    await screenshot(page, 'home-signed-out');
+
+    await header().getByRole('link', { name: 'Menu' }).click();
+    const menu = page.getByRole('navigation', { name: 'Menu' });
+    await visible(menu);
+    expect(await linkLabels(menu)).toEqual(['Home']);
+    await screenshot(page, 'menu-signed-out');
+
+    await go('/Reports');
+    await page.waitForURL('**/Login');
+    await visible(page.getByRole('button', { name: 'Login with Google' }));
+    await screenshot(page, 'login');
+
+    // Routes are case-sensitive, as in the spec.
+    await go('/reports');
+    await visible(page.getByRole('heading', { name: 'Page not found' }));
+  });
+
+  it('shows the login messages of §5 and §8 in red under the form', async () => {
+    await go('/Login');
+    await page.getByRole('button', { name: 'Login with email' }).click();
+    const form = page.getByRole('form', { name: 'Sign in with email' });
+    const message = form.getByRole('alert');
+    const email = form.getByLabel('Email');
+    const password = form.getByLabel('Password');
+    const submit = form.getByRole('button', { name: 'Sign in' });
+    expect(await email.getAttribute('type')).toBe('email');
+
+    await submit.click();
+    await visible(message.filter({ hasText: 'Please enter both email and password' }));
+    expect(isRed(await textColor(message))).toBe(true);
+    const [formBox, messageBox, buttonBox] = await Promise.all([
+      form.boundingBox(),
+      message.boundingBox(),
+      submit.boundingBox(),
+    ]);
+    expect(messageBox!.y).toBeGreaterThan(buttonBox!.y);
+    expect(messageBox!.y + messageBox!.height).toBeLessThanOrEqual(formBox!.y + formBox!.height);
+
+    await email.fill('not-an-email');
+    await password.fill('whatever1');
+    await submit.click();
+    await visible(message.filter({ hasText: 'Invalid email address format.' }));
+
+    await email.fill('nobody@example.com');
+    await submit.click();
+    await visible(message.filter({ hasText: 'Invalid email or password.' }));
+
+    await email.fill(ADMIN.email);
+    await password.fill('not-the-password');
+    await submit.click();
+    await visible(message.filter({ hasText: 'Invalid email or password.' }));
+    await screenshot(page, 'login-error');
+    expect(await page.evaluate(() => localStorage.getItem('signed_in'))).toBeNull();
+  });
+
+  it('creates an account and signs it in', async () => {
+    const create = page.getByRole('form', { name: 'Create account' });
+    await create.getByLabel('Name').fill(PERSON.name);
+    await create.getByLabel('Email').fill(PERSON.email);
+    await create.getByLabel('Password').fill(PERSON.password);
+    await create.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await visible(header().getByRole('link', { name: 'Account (signed in)' }));
+    await visible(header().getByRole('link', { name: 'Reports' }));
+    await visible(header().getByRole('link', { name: 'Scan a receipt with the camera' }));
+    const stored = await page.evaluate(() => ({
+      flag: localStorage.getItem('signed_in'),
+      id: localStorage.getItem('signed_in_id'),
+      email: localStorage.getItem('signed_in_email'),
+    }));
+    expect(stored).toMatchObject({ flag: 'true', email: PERSON.email });
+    expect(stored.id).toMatch(/^[A-Za-z0-9_-]+$/);
+    await screenshot(page, 'home-signed-in');
+
+    await header().getByRole('link', { name: 'Account (signed in)' }).click();
+    await visible(page.getByText(`Welcome, ${PERSON.name}`));
+    await visible(page.getByRole('button', { name: 'Sign Out' }));
+    await screenshot(page, 'login-welcome');
+
+    await header().getByRole('link', { name: 'Menu' }).click();
+    const menu = page.getByRole('navigation', { name: 'Menu' });
+    await visible(menu);
+    expect(await linkLabels(menu)).toEqual(['Home', 'Reports', 'Upload']);
+    await visible(page.getByText(/^Data version: (?!loading)/));
+    await screenshot(page, 'menu-signed-in');
+  });
+
+  it('captures a receipt with the camera and counts it as pending', async () => {
+    analyzer.hold();
+    await header().getByRole('link', { name: 'Scan a receipt with the camera' }).click();
+    await page.waitForURL('**/Camera?p=Camera');
+    const capture = page.getByRole('button', { name: 'Capture receipt' });
+    await visible(capture);
+    // The video shows the camera's frame at its own size (the fake camera's 2x2 placeholder is not a frame).
+    await expect
+      .poll(() => page.locator('video').evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 20_000 })
+      .toBeGreaterThan(100);
+    const preview = await page.locator('video').boundingBox();
+    expect(preview!.width).toBe(PHONE.width);
+    await screenshot(page, 'camera');
+
+    await capture.click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await visible(header().getByRole('link', { name: '1 receipt in progress' }));
+    await screenshot(page, 'pending-after-capture');
+  });
+
+  it('uploads through the file picker, then shows the images in progress', async () => {
+    await go('/Camera?p=Upload');
+    await visible(page.getByRole('button', { name: 'Choose a receipt image' }));
+    await screenshot(page, 'upload-picker');
+    await page.getByLabel('Receipt image file').setInputFiles(uploadFile);
+    await page.waitForURL((url) => url.pathname === '/');
+    const counter = header().getByRole('link', { name: '2 receipts in progress' });
+    await visible(counter);
+
+    await counter.click();
+    await page.waitForURL('**/ReceiptImages');
+    const analyzing = page.getByRole('region', { name: 'Now analyzing' });
+    const queued = page.getByRole('region', { name: 'Queued' });
+    await visible(analyzing);
+    await visible(queued);
+    expect(await analyzing.getByRole('listitem').count()).toBe(1);
+    expect(await queued.getByRole('listitem').count()).toBe(1);
+    // Thumbnails come through the authorised getImage call.
+    await expect
+      .poll(() =>
+        page
+          .locator('main img')
+          .evaluateAll((imgs: HTMLImageElement[]) => imgs.filter((i) => i.naturalWidth > 0).length),
+      )
+      .toBe(2);
+    await screenshot(page, 'images-in-progress');
+  });
+
+  it('shows a failed scan with its reason and retries it', async () => {
+    analyzer.failNext(1);
+    analyzer.release();
+    const failed = page.getByRole('region', { name: 'Failed' });
+    await visible(failed, 60_000);
+    await visible(failed.getByText('The receipt could not be read. Take the photo again in better light.'));
+    // The other scan finishes meanwhile and the pending count drops to the failed one.
+    await visible(header().getByRole('link', { name: '1 receipt in progress' }), 60_000);
+    await screenshot(page, 'images-failed');
+
+    await failed.getByRole('button', { name: /^Retry / }).click();
+    // Once the queue is empty the page moves on to the reports by itself.
+    await page.waitForURL('**/Reports', { timeout: 60_000 });
+    await gone(header().getByRole('link', { name: /in progress/ }));
+  });
+
+  it("lists the receipts with their real totals, currencies kept apart, and the phone's columns", async () => {
+    const receipts = page.getByRole('table', { name: 'Receipts' });
+    await visible(receipts);
+    await expect.poll(() => receipts.locator('tbody tr').count(), { timeout: 30_000 }).toBe(2);
+    await visible(header().getByRole('link', { name: 'Reports (new report ready)' }));
+    const rows = await receipts.locator('tbody tr').allTextContents();
+    expect(
+      rows.some(
+        (r) =>
+          r.includes(CAMERA_RECEIPT.truth.merchant.name) &&
+          r.includes(CAMERA_RECEIPT.truth.receipt.total_amount.toFixed(2)),
+      ),
+    ).toBe(true);
+    expect(
+      rows.some(
+        (r) =>
+          r.includes(PICKED_RECEIPT.truth.merchant.name) &&
+          r.includes(PICKED_RECEIPT.truth.receipt.total_amount.toFixed(2)),
+      ),
+    ).toBe(true);
+    const totals = await receipts.locator('tfoot [data-testid="currency-total"]').allTextContents();
+    expect(totals.sort()).toEqual(
+      [
+        `${CAMERA_RECEIPT.truth.receipt.total_amount.toFixed(2)} USD`,
+        `${PICKED_RECEIPT.truth.receipt.total_amount.toFixed(2)} GBP`,
+      ].sort(),
+    );
+    expect(await columnHeaders(receipts)).toEqual(['Merchant', 'Date', 'Total', 'Open']);
+    await visible(page.getByText('1 of 1').first());
+    await visible(page.getByRole('table', { name: 'Brands' }));
+    await visible(page.getByRole('table', { name: 'Product items' }));
+    await screenshot(page, 'reports-phone');
+
+    await header().getByRole('link', { name: 'Reports (new report ready)' }).click();
+    await visible(header().getByRole('link', { name: 'Reports', exact: true }));
+
+    await page.setViewportSize({ width: 360, height: 740 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await screenshot(page, 'reports-360');
+
+    await page.setViewportSize(WIDE);
+    await expect
+      .poll(() => columnHeaders(receipts))
+      .toEqual(['Merchant', 'Date', 'Currency', 'Category', 'Region', 'Total', 'Open']);
+    await screenshot(page, 'reports-wide');
+    await page.setViewportSize(PHONE);
+  });
+
+  it('sorts a table by a header click and back', async () => {
+    const receipts = page.getByRole('table', { name: 'Receipts' });
+    const total = receipts.getByRole('columnheader', { name: /Total/ });
+    await total.getByRole('button').click();
+    expect(await total.getAttribute('aria-sort')).toBe('ascending');
+    const ascending = await receipts.locator('tbody tr td:nth-last-child(2)').allTextContents();
+    await total.getByRole('button').click();
+    expect(await total.getAttribute('aria-sort')).toBe('descending');
+    const descending = await receipts.locator('tbody tr td:nth-last-child(2)').allTextContents();
+    expect(descending).toEqual([...ascending].reverse());
+    expect(ascending.map(Number)).toEqual([...ascending.map(Number)].sort((a, b) => a - b));
+  });
+
+  it('opens the merchant, the receipt with its image and JSON modals, and an item', async () => {
+    const truth = CAMERA_RECEIPT.truth;
+    await page
+      .getByRole('table', { name: 'Receipts' })
+      .getByRole('link', { name: truth.merchant.name, exact: true })
+      .click();
+    await page.waitForURL('**/Merchant?merchantId=*');
+    const summary = page.getByRole('region', { name: 'Merchant summary' });
+    await visible(summary.getByRole('heading', { name: truth.merchant.name }));
+    await visible(summary.getByText(`${truth.receipt.total_amount.toFixed(2)} USD`));
+    const merchantReceipts = page.getByRole('table', { name: 'Receipts for this Merchant' });
+    await visible(merchantReceipts);
+    await screenshot(page, 'merchant');
+
+    await merchantReceipts.getByRole('link', { name: truth.receipt.transaction_date }).click();
+    await page.waitForURL('**/Receipt?receiptId=*');
+    const facts = page.getByRole('region', { name: 'This Receipt' });
+    await visible(facts.getByText(`${truth.receipt.total_amount.toFixed(2)} USD`));
+    const products = page.getByRole('table', { name: 'Receipt Products' });
+    await visible(products);
+    expect(await columnHeaders(products)).toEqual(['Description', 'Quantity', 'Unit Price']);
+    await screenshot(page, 'receipt');
+
+    await page.getByRole('button', { name: 'View receipt image' }).click();
+    const imageDialog = page.getByRole('dialog', { name: 'Receipt image' });
+    const image = imageDialog.getByRole('img');
+    await visible(image);
+    await expect.poll(() => image.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBeGreaterThan(0);
+    const surface = await imageDialog.boundingBox();
+    expect(surface!.width).toBeLessThanOrEqual(Math.min(900, PHONE.width * 0.8) + 1);
+    await screenshot(page, 'receipt-image-modal');
+    await imageDialog.getByRole('button', { name: 'Close' }).click();
+    await gone(imageDialog);
+
+    await page.getByRole('button', { name: 'View analysis JSON' }).click();
+    const jsonDialog = page.getByRole('dialog', { name: 'Analysis result' });
+    await visible(jsonDialog.getByRole('tree'));
+    await jsonDialog.getByText('receipt', { exact: true }).click();
+    const shortened = jsonDialog.locator('[title]').filter({ hasText: '…' }).first();
+    await visible(shortened);
+    const full = (await shortened.getAttribute('title')) ?? '';
+    expect(full.length).toBeGreaterThan(30);
+    expect(await shortened.textContent()).toBe(`"${full.slice(0, 30)}…"`);
+    await screenshot(page, 'receipt-json-modal');
+    await jsonDialog.getByRole('button', { name: 'Close' }).click();
+    await gone(jsonDialog);
+
+    const first = truth.items[0]!;
+    await products.getByRole('link', { name: first.description }).click();
+    await page.waitForURL('**/ProductItem?itemId=*');
+    await visible(page.getByRole('table', { name: 'Items of the same brand' }));
+    await visible(page.getByText(first.description).first());
+    await screenshot(page, 'product-item');
+    await page.goBack();
+    await page.waitForURL('**/Receipt?receiptId=*');
+  });
+
+  it('opens a brand from the reports, and says when a brand is unknown', async () => {
+    await go('/Reports');
+    const brands = page.getByRole('table', { name: 'Brands' });
+    await visible(brands);
+    const open = brands.getByRole('link', { name: /^Open brand / }).first();
+    await visible(open);
+    const name = ((await open.getAttribute('aria-label')) ?? '').replace(/^Open brand /, '');
+    await open.click();
+    await page.waitForURL('**/Brand?brandId=*');
+    await visible(page.getByRole('heading', { name, level: 1 }));
+    await visible(page.getByRole('table', { name: `Receipts with ${name}` }));
+    await screenshot(page, 'brand');
+
+    await go('/Brand?brandId=No%20Such%20Brand');
+    await visible(page.getByText('Brand not found'));
+    await screenshot(page, 'brand-not-found');
+  });
+
+  it('deletes a receipt and shows the success bar on the merchant screen', async () => {
+    await go('/Reports');
+    const receipts = page.getByRole('table', { name: 'Receipts' });
+    await receipts
+      .getByRole('link', { name: new RegExp(`^Open receipt from ${PICKED_RECEIPT.truth.merchant.name}`) })
+      .click();
+    await page.waitForURL('**/Receipt?receiptId=*');
+    await page.getByRole('button', { name: 'Delete receipt' }).click();
+    await page.waitForURL('**/Merchant?merchantId=*');
+    const bar = page.getByRole('status').filter({ hasText: 'Receipt and data deleted successfully.' });
+    await visible(bar);
+    const box = await bar.boundingBox();
+    expect(box!.y + box!.height).toBeGreaterThan(PHONE.height - 80);
+    await screenshot(page, 'deleted-message-bar');
+    await bar.getByRole('button', { name: 'Dismiss message' }).click();
+    await gone(bar);
+
+    await go('/Reports');
+    await expect
+      .poll(() => page.getByRole('table', { name: 'Receipts' }).locator('tbody tr').count())
+      .toBe(1);
+  });
+
+  it('signs out back to a visitor', async () => {
+    await go('/Login');
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await visible(header().getByRole('link', { name: 'Sign in (signed out)' }));
+    expect(await headerLinks()).toEqual(['Home', 'Sign in (signed out)', 'Menu']);
+    const keys = await page.evaluate(() =>
+      ['signed_in', 'signed_in_id', 'signed_in_email', 'fcm_token'].map((k) => localStorage.getItem(k)),
+    );
+    expect(keys).toEqual([null, null, null, null]);
+  });
+
+  it('shows the admin the Storage Tester, which lists the tables', async () => {
+    await go('/Login');
+    await page.getByRole('button', { name: 'Login with email' }).click();
+    const form = page.getByRole('form', { name: 'Sign in with email' });
+    await form.getByLabel('Email').fill(ADMIN.email);
+    await form.getByLabel('Password').fill(ADMIN.password);
+    await form.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await header().getByRole('link', { name: 'Menu' }).click();
+    await page.getByRole('link', { name: 'Storage Tester' }).click();
+    await page.getByRole('button', { name: 'List tables' }).click();
+    await visible(page.getByText(/tables: .*Receipts/));
+    await screenshot(page, 'storage-tester');
+    expect(path()).toBe('/StorageTester');
+  });
+});

@@ -38,6 +38,12 @@ let shot = 0;
 /** Saves a full-page screenshot named after the screen, numbered in the order taken. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   await mkdir(SCREENSHOT_DIR, { recursive: true });
+  // Let opening dialogs and fades finish; endless ones (the blinking reports icon) never do.
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+  );
   shot += 1;
   const path = join(SCREENSHOT_DIR, `${String(shot).padStart(2, '0')}-${name}.png`);
   await page.screenshot({ path, fullPage: true });

@@ -51,10 +51,11 @@ export function HeaderBar({ signedIn, newReport, pendingCount, onReportsClick }:
   return (
     <header className={styles.bar}>
       <nav aria-label="Main" style={{ display: 'contents' }}>
-        <IconLink to="/" label="Home" icon={<BuildingShop24Regular />} />
+        <IconLink tone="onBrand" to="/" label="Home" icon={<BuildingShop24Regular />} />
         <span className={styles.spacer} />
         {signedIn && pendingCount > 0 && (
           <IconLink
+            tone="onBrand"
             to="/ReceiptImages"
             label={`${pendingCount} ${pendingCount === 1 ? 'receipt' : 'receipts'} in progress`}
             icon={<ArrowUpload24Regular />}
@@ -66,6 +67,7 @@ export function HeaderBar({ signedIn, newReport, pendingCount, onReportsClick }:
         )}
         {signedIn && (
           <IconLink
+            tone="onBrand"
             to="/Reports"
             label={newReport ? 'Reports (new report ready)' : 'Reports'}
             icon={<DocumentBulletList24Regular />}
@@ -74,14 +76,20 @@ export function HeaderBar({ signedIn, newReport, pendingCount, onReportsClick }:
           />
         )}
         {signedIn && (
-          <IconLink to="/Camera?p=Camera" label="Scan a receipt with the camera" icon={<Camera24Regular />} />
+          <IconLink
+            tone="onBrand"
+            to="/Camera?p=Camera"
+            label="Scan a receipt with the camera"
+            icon={<Camera24Regular />}
+          />
         )}
         <IconLink
+          tone="onBrand"
           to="/Login"
           label={signedIn ? 'Account (signed in)' : 'Sign in (signed out)'}
           icon={signedIn ? <PersonAvailable24Regular /> : <PersonDelete24Regular />}
         />
-        <IconLink to="/Menu" label="Menu" icon={<Navigation24Regular />} />
+        <IconLink tone="onBrand" to="/Menu" label="Menu" icon={<Navigation24Regular />} />
       </nav>
     </header>
   );

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { NavLink } from 'react-router';
 import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 
 const useStyles = makeStyles({
@@ -15,9 +15,14 @@ const useStyles = makeStyles({
     color: 'inherit',
     textDecoration: 'none',
     fontWeight: tokens.fontWeightSemibold,
-    ':hover': { backgroundColor: tokens.colorNeutralBackground1Hover, color: tokens.colorNeutralForeground1 },
-    ':focus-visible': { outline: `2px solid ${tokens.colorStrokeFocus2}`, outlineOffset: '-2px' },
+    ':hover': { backgroundColor: tokens.colorSubtleBackgroundHover },
+    ':focus-visible': { outline: `2px solid currentColor`, outlineOffset: '-3px' },
   },
+  // The screen being shown, marked by aria-current="page".
+  current: { backgroundColor: tokens.colorSubtleBackgroundPressed },
+  // On the header's brand colour.
+  onBrand: { ':hover': { backgroundColor: tokens.colorBrandBackgroundHover } },
+  onBrandCurrent: { backgroundColor: tokens.colorBrandBackgroundPressed },
 });
 
 export interface IconLinkProps {
@@ -28,21 +33,31 @@ export interface IconLinkProps {
   children?: ReactNode;
   className?: string;
   onClick?: () => void;
+  /** 'onBrand' for links on the header bar. */
+  tone?: 'neutral' | 'onBrand';
 }
 
 /** A router link that looks like an icon button, with a 44 px touch target. */
-export function IconLink({ to, label, icon, children, className, onClick }: IconLinkProps) {
+export function IconLink({ to, label, icon, children, className, onClick, tone = 'neutral' }: IconLinkProps) {
   const styles = useStyles();
   return (
-    <Link
+    <NavLink
       to={to}
+      end
       aria-label={label}
       title={label}
-      className={mergeClasses(styles.root, className)}
+      className={({ isActive }) =>
+        mergeClasses(
+          styles.root,
+          tone === 'onBrand' && styles.onBrand,
+          isActive && (tone === 'onBrand' ? styles.onBrandCurrent : styles.current),
+          className,
+        )
+      }
       onClick={onClick}
     >
       {icon}
       {children}
-    </Link>
+    </NavLink>
   );
 }

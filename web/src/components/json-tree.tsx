@@ -9,6 +9,9 @@ const useStyles = makeStyles({
   string: { color: tokens.colorPaletteGreenForeground1 },
   number: { color: tokens.colorPaletteBlueForeground2 },
   other: { color: tokens.colorPaletteMarigoldForeground1 },
+  // Long keys and values wrap inside the modal instead of running off its edge.
+  main: { whiteSpace: 'normal', overflowWrap: 'anywhere', minWidth: 0 },
+  layout: { height: 'auto', minHeight: '32px', paddingBlock: tokens.spacingVerticalXXS },
 });
 
 /** A string as the tree shows it: at most 30 characters, then '…'. */
@@ -39,7 +42,7 @@ function Node({ name, value, path }: { name: string; value: unknown; path: strin
     const summary = Array.isArray(value) ? `[${entries.length}]` : `{${entries.length}}`;
     return (
       <TreeItem itemType="branch" value={path}>
-        <TreeItemLayout>
+        <TreeItemLayout className={styles.layout} main={{ className: styles.main }}>
           <span className={styles.key}>{name}</span> {summary}
         </TreeItemLayout>
         <Tree>
@@ -52,7 +55,7 @@ function Node({ name, value, path }: { name: string; value: unknown; path: strin
   }
   return (
     <TreeItem itemType="leaf" value={path}>
-      <TreeItemLayout>
+      <TreeItemLayout className={styles.layout} main={{ className: styles.main }}>
         <span className={styles.key}>{name}</span>: <Value value={value} />
       </TreeItemLayout>
     </TreeItem>

@@ -35,8 +35,10 @@ declare module '@tanstack/react-table' {
   interface ColumnMeta<TData extends RowData, TValue> {
     /** CSS width of the column, e.g. '53%'. */
     width?: string;
-    /** Right-aligned figures. */
+    /** Right-aligned figures, kept on one line. */
     numeric?: boolean;
+    /** Kept on one line (dates, times). */
+    nowrap?: boolean;
     /** What the footer shows: a per-currency money total, or a plain sum of counts. */
     total?: 'money' | 'count';
     /** Amounts per currency of one row, for rows that mix currencies (brands); else the row's value and currency. */
@@ -46,8 +48,11 @@ declare module '@tanstack/react-table' {
 
 const useStyles = makeStyles({
   wrapper: { width: '100%', overflowX: 'auto' },
-  table: { minWidth: '0' },
-  numeric: { textAlign: 'end', justifyContent: 'flex-end' },
+  // Column widths are hints: on a phone, content such as a date keeps its line and text columns give way.
+  table: { minWidth: '0', tableLayout: 'auto' },
+  numeric: { textAlign: 'end', justifyContent: 'flex-end', whiteSpace: 'nowrap' },
+  numericHeader: { justifyContent: 'flex-end', textAlign: 'end' },
+  nowrap: { whiteSpace: 'nowrap' },
   footerRow: {
     fontWeight: tokens.fontWeightSemibold,
     borderTop: `${tokens.strokeWidthThick} solid ${tokens.colorNeutralStroke1}`,
@@ -171,6 +176,7 @@ export function DataTable<T>({
                     }
                     onClick={canSort ? header.column.getToggleSortingHandler() : undefined}
                     className={meta?.numeric ? styles.numeric : undefined}
+                    button={meta?.numeric ? { className: styles.numericHeader } : undefined}
                   >
                     {header.isPlaceholder
                       ? null
@@ -187,7 +193,10 @@ export function DataTable<T>({
               {row.getVisibleCells().map((cell) => (
                 <TableCell
                   key={cell.id}
-                  className={cell.column.columnDef.meta?.numeric ? styles.numeric : undefined}
+                  className={mergeClasses(
+                    cell.column.columnDef.meta?.numeric && styles.numeric,
+                    cell.column.columnDef.meta?.nowrap && styles.nowrap,
+                  )}
                 >
                   {flexRender(cell.column.columnDef.cell, cell.getContext())}
                 </TableCell>

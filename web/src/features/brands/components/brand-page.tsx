@@ -59,7 +59,7 @@ const columns = [
   }),
   column.accessor('date', {
     header: 'Date',
-    meta: { width: '35%' },
+    meta: { width: '35%', nowrap: true },
     cell: (info) => (
       <RouterLink to={`/Receipt?receiptId=${encodeURIComponent(info.row.original.receiptId)}`}>
         {info.getValue() ?? 'Unknown date'}

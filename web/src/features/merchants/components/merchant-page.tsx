@@ -17,7 +17,7 @@ const column = createColumnHelper<Receipt>();
 const columns = [
   column.accessor('transaction_date', {
     header: 'Date',
-    meta: { width: '53%' },
+    meta: { width: '53%', nowrap: true },
     cell: (info) => (
       <RouterLink to={`/Receipt?receiptId=${encodeURIComponent(info.row.original.receipt_id)}`}>
         {info.getValue() ?? 'Unknown date'}
@@ -26,7 +26,7 @@ const columns = [
   }),
   column.accessor('transaction_time', {
     header: 'Time',
-    meta: { width: '20%' },
+    meta: { width: '20%', nowrap: true },
     cell: (i) => orDash(i.getValue()),
   }),
   column.accessor('total_amount', {

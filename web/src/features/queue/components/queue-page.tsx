@@ -64,6 +64,7 @@ function EntryRow({ entry, action }: { entry: QueueEntry; action?: ReactNode }) 
             {entry.reason || 'The analysis failed for an unknown reason.'}
           </Text>
         )}
+        {entry.status !== 'Failed' && entry.reason && <Caption1>{entry.reason}</Caption1>}
       </span>
       {action}
     </li>

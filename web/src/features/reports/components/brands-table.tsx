@@ -1,4 +1,4 @@
-import { createColumnHelper } from '@tanstack/react-table';
+import { createColumnHelper, type Row } from '@tanstack/react-table';
 import type { Brand } from '@receipts/core/entities';
 import { DataTable } from '../../../components/data-table';
 import { formatMoney, formatQuantity } from '../../../lib/format';
@@ -13,10 +13,24 @@ function brandAmounts(brand: Brand): Record<string, number> {
     : { '': brand.total };
 }
 
-function brandTotalText(brand: Brand): string {
-  const amounts = Object.entries(brandAmounts(brand));
-  if (amounts.length <= 1) return formatMoney(brand.total);
-  return amounts.map(([currency, amount]) => `${formatMoney(amount)} ${currency}`.trim()).join(', ');
+/** Each currency's amount with its code, one per line, e.g. '3.30 GBP' and '3.49 USD'. */
+function BrandTotal({ brand }: { brand: Brand }) {
+  return Object.entries(brandAmounts(brand)).map(([currency, amount]) => (
+    <span key={currency} style={{ display: 'block' }}>
+      {`${formatMoney(amount)} ${currency}`.trim()}
+    </span>
+  ));
+}
+
+/**
+ * Orders by the total in the user's main currency (the server's `total`), then by the amounts in other
+ * currencies, so a brand bought only abroad does not sink below everything. Amounts are compared, never
+ * shown added up.
+ */
+function compareBrandTotals(a: Row<Brand>, b: Row<Brand>): number {
+  const others = (brand: Brand) =>
+    Object.values(brandAmounts(brand)).reduce((sum, amount) => sum + amount, 0) - brand.total;
+  return a.original.total - b.original.total || others(a.original) - others(b.original);
 }
 
 const columns = [
@@ -29,7 +43,8 @@ const columns = [
   column.accessor('total', {
     header: 'Total',
     meta: { width: '25%', numeric: true, total: 'money', amounts: brandAmounts },
-    cell: (i) => brandTotalText(i.row.original),
+    sortingFn: compareBrandTotals,
+    cell: (i) => <BrandTotal brand={i.row.original} />,
   }),
   column.display({
     id: 'open',

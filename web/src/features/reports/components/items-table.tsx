@@ -21,7 +21,7 @@ const columns = [
   }),
   column.accessor('receipt_transaction_date', {
     header: 'Date',
-    meta: { width: '15%' },
+    meta: { width: '15%', nowrap: true },
     cell: (i) => orDash(i.getValue()),
   }),
   column.accessor('merchant_name', {

@@ -36,7 +36,7 @@ export function ReceiptsTable({ data }: { data: AppData }) {
     }),
     column.accessor('transaction_date', {
       header: 'Date',
-      meta: { width: '18%' },
+      meta: { width: '18%', nowrap: true },
       cell: (i) => orDash(i.getValue()),
     }),
     column.accessor('currency_code', {

@@ -96,6 +96,35 @@ describe('Reports', () => {
     );
   });
 
+  it('shows a brand bought in several currencies one amount per currency, and orders abroad-only brands by amount', async () => {
+    fakeApi({
+      'GET /api/getAppData': makeAppData({
+        brands: [
+          makeBrand({ name: 'Heinz', purchases: 2, total: 3.3, totals_by_currency: { GBP: 3.3, USD: 3.49 } }),
+          makeBrand({ name: 'Dove', purchases: 1, total: 0, totals_by_currency: { USD: 4.99 } }),
+          makeBrand({ name: 'Coca-Cola', purchases: 1, total: 0, totals_by_currency: { USD: 3.98 } }),
+        ],
+      }),
+      'GET /api/listQueue': [],
+    });
+    renderApp('/Reports', { state: signedInState() });
+    const brands = await screen.findByRole('table', { name: 'Brands' });
+    const rows = within(brands.querySelector('tbody') as HTMLElement)
+      .getAllByRole('row')
+      .map((r) =>
+        within(r)
+          .getAllByRole('cell')
+          .map((c) => c.textContent),
+      );
+    expect(rows.map((r) => [r[0], r[2]])).toEqual([
+      ['Heinz', '3.30 GBP3.49 USD'],
+      ['Dove', '4.99 USD'],
+      ['Coca-Cola', '3.98 USD'],
+    ]);
+    const totals = within(brands.querySelector('tfoot') as HTMLElement).getAllByTestId('currency-total');
+    expect(totals.map((t) => t.textContent)).toEqual(['3.30 GBP', '12.46 USD']);
+  });
+
   it('opens the merchant from its name and the receipt from the open icon', async () => {
     fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
     const { router } = renderApp('/Reports', { state: signedInState() });

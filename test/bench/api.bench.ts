@@ -14,6 +14,8 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   REQUIRED_TABLES,
   ReceiptRepository,
+  TABLES,
+  itemToRow,
   createJsonLogger,
   getAppDataJson,
   itemIdFor,
@@ -25,6 +27,7 @@ import {
   type ItemRow,
   type ScanJob,
   type TableStore,
+  type TransactionAction,
 } from '@receipts/core';
 import { LocalBlobStore } from '@receipts/blob-local';
 import { MemoryScanQueue } from '@receipts/queue-memory';
@@ -165,7 +168,12 @@ async function seedUser(store: TableStore, uid: string, concurrency: number): Pr
         owning_corporation: owner,
       };
     });
-    await repo.replaceItems(receiptId, items);
+    // A new receipt's items in one transaction, as the worker writes them (without its check for
+    // rows of an earlier attempt, which a fresh seed has none of).
+    await store.submitTransaction(
+      TABLES.items,
+      items.map((item): TransactionAction => ['create', itemToRow(item)]),
+    );
     const day = String(1 + (r % 28)).padStart(2, '0');
     const month = String(1 + (r % 12)).padStart(2, '0');
     await repo.saveReceipt({
@@ -249,21 +257,27 @@ async function benchAppData(
   say(`seeded the user in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   const alone = await measureAppData(services, uid);
   say(`answer: ${(alone.bytes / 1e6).toFixed(2)} MB JSON, ${(alone.gz / 1e6).toFixed(2)} MB gzipped`);
-  say(`alone     rebuilt (after a write): ${summary(alone.cold)}`);
-  say(`alone     cached  (no change):     ${summary(alone.warm)}`);
+  say(`alone     rebuild (no current cache; the worker does it after a write): ${summary(alone.cold)}`);
+  say(`alone     request (cache current, as after the worker's refresh):  ${summary(alone.warm)}`);
 
   t = performance.now();
-  for (let u = 0; u < OTHER_USERS; u++) await seedUser(store, `benchUserOther${u}`, seedConcurrency);
+  for (let u = 0; u < OTHER_USERS; u++) {
+    const started = performance.now();
+    await seedUser(store, `benchUserOther${u}`, seedConcurrency);
+    process.stdout.write(
+      `  other user ${u + 1}/${OTHER_USERS} seeded in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+    );
+  }
   say(`seeded ${OTHER_USERS} other users of that size in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   const crowded = await measureAppData(services, uid);
-  say(`crowded   rebuilt (after a write): ${summary(crowded.cold)}`);
-  say(`crowded   cached  (no change):     ${summary(crowded.warm)}`);
+  say(`crowded   rebuild (no current cache; the worker does it after a write): ${summary(crowded.cold)}`);
+  say(`crowded   request (cache current, as after the worker's refresh):  ${summary(crowded.warm)}`);
   const ratio = (a: number[], b: number[]) => ((percentile(b, 50) / percentile(a, 50) - 1) * 100).toFixed(0);
   say(
-    `with ${OTHER_USERS} other users: rebuilt p50 ${ratio(alone.cold, crowded.cold)} %, cached p50 ${ratio(alone.warm, crowded.warm)} % (target within 25 %)`,
+    `with ${OTHER_USERS} other users: rebuild p50 ${ratio(alone.cold, crowded.cold)} %, request p50 ${ratio(alone.warm, crowded.warm)} % (target within 25 %)`,
   );
   say(
-    `target p50 ≤ 300 ms: cached ${percentile(crowded.warm, 50) <= 300 ? 'met' : 'NOT met'}, rebuilt ${percentile(crowded.cold, 50) <= 300 ? 'met' : 'NOT met'}`,
+    `target p50 ≤ 300 ms: request ${percentile(crowded.warm, 50) <= 300 ? 'met' : 'NOT met'}, rebuild ${percentile(crowded.cold, 50) <= 300 ? 'met' : 'NOT met'}`,
   );
   installServices(undefined);
   await services.close();
@@ -282,12 +296,17 @@ async function benchUpload(store: TableStore, blobDir: string): Promise<void> {
     logger: silentLogger,
   });
   installServices(services);
-  // A photo-like JPEG of about 1 MB (noise compresses badly, as detail in a photo does).
-  const noise = Buffer.alloc(700 * 700 * 3);
-  for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24;
-  const jpeg = await sharp(noise, { raw: { width: 700, height: 700, channels: 3 } })
-    .jpeg({ quality: 92 })
-    .toBuffer();
+  // A photo-like JPEG of at least 1 MB (noise compresses badly, as the detail of a photo does).
+  let side = 900;
+  let jpeg = Buffer.alloc(0);
+  while (jpeg.length < 1_000_000) {
+    const noise = Buffer.alloc(side * side * 3);
+    for (let i = 0; i < noise.length; i++) noise[i] = (Math.imul(i, 2654435761) >>> 13) & 0xff;
+    jpeg = await sharp(noise, { raw: { width: side, height: side, channels: 3 } })
+      .jpeg({ quality: 92 })
+      .toBuffer();
+    side += 150;
+  }
   const imgSrc = `data:image/jpeg;base64,${jpeg.toString('base64')}`;
   const uid = 'benchUploader';
   const times: number[] = [];
@@ -365,11 +384,11 @@ async function main(): Promise<void> {
   try {
     const azurite = await startAzurite({ location: join(root, 'azurite'), silent: true });
     stops.push(() => azurite.stop());
-    const azure = AzureTableStore.fromConnectionString(azurite.connectionString);
+    const azure = AzureTableStore.fromConnectionString(azurite.connectionString, { logger: silentLogger });
     if (!ONLY || ONLY === 'upload') await benchUpload(azure, join(root, 'blobs-upload'));
     if (!ONLY || ONLY === 'scans') await benchScans(azure, join(root, 'blobs-scans'));
     if (!ONLY || ONLY === 'appdata') {
-      await benchAppData('Azurite (Azure Tables)', azure, join(root, 'blobs-azure'), 8);
+      await benchAppData('Azurite (Azure Tables)', azure, join(root, 'blobs-azure'), 16);
       const dynalite = await startDynalite();
       stops.push(() => dynalite.stop());
       const client = new DynamoDBClient({
@@ -380,9 +399,9 @@ async function main(): Promise<void> {
       await createStoreTable(client, 'receipts');
       await benchAppData(
         'dynalite (DynamoDB)',
-        new DynamoTableStore({ client, tableName: 'receipts' }),
+        new DynamoTableStore({ client, tableName: 'receipts', logger: silentLogger }),
         join(root, 'blobs-dynamo'),
-        8,
+        16,
       );
     }
   } finally {

@@ -38,8 +38,13 @@ export interface LocalStackOptions {
   enricher?: Enricher | null;
   /** Build the web app first when web/dist is missing or older than web/src (default false). */
   buildWeb?: boolean;
-  /** 'azure' (default: Azurite under dataDir) or 'dynamodb' (dynalite under dataDir, or DYNAMODB_ENDPOINT). */
+  /** 'azure' (default: Azurite under dataDir) or 'dynamodb' (dynalite under dataDir). */
   storageBackend?: 'azure' | 'dynamodb';
+  /** An Azure Tables account to use instead of Azurite. */
+  azureConnectionString?: string;
+  /** A DynamoDB endpoint to use instead of dynalite (and DYNAMODB_TABLE, default `receipts`). */
+  dynamodbEndpoint?: string;
+  dynamodbTable?: string;
   /** Firebase project id (default demo-receipts). */
   projectId?: string;
   /** Analysis attempts before a scan is marked failed (default 3). */
@@ -156,12 +161,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   try {
     const startStore = async (): Promise<Record<string, string>> => {
       if (backend === 'dynamodb') {
-        if (process.env.DYNAMODB_ENDPOINT) return { DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT };
+        const table = { DYNAMODB_TABLE: options.dynamodbTable ?? 'receipts' };
+        if (options.dynamodbEndpoint) return { ...table, DYNAMODB_ENDPOINT: options.dynamodbEndpoint };
         const { startDynalite } = await import('./dynalite');
         const dynalite = await startDynalite({ path: join(dataDir, 'dynalite') });
         cleanups.push(() => dynalite.stop());
-        return { DYNAMODB_ENDPOINT: dynalite.endpoint };
+        return { ...table, DYNAMODB_ENDPOINT: dynalite.endpoint };
       }
+      if (options.azureConnectionString)
+        return { AZURE_TABLES_CONNECTION_STRING: options.azureConnectionString };
       const { startAzurite } = await import('./azurite');
       const azurite = await startAzurite({
         location: join(dataDir, 'azurite'),

@@ -2,8 +2,9 @@ import { startLocalStack } from './stack';
 
 /**
  * `npm start`: the whole app on one machine, offline. Settings: PORT (8080), DATA_DIR (.data),
- * FIREBASE_AUTH_EMULATOR_HOST (127.0.0.1:9099), ADMIN_EMAILS, ANALYZER (ocr), STORAGE_BACKEND (azure),
- * FIREBASE_PROJECT_ID (demo-receipts), LOG_LEVEL. See the README.
+ * FIREBASE_AUTH_EMULATOR_HOST (127.0.0.1:9099), ADMIN_EMAILS, ANALYZER (ocr), STORAGE_BACKEND (azure:
+ * Azurite, or AZURE_TABLES_CONNECTION_STRING; dynamodb: dynalite, or DYNAMODB_ENDPOINT and
+ * DYNAMODB_TABLE), FIREBASE_PROJECT_ID (demo-receipts), MAX_SCAN_ATTEMPTS, LOG_LEVEL. See the README.
  */
 async function main(): Promise<void> {
   const env = process.env;
@@ -29,6 +30,11 @@ async function main(): Promise<void> {
       .filter(Boolean),
     analyzer,
     storageBackend: backend,
+    ...(env.AZURE_TABLES_CONNECTION_STRING
+      ? { azureConnectionString: env.AZURE_TABLES_CONNECTION_STRING }
+      : {}),
+    ...(env.DYNAMODB_ENDPOINT ? { dynamodbEndpoint: env.DYNAMODB_ENDPOINT } : {}),
+    ...(env.DYNAMODB_TABLE ? { dynamodbTable: env.DYNAMODB_TABLE } : {}),
     buildWeb: true,
     logLevel,
     quiet: true,

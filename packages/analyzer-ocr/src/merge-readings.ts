@@ -23,16 +23,17 @@ export interface ReadingPlan {
 }
 
 /**
- * The readings made of each receipt. The first two always run (in parallel when there are two
- * workers): the untouched image as one block of text, and again with automatic layout analysis,
- * which splits columns and logos differently. The third runs only when those two disagree on the
- * merchant, the date or the total, and breaks the tie. On the SROIE receipts this lifts the date
- * from 80 % to 90 % and the total from 87 % (see README.md).
+ * The readings made of each receipt. The first two always run (side by side when there are two
+ * workers): the image as it is and its contrast-stretched greyscale, both read as one block of
+ * text. The third runs only when those two disagree on the merchant, the date or the total, and
+ * breaks the tie: the image again, with Tesseract's automatic layout analysis, which splits columns
+ * and logos differently. Measured on the SROIE receipts (README.md), this reads one more date right
+ * than the first reading alone, at about 2.3 readings per receipt.
  */
 export const READING_PLAN: readonly ReadingPlan[] = [
   { rendering: 'original', pageSegMode: '6' },
+  { rendering: 'contrast', pageSegMode: '6' },
   { rendering: 'original', pageSegMode: '3' },
-  { rendering: 'greyscale', pageSegMode: '3' },
 ];
 
 /** Fields on which readings must agree before no further reading is needed. */

@@ -4,7 +4,7 @@ import { createScheduler, createWorker, OEM, type Page, type Scheduler, type Wor
 import { AnalyzerError, silentLogger, type AnalysisResult, type Analyzer, type Logger } from '@receipts/core';
 import { READING_PLAN, mergeReadings, readingsAgree, type Reading, type ReadingPlan } from './merge-readings';
 import { parseReceiptText } from './parse-receipt';
-import { prepareImage, sniffImageType } from './preprocess';
+import { prepareImage, sniffImageType, type PreparedImage, type Rendering } from './preprocess';
 import { readPdfText } from './pdf-text';
 
 export interface OcrAnalyzerOptions {
@@ -128,12 +128,19 @@ export class OcrAnalyzer implements Analyzer {
     }
 
     // The first two readings are independent: with two workers they run side by side.
+    // Readings of the same rendering share one prepared image.
+    const prepared = new Map<Rendering, Promise<PreparedImage>>();
+    const prepare = (rendering: Rendering) => {
+      let p = prepared.get(rendering);
+      if (!p) prepared.set(rendering, (p = prepareImage(image, rendering)));
+      return p;
+    };
     const readings: Reading[] = await Promise.all(
-      this.plan.slice(0, 2).map((p) => this.read(image, actual, p)),
+      this.plan.slice(0, 2).map((p) => this.read(image, actual, p, prepare)),
     );
     for (const p of this.plan.slice(2)) {
       if (readingsAgree(readings)) break;
-      readings.push(await this.read(image, actual, p));
+      readings.push(await this.read(image, actual, p, prepare));
     }
     const merged = mergeReadings(readings);
     const ms = Date.now() - started;
@@ -158,10 +165,15 @@ export class OcrAnalyzer implements Analyzer {
     };
   }
 
-  private async read(image: Uint8Array, type: string, plan: ReadingPlan): Promise<Reading> {
+  private async read(
+    image: Uint8Array,
+    type: string,
+    plan: ReadingPlan,
+    prepare: (rendering: Rendering) => Promise<PreparedImage>,
+  ): Promise<Reading> {
     const started = Date.now();
     const { rendering, pageSegMode } = plan;
-    const prepared = await prepareImage(image, rendering);
+    const prepared = await prepare(rendering);
     // Tesseract decodes JPEG and PNG itself; handing it the untouched file avoids a re-encode when
     // nothing needed changing.
     const untouched = rendering === 'original' && prepared.steps.length === 1 && type !== 'image/webp';

@@ -137,7 +137,12 @@ function titleSafe(text: string, upperPart: string): string {
 }
 
 function isAddressLine(line: ReceiptLine, country: string | null): boolean {
-  return ADDRESS_WORD_RE.test(line.upper) || postcodeIn(line.text, country) !== null;
+  return (
+    ADDRESS_WORD_RE.test(line.upper) ||
+    // A house or lot number and a comma open many addresses (`109, SS21/1A,`).
+    /^\d{1,5}[A-Z]?\s*,/.test(line.upper) ||
+    postcodeIn(line.text, country) !== null
+  );
 }
 
 function isRegistrationOnly(line: ReceiptLine): boolean {
@@ -159,13 +164,20 @@ function stripRegistration(text: string): string {
 
 /** Repairs the misreadings OCR makes most often in company suffixes and tidies the edges. */
 export function tidyMerchantName(text: string): string {
-  return stripRegistration(text)
-    .replace(/\bS[O0]N(\.?\s*[B8]HD)\b/g, 'SDN$1')
-    .replace(/\b(SDN\.?\s*)8HD\b/g, '$1BHD')
-    .replace(/\b([A-Z]+\s+(?:SDN\.?\s*BHD|BHD|S\/B)\.?)\s+[A-Z]$/i, '$1')
-    .replace(/[\s:;,|#*~_=]+$/, '')
-    .replace(/^[\s:;,|.]+/, '')
-    .trim();
+  return (
+    stripRegistration(text)
+      .replace(/\bS[O0]N(\.?\s*[B8]HD)\b/g, 'SDN$1')
+      .replace(/\b(SDN\.?\s*)8HD\b/g, '$1BHD')
+      .replace(/\b([A-Z]+\s+(?:SDN\.?\s*BHD|BHD|S\/B)\.?)\s+[A-Z]$/i, '$1')
+      // Whatever follows the legal suffix in brackets is a registration number, however misread.
+      .replace(
+        /(\b(?:S[DO0]N\.?\s*[B8]HD|BHD|BERHAD|S\/B|LTD|LIMITED|INC|LLC|PLC)\.?)\s*\([^)]*\)?\s*$/i,
+        '$1',
+      )
+      .replace(/[\s:;,|#*~_=]+$/, '')
+      .replace(/^[\s:;,|.]+/, '')
+      .trim()
+  );
 }
 
 function nameScore(line: ReceiptLine, position: number): number | null {
@@ -216,12 +228,18 @@ export function readMerchant(lines: ReceiptLine[], country: string | null): Merc
   let postal: { postcode: string; city: string | null } | null = null;
   let headerEnd = best ? best.at + 1 : 0;
   if (best) {
-    for (let at = best.at + 1; at < Math.min(lines.length, best.at + 9); at++) {
+    let skipped = 0;
+    for (let at = best.at + 1; at < Math.min(lines.length, best.at + 10); at++) {
       const line = lines[at]!;
-      if (phoneIn(line) || findDates(line.text).length > 0) break;
-      if (isRegistrationOnly(line) || (DOC_TITLE_RE.test(line.upper) && !isAddressLine(line, country))) {
+      if (phoneIn(line) || PHONE_LABEL_RE.test(line.upper.slice(0, 6))) break;
+      // A date or a registration number between the name and the address (`04 Jun 2018 18:28`,
+      // `(867388-U)`) is skipped; after the address has started it ends it.
+      const aside =
+        findDates(line.text).length > 0 ||
+        isRegistrationOnly(line) ||
+        (DOC_TITLE_RE.test(line.upper) && !isAddressLine(line, country));
+      if (aside) {
         if (addressLines.length > 0) break;
-        headerEnd = at + 1;
         continue;
       }
       const pc = postcodeIn(line.text, country);
@@ -232,7 +250,8 @@ export function readMerchant(lines: ReceiptLine[], country: string | null): Merc
       const tail =
         postal && addressLines.length > 0 && /^[A-Z .,]{3,30}$/.test(line.upper) && looksLikeAddress;
       if (!(looksLikeAddress || continues || tail)) {
-        if (addressLines.length === 0 && at - best.at <= 2) continue;
+        // A second name line (`BISTRO & CAFE`) or a speck may sit between the name and the address.
+        if (addressLines.length === 0 && ++skipped <= 2) continue;
         break;
       }
       if (postal && !tail) break;

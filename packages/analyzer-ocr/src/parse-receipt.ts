@@ -17,6 +17,7 @@ import {
   TAX_NOT_AMOUNT_RE,
   TAX_RE,
   TOTAL_RE,
+  TOTAL_WORD_RE,
   UK_POSTCODE_RE,
   US_STATES,
   US_ZIP_RE,
@@ -245,7 +246,7 @@ function readTotals(lines: ReceiptLine[], itemSum: number | null): TotalsReading
     if (SERVICE_RE.test(u) && !strong) continue;
     if (inSummary && !strong) continue;
     if (!(strong || TOTAL_RE.test(u)) || amount.value <= 0) continue;
-    const plainAmountWord = !strong && !/T[O0Q][TL1I][A4][L1I|]/.test(u);
+    const plainAmountWord = !strong && !TOTAL_WORD_RE.test(u);
     candidates.push({ value: amount.value, line, at, weight: strong ? 3 : plainAmountWord ? 1 : 2 });
   }
 
@@ -285,7 +286,11 @@ function readTotals(lines: ReceiptLine[], itemSum: number | null): TotalsReading
 }
 
 function classifyReceipt(upper: string): string {
-  if (/\b(?:RESTAURANT|RESTORAN|CAFE|BISTRO|TABLE|DINE|TAKE\s*AWAY|PIZZA|KOPI|FOOD\s*COURT)\b/.test(upper)) {
+  if (
+    /\b(?:RESTAURANT|RESTORAN|CAFE|COFFEE|BISTRO|DINER|GRILL|EATERY|TABLE|DINE|TAKE\s*AWAY|PIZZA|KOPI|FOOD\s*COURT)\b/.test(
+      upper,
+    )
+  ) {
     return 'restaurant';
   }
   if (/\b(?:PETROL|FUEL|GASOLINE|DIESEL|PUMP|LITRES?|PETRONAS|SHELL)\b/.test(upper)) return 'fuel';

@@ -11,10 +11,10 @@ import { AnalyzerError } from '@receipts/core';
  * Tesseract misreads, but none reads better on its own than the untouched scan. What does help is a
  * further reading of a different rendering when two readings disagree, so there are two:
  * - `original`: the image as it is, apart from orientation and size;
- * - `greyscale`: converted to grey by libvips rather than by Leptonica inside Tesseract, which
- *   moves the binarisation threshold enough to read some characters differently.
+ * - `contrast`: converted to grey and contrast-stretched (1st to 99th percentile to full range),
+ *   which moves Tesseract's binarisation threshold enough to read some characters differently.
  */
-export type Rendering = 'original' | 'greyscale';
+export type Rendering = 'original' | 'contrast';
 
 export interface PreparedImage {
   /** Lossless PNG for the OCR engine. */
@@ -28,7 +28,7 @@ export interface PreparedImage {
 /** Images smaller than this (on the longer side) are scaled up: glyphs become too small to read. */
 const MIN_LONG_SIDE = 900;
 /** Larger photos are scaled down: Tesseract's time grows with pixels, its accuracy does not. */
-const MAX_LONG_SIDE = 2400;
+const MAX_LONG_SIDE = 4000;
 const MAX_PIXELS = 5_000_000;
 
 /** The formats OCR accepts, by their leading bytes. */
@@ -65,16 +65,24 @@ export async function prepareImage(bytes: Uint8Array, rendering: Rendering): Pro
     let height = (swap ? meta.width : meta.height) ?? 0;
     if (width === 0 || height === 0) throw new Error('image has no size');
 
+    let pipeline = input.rotate();
+    const box = await contentBox(bytes, width, height);
+    if (box) {
+      pipeline = pipeline.extract(box);
+      width = box.width;
+      height = box.height;
+      steps.push(`crop ${box.width}x${box.height}+${box.left}+${box.top}`);
+    }
+
     let scale = 1;
     const long = Math.max(width, height);
     if (long > MAX_LONG_SIDE) scale = MAX_LONG_SIDE / long;
     if (width * height * scale * scale > MAX_PIXELS) scale = Math.sqrt(MAX_PIXELS / (width * height));
     if (long < MIN_LONG_SIDE) scale = MIN_LONG_SIDE / long;
 
-    let pipeline = input.rotate();
-    if (rendering === 'greyscale') {
-      pipeline = pipeline.grayscale();
-      steps.push('greyscale');
+    if (rendering === 'contrast') {
+      pipeline = pipeline.grayscale().normalise();
+      steps.push('greyscale', 'normalise');
     }
     if (Math.abs(scale - 1) > 0.01) {
       width = Math.round(width * scale);
@@ -90,4 +98,67 @@ export async function prepareImage(bytes: Uint8Array, rendering: Rendering): Pro
       { cause, retryable: false, code: 'UnreadableImage' },
     );
   }
+}
+
+/** Width of the thumbnail used to find where the print is. */
+const PROBE_WIDTH = 400;
+/** Only crops that drop at least this share of the pixels are worth a different image. */
+const MIN_CROP_GAIN = 0.25;
+
+/**
+ * The part of the image that holds print, with a margin, or null when that is (nearly) all of it.
+ * Scanners put a narrow receipt on a whole A4 page: cropping to the receipt keeps its glyphs large
+ * within the pixel budget instead of shrinking the empty page with them.
+ */
+async function contentBox(
+  bytes: Uint8Array,
+  width: number,
+  height: number,
+): Promise<{ left: number; top: number; width: number; height: number } | null> {
+  if (width < PROBE_WIDTH * 2) return null;
+  const { data, info } = await sharp(bytes)
+    .rotate()
+    .grayscale()
+    .resize({ width: PROBE_WIDTH })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const w = info.width;
+  const h = info.height;
+  const sorted = Uint8Array.from(data).sort();
+  const paper = sorted[Math.floor(sorted.length * 0.9)]!;
+  const ink = paper - 70;
+  if (ink <= 0) return null;
+  const rows = new Uint32Array(h);
+  const cols = new Uint32Array(w);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      if (data[y * w + x]! < ink) {
+        rows[y]!++;
+        cols[x]!++;
+      }
+    }
+  }
+  // A line of print has several dark pixels; a lone speck or a scanner's edge shadow does not.
+  const first = (counts: Uint32Array, min: number) => counts.findIndex((c) => c >= min);
+  const last = (counts: Uint32Array, min: number) =>
+    counts.length - 1 - [...counts].reverse().findIndex((c) => c >= min);
+  const top = first(rows, 3);
+  const left = first(cols, 3);
+  if (top < 0 || left < 0) return null;
+  const bottom = last(rows, 3);
+  const right = last(cols, 3);
+  const margin = Math.round(Math.max(w, h) * 0.02);
+  const x0 = Math.max(0, left - margin);
+  const y0 = Math.max(0, top - margin);
+  const x1 = Math.min(w, right + 1 + margin);
+  const y1 = Math.min(h, bottom + 1 + margin);
+  if ((x1 - x0) * (y1 - y0) > (1 - MIN_CROP_GAIN) * w * h) return null;
+  const k = width / w;
+  const box = {
+    left: Math.floor(x0 * k),
+    top: Math.floor(y0 * k),
+    width: Math.min(width - Math.floor(x0 * k), Math.ceil((x1 - x0) * k)),
+    height: Math.min(height - Math.floor(y0 * k), Math.ceil((y1 - y0) * k)),
+  };
+  return box.width > 0 && box.height > 0 ? box : null;
 }

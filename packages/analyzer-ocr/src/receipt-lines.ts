@@ -16,7 +16,9 @@ export interface ReceiptLine {
 }
 
 // Characters OCR produces from table rules, shadows and paper edges.
-const EDGE_JUNK = /^[\s|[\]{}~_—–‘’“”"'`©®§¢!\\°*»«.,:;=+-]+|[\s|[\]{}~_—–‘’“”"`©®§¢!\\°»«,:;=+-]+$/g;
+// A leading plus before a digit is an international phone prefix and stays.
+const EDGE_JUNK =
+  /^(?:[\s|[\]{}~_—–‘’“”"'`©®§¢!\\°*»«.,:;=-]|\+(?!\d))+|[\s|[\]{}~_—–‘’“”"`©®§¢!\\°»«,:;=+-]+$/g;
 
 /** Splits receipt text into cleaned lines, dropping the empty ones. */
 export function toLines(text: string, confidences?: ReadonlyArray<number | null>): ReceiptLine[] {
@@ -64,7 +66,9 @@ export const COUNT_RE = re(
 export const STRONG_TOTAL_RE = re(
   String.raw`GRAND\s*${TOTAL}|${TOTAL}\s*WITH\s*(?:GST|VAT|TAX|SST)|${TOTAL}\s*DUE|AMOUNT\s*DUE|BALANCE\s*DUE|${TOTAL}\s*(?:AMOUNT\s*)?PAYABLE|AMOUNT\s*PAYABLE|\bNETT?\s*${TOTAL}|ROUND(?:ED|ING)?\s*(?:ADJ\w*\s*)?\w?\s*${TOTAL}|${TOTAL}\s*AFTER|FINAL\s*${TOTAL}|${TOTAL}\b.*\bINCL|\bINCLUSIVE\s*(?:OF\s*)?(?:GST|VAT|TAX|SST)|${TOTAL}\s*TO\s*PAY|AMOUNT\s*TO\s*PAY|PLEASE\s*PAY|${TOTAL}\s*\(?INC\b`,
 );
-export const TOTAL_RE = re(String.raw`${TOTAL}|\bAMOUNT\b|\bAMT\b`);
+/** Words for the total in the languages of the receipts we expect (English, Malay, Dutch, French, German). */
+export const TOTAL_WORD_RE = re(String.raw`${TOTAL}|\bTOTAAL\b|\bSUMME\b|\bJUMLAH\b|\bTOTALE\b`);
+export const TOTAL_RE = re(String.raw`${TOTAL_WORD_RE.source}|\bAMOUNT\b|\bAMT\b|\bMONTANT\b|\bBETRAG\b`);
 export const TAX_RE = re(
   String.raw`\b(?:GST|VAT|TAX|SST|HST|PST|QST|MWST|BTW|TVA|IVA|CST|G\.S\.T)\b|SALES\s*TAX|SERVICE\s*TAX`,
 );
@@ -94,7 +98,7 @@ export const PHONE_LABEL_RE = re(
   String.raw`(?:^|[\s(|])(?:TEL|TELEPHONE|PHONE|PH|T|HP|MOBILE|MOB|CALL)\b\s*[.:#]?`,
 );
 export const REGISTRATION_RE = re(
-  String.raw`\b(?:GST|SST|VAT|TAX|ABN|ACN|EIN|TIN|BRN|UEN)\s*(?:ID|REG|NO|#|NUMBER)|\bCO(?:MPANY)?\.?\s*(?:REG|NO)\b|\bREG(?:ISTRATION)?\.?\s*(?:NO|#)|\(\s*\d{5,}[\s-]*[A-Z]\s*\)|^\d{5,}[\s-]?[A-Z]$`,
+  String.raw`\b(?:GST|SST|VAT|TAX|ABN|ACN|EIN|TIN|BRN|UEN)\s*(?:ID|REG|NO|#|NUMBER)|\bC[O0](?:MPANY)?\.?\s*(?:REG|N[O0])\b|\bREG(?:ISTRATION)?\.?\s*(?:NO|#)|\(\s*\d{5,}[\s-]*[A-Z]\s*\)|^\d{5,}[\s-]?[A-Z]$`,
 );
 
 export const LEGAL_ENTITY_RE = re(
@@ -118,9 +122,9 @@ export const UK_POSTCODE_RE = /\b([A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2})\b/;
 /** Malaysian and most European postcodes: 4 or 5 digits standing alone, usually before the town. */
 export const NUMERIC_POSTCODE_RE = /(?:^|[\s,.])(\d{5}|\d{4})(?=[\s,.]|$)/;
 
-/** Share of letters among the non-space characters. */
+/** Share of letters among the characters other than spaces and common punctuation. */
 export function letterRatio(text: string): number {
-  const chars = text.replace(/\s/g, '');
+  const chars = text.replace(/[\s.,()&'/:-]/g, '');
   if (chars.length === 0) return 0;
   return (chars.match(/\p{L}/gu)?.length ?? 0) / chars.length;
 }

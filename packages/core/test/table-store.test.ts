@@ -45,7 +45,14 @@ describe('transaction rules', () => {
 });
 
 describe('matchesFilter', () => {
-  const entity = { partitionKey: 'u1', rowKey: 'r1', total: 12.5, name: "Lidl's", paid: true, when: new Date('2024-01-02') };
+  const entity = {
+    partitionKey: 'u1',
+    rowKey: 'r1',
+    total: 12.5,
+    name: "Lidl's",
+    paid: true,
+    when: new Date('2024-01-02'),
+  };
   it('compares strings, numbers, booleans and dates', () => {
     expect(matchesFilter(entity, eq('name', "Lidl's"))).toBe(true);
     expect(matchesFilter(entity, and(ge('total', 12.5), lt('total', 13)))).toBe(true);

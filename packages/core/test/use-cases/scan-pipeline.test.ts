@@ -15,6 +15,7 @@ import {
   retryScan,
   uploadReceipt,
   ReceiptRepository,
+  itemIdFor,
 } from '../../src';
 import { dataUrlOf, fakeReceiptImage, identity, type FakeReceipt } from '../support/fakes';
 import { createWorld } from '../support/world';
@@ -117,6 +118,58 @@ describe('upload and the scan worker', () => {
     await upload(world);
     await world.drain();
     expect(world.store.calls.submitTransaction).toBe(2); // one for items, one for taxes
+  });
+
+  it('writes a receipt of more than 100 lines completely, and once again identically', async () => {
+    const world = await createWorld();
+    const long: FakeReceipt = {
+      ...lidl,
+      items: Array.from({ length: 150 }, (_, i) => ({ description: `ITEM ${i}`, price: 1 })),
+      total: 150,
+    };
+    await upload(world, alice, 'long.jpg', long);
+    await world.drain();
+    const data = await getAppData(world.deps, alice, { userId: 'alice' });
+    expect(data.reportProductItems.map((i) => i.description)).toEqual(long.items.map((i) => i.description));
+  });
+
+  it('replaces the rows an interrupted earlier attempt left, so nothing doubles', async () => {
+    const world = await createWorld();
+    const receiptId = receiptIdFor('alice', 'again.jpg');
+    // An earlier attempt wrote 150 item rows and stopped before the receipt row.
+    const leftover = Array.from({ length: 150 }, (_, i) => ({
+      item_id: itemIdFor(receiptId, i),
+      receipt_id: receiptId,
+      description: `OLD ${i}`,
+      unit_price: 1,
+      quantity: 1,
+      total_price: 1,
+      currency_code: 'EUR',
+      user_id: 'alice',
+      brand: null,
+      owning_corporation: null,
+    }));
+    await new ReceiptRepository(world.store).replaceItems(receiptId, leftover);
+    await upload(world, alice, 'again.jpg');
+    await world.drain();
+    const rows = world.store.dump(TABLES.items).filter((r) => r.partitionKey === receiptId);
+    expect(rows.map((r) => r.description)).toEqual(lidl.items.map((i) => i.description));
+  });
+
+  it('never serves the analysis JSON or the report cache as an image', async () => {
+    const world = await createWorld();
+    await upload(world);
+    await world.drain();
+    for (const blobName of ['1714560000000-receipt.jpg.analysis.json', 'app-data.json']) {
+      await expect(getImage(world.deps, alice, { userId: 'alice', blobName })).rejects.toThrow(NotFoundError);
+    }
+    await expect(
+      uploadReceipt(world.deps, alice, {
+        userId: 'alice',
+        fileName: 'x.jpg.analysis.json',
+        imgSrc: dataUrlOf(fakeReceiptImage(lidl)),
+      }),
+    ).rejects.toThrow(/may not end with/);
   });
 
   it('writes once when a job is delivered twice', async () => {

@@ -120,7 +120,7 @@ describe('upload and the scan worker', () => {
     expect(world.store.calls.submitTransaction).toBe(2); // one for items, one for taxes
   });
 
-  it('writes a receipt of more than 100 lines completely, and once again identically', async () => {
+  it('writes a receipt of more than 100 lines completely', async () => {
     const world = await createWorld();
     const long: FakeReceipt = {
       ...lidl,

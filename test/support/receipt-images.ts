@@ -315,3 +315,68 @@ export function sampleReceiptJpeg(
   }
   return bytes;
 }
+
+/** Characters Courier in WinAnsiEncoding prints that are not ASCII, by their byte. */
+const WIN_ANSI: Record<string, number> = { '€': 0x80, '£': 0xa3, '¥': 0xa5 };
+
+function pdfString(text: string): number[] {
+  const out: number[] = [];
+  for (const ch of text) {
+    if (ch === '(' || ch === ')' || ch === '\\') out.push(0x5c, ch.charCodeAt(0));
+    else if (WIN_ANSI[ch] !== undefined) out.push(WIN_ANSI[ch]);
+    else out.push(ch.charCodeAt(0) < 0x80 ? ch.charCodeAt(0) : 0x3f);
+  }
+  return out;
+}
+
+/**
+ * The receipt as a one-page PDF with a text layer (Courier, as an e-mailed till receipt), or, with
+ * `textLayer: false`, a page with only a drawn frame, like a scan without OCR.
+ */
+export function receiptPdf(spec: ReceiptSpec, options: { textLayer?: boolean } = {}): Uint8Array {
+  const lines = receiptLines(spec);
+  const fontSize = 9;
+  const leading = 11;
+  const width = Math.ceil(RECEIPT_COLUMNS * fontSize * 0.6 + 40);
+  const height = lines.length * leading + 40;
+  const content: number[] = [];
+  const ascii = (s: string) => content.push(...Array.from(s, (c) => c.charCodeAt(0)));
+  ascii(`0.8 G 5 5 ${width - 10} ${height - 10} re S\n`);
+  if (options.textLayer !== false) {
+    ascii(`BT /F1 ${fontSize} Tf ${leading} TL 20 ${height - 20 - fontSize} Td\n`);
+    for (const line of lines) {
+      ascii('(');
+      content.push(...pdfString(line));
+      ascii(') Tj T*\n');
+    }
+    ascii('ET\n');
+  }
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${width} ${height}] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>`,
+    null,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>',
+  ];
+  const bytes: number[] = [];
+  const push = (s: string) => bytes.push(...Array.from(s, (c) => c.charCodeAt(0)));
+  push('%PDF-1.4\n');
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(bytes.length);
+    push(`${i + 1} 0 obj\n`);
+    if (body === null) {
+      push(`<< /Length ${content.length} >>\nstream\n`);
+      bytes.push(...content);
+      push('\nendstream');
+    } else {
+      push(body);
+    }
+    push('\nendobj\n');
+  });
+  const xref = bytes.length;
+  push(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`);
+  for (const offset of offsets) push(`${String(offset).padStart(10, '0')} 00000 n \n`);
+  push(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  return Uint8Array.from(bytes);
+}

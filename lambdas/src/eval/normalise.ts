@@ -31,6 +31,7 @@ export function normaliseDate(value: string | null | undefined): string {
 export function normaliseTotal(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return value.toFixed(2);
+  if (/^\s*-?\d+(?:\.\d+)?\s*$/.test(value)) return Number(value).toFixed(2);
   const amount = parseAmount(value);
   return amount === null ? normaliseText(value) : amount.toFixed(2);
 }

@@ -207,6 +207,14 @@ function nameScore(line: ReceiptLine, position: number): number | null {
   return score;
 }
 
+function extendsName(name: string, line: string): boolean {
+  const n = name.toUpperCase();
+  const l = tidyMerchantName(line).toUpperCase();
+  if (n.length < 4 || !l.startsWith(n + ' ')) return false;
+  const extra = l.slice(n.length).trim().split(/\s+/);
+  return extra.length <= 4 && extra.every((w) => /^[\p{L}'&.-]+$/u.test(w));
+}
+
 /**
  * Reads the merchant from the top of the receipt: its name is the best-scoring of the first lines
  * (upper case, a legal suffix such as SDN BHD or LTD, a shop word; not an address, phone,
@@ -218,6 +226,12 @@ export function readMerchant(lines: ReceiptLine[], country: string | null): Merc
   const window = Math.min(lines.length, NAME_WINDOW);
   for (let at = 0; at < window; at++) {
     const line = lines[at]!;
+    // A brand, then the same brand with its branch (`DOMINO'S PIZZA` / `DOMINO'S PIZZA TAMAN
+    // UNIVERSITI`): the longer line is the shop's full name.
+    if (best && extendsName(tidyMerchantName(best.line.text), line.text)) {
+      best = { line, at, score: best.score };
+      continue;
+    }
     // The address starts: the name is above it.
     if (best && isAddressLine(line, country) && !LEGAL_ENTITY_RE.test(line.upper)) break;
     const score = nameScore(line, at);

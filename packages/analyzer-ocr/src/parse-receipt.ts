@@ -51,6 +51,9 @@ const COUNTRY_SIGNS: ReadonlyArray<[RegExp, string, number]> = [
   [/\bBTW\b|\bBELGI(?:E|QUE|UM)\b|\bTVA\b.*€/, 'BE', 2],
   [/\bMWST\b|\bUST\.?\s*ID|\bDEUTSCHLAND\b/, 'DE', 2],
   [/\bCANADA\b|\bHST\b|\bQST\b/, 'CA', 2],
+  // A bare dollar sign with nothing else to go on is most often a US receipt. Last, so that any
+  // other country with as much evidence wins the tie.
+  [/(?<![A-Z])\$/, 'US', 2],
 ];
 
 /**

@@ -81,7 +81,7 @@ export async function prepareImage(bytes: Uint8Array, rendering: Rendering): Pro
     if (long < MIN_LONG_SIDE) scale = MIN_LONG_SIDE / long;
 
     if (rendering === 'contrast') {
-      pipeline = pipeline.grayscale().normalise();
+      pipeline = pipeline.grayscale().normalise().toColourspace('b-w');
       steps.push('greyscale', 'normalise');
     }
     if (Math.abs(scale - 1) > 0.01) {

@@ -377,6 +377,19 @@ describe('merchant', () => {
     expect(parsed.merchant.name).toBe('BOOK TA .K (TAMAN DAYA) SDN BHD');
   });
 
+  it('takes the brand with its branch when the next line spells both', () => {
+    const parsed = parseReceiptText(
+      text([
+        'TAX INVOICE',
+        "DOMINO'S PIZZA",
+        'GST REG NO : 001894251248',
+        "DOMINO'S PIZZA TAMAN UNIVERSITI",
+        '30, Jln Kebudayaan 7',
+      ]),
+    );
+    expect(parsed.merchant.name).toBe("DOMINO'S PIZZA TAMAN UNIVERSITI");
+  });
+
   it('does not take a phone number, date or address for the name', () => {
     const parsed = parseReceiptText(
       text(['03-2093 7358', '12/03/2018', 'LOT 6, JALAN BATAI', 'BENS GROCER']),

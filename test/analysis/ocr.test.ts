@@ -1,0 +1,163 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnalyzerError } from '@receipts/core';
+import { OcrAnalyzer, englishDataPath } from '@receipts/analyzer-ocr';
+import { SAMPLE_RECEIPTS, receiptPdf, renderReceipt, sampleReceiptJpeg } from '../support/receipt-images';
+
+let analyzer: OcrAnalyzer;
+
+beforeAll(async () => {
+  analyzer = await OcrAnalyzer.create({ workers: 2 });
+});
+
+afterAll(async () => {
+  await analyzer?.close();
+});
+
+describe('OcrAnalyzer on the sample receipts', () => {
+  it.each(SAMPLE_RECEIPTS.map((s, i) => [s.name, i] as const))('reads the %s exactly', async (_name, i) => {
+    const { truth } = SAMPLE_RECEIPTS[i]!;
+    const result = await analyzer.analyze(await sampleReceiptJpeg(i), 'image/jpeg');
+    expect(result.analyzer).toBe('ocr');
+    expect(result.merchant).toMatchObject(truth.merchant);
+    expect(result.receipt).toMatchObject({ ...truth.receipt, total_checks_out: true });
+    expect(result.items).toEqual(truth.items);
+    expect(result.confidence['receipt.total_amount']).toBeGreaterThan(0.5);
+    expect(result.confidence['receipt.total_amount']).toBeLessThanOrEqual(1);
+  });
+
+  it('keeps the OCR text and its lines with confidences as the raw output', async () => {
+    const result = await analyzer.analyze(await sampleReceiptJpeg(0), 'image/jpeg');
+    const raw = result.raw as {
+      engine: string;
+      readings: Array<{ text: string; lines: Array<{ text: string; confidence: number }> }>;
+    };
+    expect(raw.engine).toBe('tesseract.js');
+    expect(raw.readings.length).toBeGreaterThanOrEqual(2);
+    expect(raw.readings[0]!.text).toContain('FRESHMART GROCERS');
+    expect(raw.readings[0]!.lines.find((l) => l.text.startsWith('TOTAL'))?.confidence).toBeGreaterThan(50);
+    // The whole of it survives a JSON round trip, for storage and the JSON viewer.
+    expect(JSON.parse(JSON.stringify(result.raw))).toEqual(result.raw);
+  });
+
+  it('reads PNG and WebP as well as JPEG', async () => {
+    const { spec, truth } = SAMPLE_RECEIPTS[2]!;
+    const png = await renderReceipt(spec, { format: 'png' });
+    const webp = new Uint8Array(await sharp(png).webp({ quality: 90 }).toBuffer());
+    for (const [bytes, type] of [
+      [png, 'image/png'],
+      [webp, 'image/webp'],
+    ] as const) {
+      const result = await analyzer.analyze(bytes, type);
+      expect(result.receipt.total_amount, type).toBe(truth.receipt.total_amount);
+      expect(result.merchant.name, type).toBe(truth.merchant.name);
+    }
+  });
+
+  it('still finds the total and the date on a rotated, noisy, downscaled phone photo', async () => {
+    for (const [i, { truth }] of SAMPLE_RECEIPTS.entries()) {
+      const result = await analyzer.analyze(await sampleReceiptJpeg(i, { photo: true }), 'image/jpeg');
+      expect(result.receipt.total_amount, truth.merchant.name).toBe(truth.receipt.total_amount);
+      expect(result.receipt.transaction_date, truth.merchant.name).toBe(truth.receipt.transaction_date);
+    }
+  });
+
+  it('turns a photo taken sideways upright from its EXIF orientation', async () => {
+    const { spec, truth } = SAMPLE_RECEIPTS[0]!;
+    const upright = await renderReceipt(spec, { format: 'png' });
+    // Stored rotated a quarter turn, with the orientation tag that tells viewers to turn it back.
+    const sideways = new Uint8Array(
+      await sharp(upright).rotate(-90).jpeg({ quality: 92 }).withMetadata({ orientation: 6 }).toBuffer(),
+    );
+    const result = await analyzer.analyze(sideways, 'image/jpeg');
+    expect(result.receipt.total_amount).toBe(truth.receipt.total_amount);
+  });
+
+  it('finds a small receipt on a large scanned page', async () => {
+    const { spec, truth } = SAMPLE_RECEIPTS[1]!;
+    const receipt = await renderReceipt(spec, { format: 'png' });
+    const page = new Uint8Array(
+      await sharp({ create: { width: 2480, height: 3508, channels: 3, background: '#ffffff' } })
+        .composite([{ input: Buffer.from(receipt), left: 900, top: 400 }])
+        .jpeg()
+        .toBuffer(),
+    );
+    const result = await analyzer.analyze(page, 'image/jpeg');
+    const raw = result.raw as { readings: Array<{ steps: string[] }> };
+    expect(raw.readings[0]!.steps.some((s) => s.startsWith('crop'))).toBe(true);
+    expect(result.receipt.total_amount).toBe(truth.receipt.total_amount);
+    expect(result.merchant.name).toBe(truth.merchant.name);
+  });
+
+  it('reads a PDF receipt from its text layer', async () => {
+    const { spec, truth } = SAMPLE_RECEIPTS[1]!;
+    const result = await analyzer.analyze(receiptPdf(spec), 'application/pdf');
+    expect(result.merchant.name).toBe(truth.merchant.name);
+    expect(result.receipt).toMatchObject({
+      total_amount: truth.receipt.total_amount,
+      transaction_date: truth.receipt.transaction_date,
+      currency_code: 'GBP',
+    });
+    expect(result.items).toEqual(truth.items);
+    expect((result.raw as { engine: string }).engine).toBe('pdf-text-layer');
+  });
+});
+
+describe('OcrAnalyzer refuses what it cannot read, with a message that says what to do', () => {
+  const refusal = async (bytes: Uint8Array, type: string) => {
+    const error = await analyzer.analyze(bytes, type).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(AnalyzerError);
+    expect((error as AnalyzerError).retryable).toBe(false);
+    return (error as AnalyzerError).message;
+  };
+
+  it('text bytes sent as a JPEG', async () => {
+    const message = await refusal(new TextEncoder().encode('this is not a picture'), 'image/jpeg');
+    expect(message).toMatch(/labelled image\/jpeg but its contents are not a JPEG, PNG, WebP or PDF/);
+  });
+
+  it('a file type it does not read', async () => {
+    const gif = new Uint8Array(
+      await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } })
+        .gif()
+        .toBuffer(),
+    );
+    expect(await refusal(gif, 'image/gif')).toMatch(/JPEG, PNG, WebP or PDF/);
+  });
+
+  it('a JPEG cut short', async () => {
+    const whole = await sampleReceiptJpeg(0);
+    expect(await refusal(whole.slice(0, 400), 'image/jpeg')).toMatch(/could not be read as an image/);
+  });
+
+  it('a PDF without a text layer, and a damaged PDF', async () => {
+    const scan = receiptPdf(SAMPLE_RECEIPTS[0]!.spec, { textLayer: false });
+    expect(await refusal(scan, 'application/pdf')).toMatch(/no text to read.*Upload the receipt as a photo/);
+    expect(await refusal(new TextEncoder().encode('%PDF-1.7\nnot really'), 'application/pdf')).toMatch(
+      /could not be opened/,
+    );
+  });
+});
+
+describe('OcrAnalyzer set-up', () => {
+  it('loads the English model from the npm package folder, not the network', () => {
+    const dir = englishDataPath();
+    expect(dir.split(path.sep)).toContain('node_modules');
+    expect(existsSync(path.join(dir, 'eng.traineddata.gz'))).toBe(true);
+  });
+
+  it('keeps its workers between receipts and refuses work once closed', async () => {
+    const single = await OcrAnalyzer.create();
+    expect(single.workers).toBe(1);
+    const first = await single.analyze(await sampleReceiptJpeg(2), 'image/jpeg');
+    const second = await single.analyze(await sampleReceiptJpeg(2), 'image/jpeg');
+    expect(second.receipt).toEqual(first.receipt);
+    await single.close();
+    await expect(single.analyze(await sampleReceiptJpeg(2), 'image/jpeg')).rejects.toThrow(/closed/);
+  });
+});

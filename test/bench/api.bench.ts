@@ -298,7 +298,7 @@ async function benchUpload(store: TableStore, blobDir: string): Promise<void> {
   installServices(services);
   // A photo-like JPEG of at least 1 MB (noise compresses badly, as the detail of a photo does).
   let side = 900;
-  let jpeg = Buffer.alloc(0);
+  let jpeg: Buffer = Buffer.alloc(0);
   while (jpeg.length < 1_000_000) {
     const noise = Buffer.alloc(side * side * 3);
     for (let i = 0; i < noise.length; i++) noise[i] = (Math.imul(i, 2654435761) >>> 13) & 0xff;

@@ -90,6 +90,12 @@ describe('the local server', () => {
     expect((await fetch(`${server.url}/assets/missing.js`)).status).toBe(404);
   });
 
+  it('says which port is taken when it cannot listen', async () => {
+    await expect(
+      startLocalServer({ port: server.port, webDir: null, webConfig: {}, logger: silentLogger }),
+    ).rejects.toThrow(new RegExp(`Port ${server.port} on 127.0.0.1 is already in use.*set PORT`));
+  });
+
   it('never serves a file outside the web folder', async () => {
     for (const path of ['/..%2f..%2fetc%2fpasswd', '/%2e%2e/%2e%2e/etc/passwd.txt']) {
       const answer = await fetch(`${server.url}${path}`);

@@ -4,7 +4,14 @@ import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
-import { MAX_BODY_BYTES, ROUTES, type ErrorAnswer, type Logger, type RouteName } from '@receipts/core';
+import {
+  ConfigurationError,
+  MAX_BODY_BYTES,
+  ROUTES,
+  type ErrorAnswer,
+  type Logger,
+  type RouteName,
+} from '@receipts/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { HttpResult } from '../http/responses';
 import { ROUTE_HANDLERS, type ApiHandler } from '../route-handlers';
@@ -310,9 +317,19 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   });
   server.requestTimeout = 120_000;
   await new Promise<void>((resolveListen, reject) => {
-    server.once('error', reject);
+    const failed = (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new ConfigurationError(
+              `Port ${options.port} on 127.0.0.1 is already in use; stop what uses it or set PORT to another port.`,
+              { code: 'PortInUse', cause: error },
+            )
+          : error,
+      );
+    };
+    server.once('error', failed);
     server.listen(options.port, '127.0.0.1', () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolveListen();
     });
   });

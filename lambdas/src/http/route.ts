@@ -8,7 +8,7 @@ import { json, type HttpResult } from './responses';
 /** What a route's `run` gets. */
 export interface RouteContext {
   services: Services;
-  /** The verified caller (for `auth: 'none'` routes, null). */
+  /** The verified caller; for `auth: 'none'` routes an anonymous identity with an empty uid. */
   identity: Identity;
   event: APIGatewayProxyEventV2;
 }

@@ -10,7 +10,7 @@ import type { Construct } from 'constructs';
 import type { AppConfig } from './config';
 import { ReceiptFunction } from './receipt-function';
 import { ANALYZE_HANDLER } from './routes';
-import { grantImages, importFirebaseSecret, sharedEnvironment } from './shared-environment';
+import { grantAppDataCache, grantImages, importFirebaseSecret, sharedEnvironment } from './shared-environment';
 import { importStorage, TableStoreAccess, type StorageExports } from './storage-stack';
 
 /** How long one analysis may take: a multi-page Textract call plus the writes. */
@@ -91,6 +91,8 @@ export class PipelineStack extends Stack {
     // The image is read for Textract (which reads the object with the caller's rights) and the raw
     // analysis JSON is stored beside it.
     grantImages(role, storage, ['read', 'put']);
+    // After writing a receipt the worker rebuilds the user's cached report.
+    grantAppDataCache(role, storage);
     importFirebaseSecret(this, config).grantRead(role);
     // A failed attempt is queued again, with a delay, by the worker.
     this.queue.grantSendMessages(role);

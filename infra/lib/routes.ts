@@ -30,8 +30,9 @@ export const ROUTE_ACCESS: Record<RouteName, RouteAccess> = {
   listQueue: reads,
   getImage: { ...reads, images: ['read'] },
   getAppData: { ...reads, appDataCache: true },
-  // Lists the receipt's objects (image, analysis) to delete those that exist.
-  deleteReceiptData: { ...writes, images: ['list', 'delete'] },
+  // Lists the receipt's objects (image, analysis) to delete those that exist, then rebuilds the
+  // user's cached report so the next read is current.
+  deleteReceiptData: { ...writes, images: ['list', 'delete'], appDataCache: true },
   log: none,
   upload: { ...writes, images: ['put'], sendsScanJobs: true },
   retryScan: { ...writes, sendsScanJobs: true },

@@ -172,6 +172,8 @@ describe('permissions per function', () => {
     );
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'secretsmanager:GetSecretValue']));
     expect(actions).not.toContain('s3:DeleteObject');
+    const cachePuts = statementsAllowing(synth.templates.pipeline, analyzeRole(), 's3:PutObject');
+    expect(JSON.stringify(cachePuts.map((s) => s.Resource))).toContain('/cache/*/app-data.json');
   });
 
   it('lets upload store the image and send the scan job', () => {
@@ -217,7 +219,10 @@ describe('permissions per function', () => {
     expect(deletes).toEqual(
       expect.arrayContaining(['s3:DeleteObject', 's3:ListBucket', 'dynamodb:DeleteItem']),
     );
-    expect(deletes).not.toContain('s3:PutObject');
+    // Its only put is the rebuilt report cache, never an image.
+    const deletePuts = statementsAllowing(synth.templates.api, role('deleteReceiptData'), 's3:PutObject');
+    expect(deletePuts).toHaveLength(1);
+    expect(JSON.stringify(deletePuts[0]!.Resource)).toContain('/cache/*/app-data.json');
     for (const name of ROUTE_NAMES.filter((n) => n !== 'deleteReceiptData')) {
       expect(actionsOf(synth.templates.api, role(name)), name).not.toContain('s3:DeleteObject');
     }

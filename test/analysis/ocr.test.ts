@@ -66,13 +66,16 @@ describe('OcrAnalyzer on the sample receipts', () => {
 
   it('turns a photo taken sideways upright from its EXIF orientation', async () => {
     const { spec, truth } = SAMPLE_RECEIPTS[0]!;
-    const upright = await renderReceipt(spec, { format: 'png' });
-    // Stored rotated a quarter turn, with the orientation tag that tells viewers to turn it back.
-    const sideways = new Uint8Array(
-      await sharp(upright).rotate(-90).jpeg({ quality: 92 }).withMetadata({ orientation: 6 }).toBuffer(),
-    );
-    const result = await analyzer.analyze(sideways, 'image/jpeg');
-    expect(result.receipt.total_amount).toBe(truth.receipt.total_amount);
+    // Small enough to be rescaled before OCR, and large enough to be read as it is.
+    for (const lineHeight of [30, 48]) {
+      const upright = await renderReceipt(spec, { format: 'png', lineHeight });
+      // Stored rotated a quarter turn, with the orientation tag that tells viewers to turn it back.
+      const sideways = new Uint8Array(
+        await sharp(upright).rotate(-90).jpeg({ quality: 92 }).withMetadata({ orientation: 6 }).toBuffer(),
+      );
+      const result = await analyzer.analyze(sideways, 'image/jpeg');
+      expect(result.receipt.total_amount, `line height ${lineHeight}`).toBe(truth.receipt.total_amount);
+    }
   });
 
   it('finds a small receipt on a large scanned page', async () => {

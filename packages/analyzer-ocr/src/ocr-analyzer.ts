@@ -176,7 +176,7 @@ export class OcrAnalyzer implements Analyzer {
     const prepared = await prepare(rendering);
     // Tesseract decodes JPEG and PNG itself; handing it the untouched file avoids a re-encode when
     // nothing needed changing.
-    const untouched = rendering === 'original' && prepared.steps.length === 1 && type !== 'image/webp';
+    const untouched = prepared.steps.length === 0 && type !== 'image/webp';
     let page: Page;
     try {
       // Tesseract parameters given with one job apply to that job only.

@@ -21,7 +21,7 @@ export interface PreparedImage {
   png: Buffer;
   width: number;
   height: number;
-  /** What was done, in order, for the raw output. */
+  /** What was done, in order, for the raw output; empty when the image is used as it is. */
   steps: string[];
 }
 
@@ -55,12 +55,14 @@ export function sniffImageType(
  * @throws AnalyzerError (not retryable) when the bytes are not a readable image
  */
 export async function prepareImage(bytes: Uint8Array, rendering: Rendering): Promise<PreparedImage> {
-  const steps: string[] = ['auto-orient'];
+  const steps: string[] = [];
   try {
     const input = sharp(bytes, { failOn: 'error', limitInputPixels: 100_000_000 });
     const meta = await input.metadata();
+    const orientation = meta.orientation ?? 1;
+    if (orientation > 1) steps.push(`upright from EXIF orientation ${orientation}`);
     // Dimensions after EXIF rotation: orientations 5-8 swap width and height.
-    const swap = (meta.orientation ?? 1) >= 5;
+    const swap = orientation >= 5;
     let width = (swap ? meta.height : meta.width) ?? 0;
     let height = (swap ? meta.width : meta.height) ?? 0;
     if (width === 0 || height === 0) throw new Error('image has no size');

@@ -52,7 +52,7 @@ describe('prepareImage', () => {
       await page(1000, 1400, { left: 20, top: 20, width: 960, height: 1360 }),
       'original',
     );
-    expect(prepared.steps).toEqual(['auto-orient']);
+    expect(prepared.steps).toEqual([]);
     expect([prepared.width, prepared.height]).toEqual([1000, 1400]);
   });
 

@@ -1,10 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { OcrAnalyzer } from '@receipts/analyzer-ocr';
+import { MAX_IMAGE_BYTES } from '@receipts/core/api';
 import { startLocalStack, type LocalStack } from '../../lambdas/src/local/stack';
 import { SAMPLE_RECEIPTS, sampleReceiptJpeg } from '../support/receipt-images';
 import { PHONE, WIDE, launchChromium, screenshot, watchConsole } from './support/browser';
@@ -30,6 +31,8 @@ let context: BrowserContext;
 let page: Page;
 let problems: string[];
 let uploadFile: string;
+let bigFile: string;
+let cameraSize: { width: number; height: number };
 
 const visible = (locator: Locator, timeout = 30_000) => locator.waitFor({ state: 'visible', timeout });
 const gone = (locator: Locator, timeout = 30_000) => locator.waitFor({ state: 'detached', timeout });
@@ -76,7 +79,23 @@ beforeAll(async () => {
   // A JPEG named .mjpeg is what Chromium's fake camera shows, at the image's own size. The frames are
   // I420, whose sides must be even: an odd-sized JPEG is delivered as black 2x2 frames, so pad it.
   const cameraFile = join(dir, 'receipt.mjpeg');
-  await writeFile(cameraFile, await evenSidedJpeg(await sampleReceiptJpeg(0)));
+  const cameraJpeg = await evenSidedJpeg(await sampleReceiptJpeg(0));
+  await writeFile(cameraFile, cameraJpeg);
+  const { width = 0, height = 0 } = await sharp(cameraJpeg).metadata();
+  cameraSize = { width, height };
+  // A photo well over the upload limit, which the browser must scale down: noise does not compress.
+  bigFile = join(dir, 'big-photo.png');
+  await sharp({
+    create: {
+      width: 3000,
+      height: 3000,
+      channels: 3,
+      background: '#808080',
+      noise: { type: 'gaussian', mean: 128, sigma: 60 },
+    },
+  })
+    .png({ compressionLevel: 1 })
+    .toFile(bigFile);
   uploadFile = join(dir, 'corner-pantry.jpg');
   await writeFile(uploadFile, await sampleReceiptJpeg(1));
 
@@ -99,7 +118,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (problems?.length) console.log(`browser console problems:\n${problems.join('\n')}`);
+  // A scan held at the gate would keep the stack from stopping.
+  analyzer?.release();
   await context?.close();
   await browser?.close();
   await stack?.stop();
@@ -112,6 +132,18 @@ describe('the web app in a real browser', () => {
     await visible(page.getByRole('heading', { name: 'Receipt Tracker' }));
     expect(await headerLinks()).toEqual(['Home', 'Sign in (signed out)', 'Menu']);
     await screenshot(page, 'home-signed-out');
+
+    // Installable: a manifest with real icons, linked from the page.
+    const manifestHref = await page.locator('link[rel="manifest"]').getAttribute('href');
+    const manifest = await (await page.request.get(new URL(manifestHref ?? '', stack.url).href)).json();
+    expect(manifest).toMatchObject({ display: 'standalone', start_url: '/' });
+    const sizes = (manifest.icons as { src: string; sizes: string }[]).map((i) => i.sizes);
+    expect(sizes).toEqual(expect.arrayContaining(['192x192', '512x512']));
+    for (const icon of manifest.icons as { src: string; type: string }[]) {
+      const answer = await page.request.get(new URL(icon.src, stack.url).href);
+      expect(answer.status(), icon.src).toBe(200);
+      expect(answer.headers()['content-type']).toContain(icon.type);
+    }
 
     await header().getByRole('link', { name: 'Menu' }).click();
     const menu = page.getByRole('navigation', { name: 'Menu' });
@@ -351,7 +383,11 @@ describe('the web app in a real browser', () => {
     const imageDialog = page.getByRole('dialog', { name: 'Receipt image' });
     const image = imageDialog.getByRole('img');
     await visible(image);
-    await expect.poll(() => image.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBeGreaterThan(0);
+    // The capture was stored as a JPEG at the camera's own frame size.
+    await expect
+      .poll(() => image.evaluate((i: HTMLImageElement) => [i.naturalWidth, i.naturalHeight]))
+      .toEqual([cameraSize.width, cameraSize.height]);
+    expect(await image.getAttribute('src')).toMatch(/^data:image\/jpeg;base64,/);
     const surface = await imageDialog.boundingBox();
     expect(surface!.width).toBeLessThanOrEqual(Math.min(900, PHONE.width * 0.8) + 1);
     await screenshot(page, 'receipt-image-modal');
@@ -448,5 +484,40 @@ describe('the web app in a real browser', () => {
     await visible(page.getByText(/tables: .*Receipts/));
     await screenshot(page, 'storage-tester');
     expect(path()).toBe('/StorageTester');
+  });
+
+  it('scales a photo over the upload limit down in the browser, and the server accepts it', async () => {
+    analyzer.hold();
+    const sent: { bytes: number; type: string }[] = [];
+    await page.route('**/api/upload', async (route) => {
+      const body = route.request().postDataJSON() as { imgSrc: string };
+      const base64 = body.imgSrc.slice(body.imgSrc.indexOf(',') + 1);
+      sent.push({
+        bytes: Buffer.from(base64, 'base64').length,
+        type: body.imgSrc.slice(5, body.imgSrc.indexOf(';')),
+      });
+      await route.continue();
+    });
+    const picked = (await stat(bigFile)).size;
+    expect(picked).toBeGreaterThan(MAX_IMAGE_BYTES);
+    await go('/Camera?p=Upload');
+    const answer = page.waitForResponse('**/api/upload');
+    await page.getByLabel('Receipt image file').setInputFiles(bigFile);
+    expect((await answer).status()).toBe(202);
+    await page.waitForURL((url) => url.pathname === '/');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.type).toBe('image/jpeg');
+    expect(sent[0]!.bytes).toBeLessThanOrEqual(MAX_IMAGE_BYTES);
+    await visible(header().getByRole('link', { name: '1 receipt in progress' }));
+    await page.unroute('**/api/upload');
+    // Noise is no receipt: let its analysis fail at once rather than keep the worker busy.
+    analyzer.failNext(1);
+    analyzer.release();
+  });
+
+  it('logged no errors in the browser beyond the refused sign-ins it was asked to try', () => {
+    // The wrong-password checks above make the Auth emulator answer 400, which Chromium logs.
+    const unexpected = problems.filter((p) => !/status of 400 .*accounts:signInWithPassword/.test(p));
+    expect(unexpected).toEqual([]);
   });
 });

@@ -88,14 +88,33 @@ export async function createAccount(name: string, email: string, password: strin
   return { ...toUser(credential.user), displayName: name || credential.user.displayName };
 }
 
+/** Set while a Google redirect is under way, so only a return from Google reads its result. */
+const REDIRECT_PENDING = 'google_redirect_pending';
+
 /** Leaves the page for Google's sign-in; the result is read by {@link redirectResult} on return. */
 export async function signInWithGoogle(): Promise<void> {
   const { auth, sdk } = await load();
+  try {
+    sessionStorage.setItem(REDIRECT_PENDING, 'true');
+  } catch {
+    // Without session storage the result is still read on return, just on every visit.
+  }
   await sdk.signInWithRedirect(auth, new sdk.GoogleAuthProvider());
 }
 
-/** The user who just came back from a Google redirect, or null. */
+/**
+ * The user who just came back from a Google redirect, or null. Reading it loads Google's helper
+ * script, so it is only done on the way back from Google.
+ */
 export async function redirectResult(): Promise<SignedInUser | null> {
+  let pending = true;
+  try {
+    pending = sessionStorage.getItem(REDIRECT_PENDING) === 'true';
+    sessionStorage.removeItem(REDIRECT_PENDING);
+  } catch {
+    pending = true;
+  }
+  if (!pending) return null;
   const { auth, sdk } = await load();
   const result = await sdk.getRedirectResult(auth);
   return result ? toUser(result.user) : null;

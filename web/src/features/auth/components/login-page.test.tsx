@@ -145,3 +145,39 @@ describe('Login', () => {
     expect(screen.getByRole('link', { name: 'Sign in (signed out)' })).toBeInTheDocument();
   });
 });
+
+describe('Login with Google', () => {
+  it('starts the redirect, and on the way back records the user and goes to /', async () => {
+    const api = fakeApi({ 'POST /api/login': { user_id: 'g-1', user_email: 'gina@example.com' } });
+    const first = renderApp('/Login');
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Login with Google' }));
+    expect(fakeFirebaseModule.signInWithGoogle).toHaveBeenCalledOnce();
+    first.unmount();
+
+    // Back from Google: Firebase now has the user, and the redirect result names them.
+    fakeFirebaseModule.redirectResult.mockImplementationOnce(async () => {
+      fakeAuth.user = { uid: 'g-1', email: 'gina@example.com', displayName: 'Gina' };
+      return fakeAuth.user as never;
+    });
+    const { router } = renderApp('/Login');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(api.callsTo('POST', '/api/login')[0]?.body).toEqual({
+      user_id: 'g-1',
+      user_email: 'gina@example.com',
+      user_name: 'Gina',
+    });
+    expect(window.localStorage.getItem('signed_in_id')).toBe('g-1');
+  });
+
+  it('shows why the Google sign-in failed', async () => {
+    fakeFirebaseModule.redirectResult.mockRejectedValueOnce(
+      Object.assign(new Error('Firebase: Error (auth/account-exists-with-different-credential).'), {
+        code: 'auth/account-exists-with-different-credential',
+      }),
+    );
+    renderApp('/Login');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'auth/account-exists-with-different-credential',
+    );
+  });
+});

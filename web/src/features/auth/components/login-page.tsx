@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button, Field, Input, Subtitle1, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { Mail24Regular } from '@fluentui/react-icons/svg/mail';
 import { Page } from '../../../components/page';
@@ -140,18 +140,23 @@ function SignedOut() {
   const [showEmail, setShowEmail] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  // Coming back from Google's page: finish the sign-in it started.
+  // Coming back from Google's page: finish the sign-in it started. The result can be read only once,
+  // so it is read once per visit, with whatever completeSignIn is current when it arrives.
+  const complete = useRef(completeSignIn);
   useEffect(() => {
-    let active = true;
+    complete.current = completeSignIn;
+  }, [completeSignIn]);
+  useEffect(() => {
+    let mounted = true;
     redirectResult()
-      .then((user) => (user && active ? completeSignIn(user) : undefined))
+      .then((user) => (user ? complete.current(user) : undefined))
       .catch((failure: unknown) => {
-        if (active) setError(signInErrorMessage(failure));
+        if (mounted) setError(signInErrorMessage(failure));
       });
     return () => {
-      active = false;
+      mounted = false;
     };
-  }, [completeSignIn]);
+  }, []);
 
   async function google() {
     setError(null);

@@ -84,8 +84,9 @@ export function PushRegistration() {
         detail: event.data.body,
       });
     };
-    navigator.serviceWorker.addEventListener('message', onMessage);
-    return () => navigator.serviceWorker.removeEventListener('message', onMessage);
+    const workers = navigator.serviceWorker;
+    workers.addEventListener('message', onMessage);
+    return () => workers.removeEventListener('message', onMessage);
   }, [enabled, signedIn, userId, actions, queryClient]);
 
   return null;

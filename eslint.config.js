@@ -77,5 +77,32 @@ export default tseslint.config(
       ],
     },
   },
+  // Web: features never import each other; shared code never imports a feature.
+  ...[
+    {
+      files: ['web/src/features/**/*.{ts,tsx}'],
+      group: ['../../*/api/*', '../../*/components/*', '../../*/hooks/*', '../../*/utils/*', '!../../../**'],
+      message: 'A feature does not import another feature; move shared code to src/components, hooks or lib.',
+    },
+    {
+      files: ['web/src/{components,hooks,lib,stores,config}/**/*.{ts,tsx}'],
+      group: ['**/features/*', '**/features/**'],
+      message: 'Shared code does not import features.',
+    },
+  ].map(({ files, group, message }) => ({
+    files,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: adapterPackages, message: 'web imports only @receipts/core.' },
+            { group: ['@aws-sdk/*', '@azure/*', 'firebase-admin', 'firebase-admin/*'], message: 'No server SDK in the web app.' },
+            { group, message },
+          ],
+        },
+      ],
+    },
+  })),
   prettier,
 );

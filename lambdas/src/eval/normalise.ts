@@ -1,4 +1,4 @@
-import { parseAmount, parseDate } from '@receipts/analyzer-ocr';
+import { parseAmount, parseDate } from '@receipts/core';
 
 /**
  * How `npm run eval` compares a field read by an analyzer with the ground truth. Both sides go

@@ -3,14 +3,4 @@ export { parseReceiptText, guessCountry, type ParsedReceipt, type ParseOptions }
 export { READING_PLAN, mergeReadings, readingsAgree, type Reading, type ReadingPlan } from './merge-readings';
 export { prepareImage, sniffImageType, type Rendering, type PreparedImage } from './preprocess';
 export { readPdfText, type PdfText } from './pdf-text';
-export {
-  parseDate,
-  parseTime,
-  findDates,
-  findTimes,
-  type DateOrder,
-  type DateMatch,
-  type TimeMatch,
-} from './parse-date';
-export { parseAmount, findAmounts, type AmountMatch } from './parse-amount';
-export { detectCurrency, currencyCodeOf, dollarCurrency, COUNTRY_CURRENCY } from './currency';
+export { receiptCurrency } from './receipt-currency';

@@ -1,6 +1,11 @@
-import { roundMoney, type AnalyzedItem } from '@receipts/core';
-import { findAmounts, type AmountMatch } from './parse-amount';
-import { findDates, findTimes } from './parse-date';
+import {
+  findAmounts,
+  findDates,
+  findTimes,
+  roundMoney,
+  type AmountMatch,
+  type AnalyzedItem,
+} from '@receipts/core';
 import {
   CHANGE_RE,
   COUNT_RE,

@@ -1,5 +1,4 @@
-import type { AnalyzedMerchant } from '@receipts/core';
-import { findDates } from './parse-date';
+import { findDates, type AnalyzedMerchant } from '@receipts/core';
 import {
   ADDRESS_WORD_RE,
   BUSINESS_WORD_RE,

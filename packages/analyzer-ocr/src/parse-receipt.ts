@@ -1,7 +1,17 @@
-import { roundMoney, totalChecksOut, type AnalysisResult, type AnalyzedTax } from '@receipts/core';
-import { detectCurrency } from './currency';
-import { findAmounts, type AmountMatch } from './parse-amount';
-import { MONTH_FIRST_COUNTRIES, findDates, findTimes, type DateMatch, type DateOrder } from './parse-date';
+import {
+  MONTH_FIRST_COUNTRIES,
+  findAmounts,
+  findDates,
+  findTimes,
+  roundMoney,
+  totalChecksOut,
+  type AmountMatch,
+  type AnalysisResult,
+  type AnalyzedTax,
+  type DateOrder,
+  type FoundDate,
+} from '@receipts/core';
+import { receiptCurrency } from './receipt-currency';
 import { isColumnHeader, isItemAreaEnd, readItems } from './parse-items';
 import { readMerchant } from './parse-merchant';
 import {
@@ -93,8 +103,8 @@ interface Picked<T> {
   line: ReceiptLine | null;
 }
 
-function pickDate(lines: ReceiptLine[], order: DateOrder): Picked<DateMatch> | null {
-  let first: Picked<DateMatch> | null = null;
+function pickDate(lines: ReceiptLine[], order: DateOrder): Picked<FoundDate> | null {
+  let first: Picked<FoundDate> | null = null;
   for (const line of lines) {
     if (NOT_TRANSACTION_DATE_RE.test(line.upper)) continue;
     const found = findDates(line.text, order);
@@ -109,7 +119,7 @@ function pickDate(lines: ReceiptLine[], order: DateOrder): Picked<DateMatch> | n
 function dateOrderFor(lines: ReceiptLine[], country: string | null): DateOrder {
   for (const line of lines) {
     for (const d of findDates(line.text)) {
-      if (d.unambiguous && (d.order === 'dmy' || d.order === 'mdy')) return d.order;
+      if (d.certain && (d.order === 'dmy' || d.order === 'mdy')) return d.order;
     }
   }
   return country && MONTH_FIRST_COUNTRIES.has(country) ? 'mdy' : 'dmy';
@@ -352,7 +362,7 @@ export function parseReceiptText(text: string, opts: ParseOptions = {}): ParsedR
       ? roundMoney(taxes.reduce((s, t) => s + (t.amount ?? 0), 0))
       : null;
 
-  const currency = detectCurrency(text, country);
+  const currency = receiptCurrency(text, country);
   const total_amount = totals.total?.value ?? null;
   return {
     receipt: {

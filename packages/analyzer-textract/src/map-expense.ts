@@ -9,6 +9,7 @@ import type {
   LineItemGroup,
 } from '@aws-sdk/client-textract';
 import {
+  MONTH_FIRST_COUNTRIES,
   ValidationError,
   countryCodeOf,
   detectCurrency,
@@ -329,7 +330,6 @@ function firstCurrencyCode(summary: Field[]): string | null {
   return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
 }
 
-const MONTH_FIRST_COUNTRIES = new Set(['US', 'PH']);
 const MONTH_FIRST_CURRENCIES = new Set(['USD', 'PHP']);
 const DATE_TYPES = ['INVOICE_RECEIPT_DATE', 'ORDER_DATE', 'DUE_DATE', 'DELIVERY_DATE'];
 

@@ -4,7 +4,8 @@
  * Read: `$1,810.46`, `1.810,46 €`, `12.50\nUSD`, `RM 8.60`, `USD12.50`, `-242.00`, `$-1,136.16`,
  * `(5.00)`, `5.00-`, `1 810,46`, `1'234.50`, `899.99 S` (a trailing tax flag), `P21.50/Unit`
  * (a per-unit price; `P` glued to digits is the peso sign printed without its bar), `14. 50`
- * (a space after the decimal point), `300-00` (a dash printed for the decimal point).
+ * (a space after the decimal point), `300-00` (a dash printed for the decimal point), `RMO0.00` (OCR's
+ * letter O among digits).
  *
  * Separators: when both `.` and `,` appear, the last one is the decimal point. When only one kind
  * appears once, it is the decimal point unless exactly three digits follow a comma (`1,810` is one
@@ -12,7 +13,11 @@
  * is a decimal point in the 3-decimal currencies. Repeated separators of one kind group thousands.
  * Anything else left in the text (words, stray marks such as `/6.50`) makes the value unreadable:
  * null, never a guess.
+ *
+ * {@link findAmounts} reads a whole line instead (a receipt line read by OCR): there only amounts with
+ * two decimals count, because the line also holds quantities, sizes and codes.
  */
+import { roundMoney } from '../analysis';
 import { findCurrencyMarks } from './currency';
 
 /** An amount and the currency printed with it. */
@@ -90,7 +95,7 @@ function validGroups(s: string, sep: string): boolean {
  */
 export function parseMoney(text: string | null | undefined, country?: string | null): Money | null {
   if (typeof text !== 'string') return null;
-  let s = text.normalize('NFKC').replace(/\s+/g, ' ').trim();
+  let s = repairAmountText(text.normalize('NFKC')).replace(/\s+/g, ' ').trim();
   if (s === '') return null;
   let negative = false;
   if (/^\(.*\)$/.test(s)) {
@@ -136,4 +141,65 @@ export function parseMoney(text: string | null | undefined, country?: string | n
  */
 export function parseAmount(text: string | null | undefined): number | null {
   return parseMoney(text)?.amount ?? null;
+}
+
+/** One money amount found in a line of text. */
+export interface AmountMatch {
+  value: number;
+  /** Index of the match in the line. */
+  index: number;
+  /** The text matched, currency marks included. */
+  text: string;
+  /** A currency symbol or code printed with the amount (`RM`, `$`, `EUR`…), upper-cased as printed. */
+  currency: string | null;
+}
+
+const CURRENCY_PREFIX = String.raw`(?:(RM|MYR|USD|US\$|EUR|GBP|SGD|S\$|AUD|A\$|CAD|C\$|NZD|HKD|CHF|JPY|INR|RS\.?|[$€£¥₹])\s?)`;
+const CURRENCY_SUFFIX = String.raw`(?:\s?(€|EUR|USD|GBP|CHF|MYR|RM|kr|zł|Kč))`;
+/**
+ * An amount with exactly two decimals inside a line: `1,234.56`, `1.234,56`, `12.50`, `12,50`,
+ * optionally signed (`-0.02`, `0.02-`) and with a currency mark before or after it. Two decimals are
+ * required because a line of a receipt also holds quantities, sizes, codes and phone numbers.
+ */
+const AMOUNT = new RegExp(
+  String.raw`(?<![\w.,])(-\s?)?${CURRENCY_PREFIX}?(-\s?)?` +
+    String.raw`(\d{1,3}(?:[,.]\d{3})+|\d+)([.,])(\d{2})(?![\d%]|[.,]\d)(-)?${CURRENCY_SUFFIX}?(?!\w)`,
+  'giu',
+);
+
+/**
+ * Repairs what OCR commonly does to printed amounts before they are read: a space after the decimal
+ * point (`4. 80`) and a letter O or o among digits (`RMO0.00`, `1.5O`).
+ * @param line - a line of text or one field value
+ */
+export function repairAmountText(line: string): string {
+  return line
+    .replace(/(\d)\.\s(\d{2})(?!\d)/g, '$1.$2')
+    .replace(/(?<=[\d.,]|RM|\$)[Oo](?=[\d.,Oo])/g, '0')
+    .replace(/(?<=\d[.,]\d?)[Oo]/g, '0');
+}
+
+function twoDecimalValue(intPart: string, decimals: string): number {
+  return Number(`${intPart.replace(/[,.\s]/g, '')}.${decimals}`);
+}
+
+/**
+ * Every money amount in a line of text, left to right (see {@link AMOUNT} for the forms read); sizes
+ * (`1.25L`), percentages, dates, times, long codes and phone numbers are not money.
+ * @param line - one line of a document, as OCR or a text layer gives it
+ */
+export function findAmounts(line: string): AmountMatch[] {
+  const text = repairAmountText(line);
+  const out: AmountMatch[] = [];
+  for (const m of text.matchAll(AMOUNT)) {
+    const [whole, signBefore, prefix, signAfterPrefix, intPart, , decimals, trailingMinus, suffix] = m;
+    if (intPart === undefined || decimals === undefined) continue;
+    // A lone group of more than 7 digits before the point is a code or a phone number, not money.
+    if (/^\d{8,}$/.test(intPart)) continue;
+    const negative = Boolean(signBefore || signAfterPrefix || trailingMinus);
+    const value = roundMoney(twoDecimalValue(intPart, decimals) * (negative ? -1 : 1));
+    const currency = (prefix ?? suffix ?? null)?.toUpperCase() ?? null;
+    out.push({ value, index: m.index ?? 0, text: whole.trim(), currency });
+  }
+  return out;
 }

@@ -7,13 +7,21 @@
  *
  * Day or month first, for numeric dates: a part above 12 can only be the day (`13/01/2018` is day
  * first, `01/13/17` month first); when both parts are 12 or less the caller's `order` decides (the
- * Textract mapper passes month first for US documents); without one, day first, as most of the
- * world writes dates. Two-digit years are 20YY below 70 and 19YY from 70 on. Years outside
+ * analyzers derive it from another date on the same document that the text alone fixes, or from the
+ * country, see {@link MONTH_FIRST_COUNTRIES}); without one, day first, as most of the world writes
+ * dates. OCR noise is tolerated: mixed separators in year-first dates, spaces around separators,
+ * words glued to a date. Two-digit years are 20YY below 70 and 19YY from 70 on. Years outside
  * 1970–2099 and impossible days (31 April, 29 February 2019) are not dates.
  */
 
 /** Which of day and month comes first in a numeric date. */
 export type DateOrder = 'dmy' | 'mdy';
+
+/**
+ * Countries whose documents print the month first (the US and the Philippines, and the Pacific states
+ * that use US conventions); day first is the rule elsewhere.
+ */
+export const MONTH_FIRST_COUNTRIES: ReadonlySet<string> = new Set(['US', 'PH', 'FM', 'PW', 'MH']);
 
 /** One date found in a text. */
 export interface FoundDate {
@@ -25,6 +33,11 @@ export interface FoundDate {
   text: string;
   /** True when the text alone fixes the reading (year first, month name, or a part above 12). */
   certain: boolean;
+  /**
+   * How the date was read: year first, with a month name, or the numeric order it proved (when
+   * `certain`) or assumed (the `order` asked for).
+   */
+  order: DateOrder | 'ymd' | 'named';
 }
 
 const MONTHS: ReadonlyArray<readonly [number, readonly string[]]> = [
@@ -46,10 +59,13 @@ const MONTH_BY_NAME = new Map<string, number>(
 );
 const MONTH_ALT = [...MONTH_BY_NAME.keys()].sort((a, b) => b.length - a.length).join('|');
 
-const YEAR_FIRST = /(?<!\d)((?:19|20)\d{2})([-/.])(\d{1,2})\2(\d{1,2})(?!\d)/g;
-const NUMERIC = /(?<![\d.,/-])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d/]|[.,]\d)/g;
+// Year first tolerates mixed separators (`2019-03/12`), as OCR reads them.
+const YEAR_FIRST = /(?<!\d)((?:19|20)\d{2})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)/g;
+const NUMERIC = /(?<![\d./-])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d/]|\.\d)/g;
+// A word glued before the day or after a four-digit year (`DATE12 MAR 2018PM`) is OCR's lost space;
+// a two-digit year must still end at a word boundary so that `5 Jan 12pcs` is no date.
 const DAY_MONTH_YEAR = new RegExp(
-  String.raw`(?<![\d\p{L}])(\d{1,2})(?:st|nd|rd|th|er|\.)?[\s\-/.,]*(${MONTH_ALT})\.?[\s\-/.,]*('?\d{4}|'?\d{2})(?![\d\p{L}])`,
+  String.raw`(?<!\d)(\d{1,2})(?:st|nd|rd|th|er|\.)?[\s\-/.,]*(${MONTH_ALT})\.?[\s\-/.,]*('?\d{4}(?!\d)|'?\d{2}(?![\d\p{L}]))`,
   'giu',
 );
 const MONTH_DAY_YEAR = new RegExp(
@@ -87,19 +103,21 @@ export function findDates(text: string, order: DateOrder = 'dmy'): FoundDate[] {
   const src = fold(text);
   const found: FoundDate[] = [];
   const taken: Array<[number, number]> = [];
-  const add = (m: RegExpMatchArray, iso: string | null, certain: boolean) => {
+  const add = (m: RegExpMatchArray, iso: string | null, certain: boolean, how: FoundDate['order']) => {
     const start = m.index ?? 0;
     const end = start + m[0].length;
     if (iso === null || taken.some(([s, e]) => start < e && end > s)) return;
     taken.push([start, end]);
-    found.push({ iso, index: start, text: text.slice(start, end), certain });
+    found.push({ iso, index: start, text: text.slice(start, end), certain, order: how });
   };
-  for (const m of src.matchAll(YEAR_FIRST)) add(m, isoDate(Number(m[1]), Number(m[3]), Number(m[4])), true);
+  for (const m of src.matchAll(YEAR_FIRST)) {
+    add(m, isoDate(Number(m[1]), Number(m[2]), Number(m[3])), true, 'ymd');
+  }
   for (const m of src.matchAll(DAY_MONTH_YEAR)) {
-    add(m, isoDate(fullYear(m[3]!), MONTH_BY_NAME.get(m[2]!.toLowerCase())!, Number(m[1])), true);
+    add(m, isoDate(fullYear(m[3]!), MONTH_BY_NAME.get(m[2]!.toLowerCase())!, Number(m[1])), true, 'named');
   }
   for (const m of src.matchAll(MONTH_DAY_YEAR)) {
-    add(m, isoDate(fullYear(m[3]!), MONTH_BY_NAME.get(m[1]!.toLowerCase())!, Number(m[2])), true);
+    add(m, isoDate(fullYear(m[3]!), MONTH_BY_NAME.get(m[1]!.toLowerCase())!, Number(m[2])), true, 'named');
   }
   for (const m of src.matchAll(NUMERIC)) {
     const a = Number(m[1]);
@@ -107,9 +125,9 @@ export function findDates(text: string, order: DateOrder = 'dmy'): FoundDate[] {
     const year = fullYear(m[4]!);
     const dayFirst = isoDate(year, b, a);
     const monthFirst = isoDate(year, a, b);
-    if (dayFirst && !monthFirst) add(m, dayFirst, true);
-    else if (monthFirst && !dayFirst) add(m, monthFirst, true);
-    else if (dayFirst && monthFirst) add(m, order === 'mdy' ? monthFirst : dayFirst, a === b);
+    if (dayFirst && !monthFirst) add(m, dayFirst, true, 'dmy');
+    else if (monthFirst && !dayFirst) add(m, monthFirst, true, 'mdy');
+    else if (dayFirst && monthFirst) add(m, order === 'mdy' ? monthFirst : dayFirst, a === b, order);
   }
   return found.sort((x, y) => x.index - y.index);
 }

@@ -84,3 +84,13 @@ describe('currency codes that are also words', () => {
     expect(detectCurrency('PEN 12.50')).toBe('PEN');
   });
 });
+
+describe('currencyOfMark on marks as receipts print them', () => {
+  it('maps a single mark to its code', () => {
+    expect(currencyOfMark('RM')).toBe('MYR');
+    expect(currencyOfMark('€')).toBe('EUR');
+    expect(currencyOfMark('usd')).toBe('USD');
+    expect(currencyOfMark('$', 'NZ')).toBe('NZD');
+    expect(currencyOfMark('XYZ')).toBeNull();
+  });
+});

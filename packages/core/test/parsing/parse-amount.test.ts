@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAmount, parseMoney } from '../../src';
+import { findAmounts, parseAmount, parseMoney } from '../../src';
 
 describe('parseAmount', () => {
   it.each([
@@ -87,5 +87,54 @@ describe('parseMoney', () => {
     expect(parseMoney('$6169.40', 'US')?.currency).toBe('USD');
     expect(parseMoney('$6169.40', 'CA')?.currency).toBe('CAD');
     expect(parseMoney('12.00', 'US')?.currency).toBeNull();
+  });
+});
+
+describe('parseAmount on receipt text read by OCR', () => {
+  it.each([
+    ['9.00', 9],
+    ['RM8.60', 8.6],
+    ['RM 8.60', 8.6],
+    ['$1,234.56', 1234.56],
+    ['1.234,56 €', 1234.56],
+    ['12,50', 12.5],
+    ['-0.02', -0.02],
+    ['-RM0.02', -0.02],
+    ['0.02-', -0.02],
+    ['(0.02)', -0.02],
+    ['£11.40', 11.4],
+    ['EUR 23,45', 23.45],
+    ['1810.46', 1810.46],
+    ['12', 12],
+    ['USD 1,200', 1200],
+  ])('reads %s as %d', (text, value) => {
+    expect(parseAmount(text)).toBe(value);
+  });
+
+  it('repairs what OCR does to printed amounts', () => {
+    expect(parseAmount('4. 80')).toBe(4.8);
+    expect(parseAmount('RMO0.00')).toBe(0);
+    expect(parseAmount('RM20. 40')).toBe(20.4);
+  });
+
+  it('returns null when there is no amount', () => {
+    expect(parseAmount('')).toBeNull();
+    expect(parseAmount('THANK YOU')).toBeNull();
+    expect(parseAmount('12/03/2019')).toBeNull();
+  });
+});
+
+describe('findAmounts', () => {
+  it('finds every money amount of a line, left to right, with its currency mark', () => {
+    expect(findAmounts('COCA-COLA 1.5L  2 x 1.99   3.98').map((a) => a.value)).toEqual([1.99, 3.98]);
+    expect(findAmounts('Total Incl. GST@6% RM 42.90')).toMatchObject([{ value: 42.9, currency: 'RM' }]);
+  });
+
+  it('does not take sizes, percentages, dates, times, codes or phone numbers for money', () => {
+    expect(findAmounts('Evian Mineral water 6x1.25L')).toEqual([]);
+    expect(findAmounts('GST 6.00%')).toEqual([]);
+    expect(findAmounts('DATE 12.03.2019 TIME 16.57.00')).toEqual([]);
+    expect(findAmounts('INVOICE 2018041810090010447')).toEqual([]);
+    expect(findAmounts('TEL 03-7731 8169')).toEqual([]);
   });
 });

@@ -98,3 +98,88 @@ describe('parseTime', () => {
     expect(findTimes('open 08:00 - 21:30').map((t) => t.value)).toEqual(['08:00:00', '21:30:00']);
   });
 });
+
+describe('parseDate on receipt text read by OCR', () => {
+  it.each([
+    ['25/12/2018', '2018-12-25'],
+    ['06/03/2018', '2018-03-06'],
+    ['16-03-2018', '2018-03-16'],
+    ['17-03-18', '2018-03-17'],
+    ['12/03/18', '2018-03-12'],
+    ['12.03.2019', '2019-03-12'],
+    ['12.03.19', '2019-03-12'],
+    ['2019-03-12', '2019-03-12'],
+    ['2019/3/2', '2019-03-02'],
+    ['12 March 2020', '2020-03-12'],
+    ['12 Mar 2020', '2020-03-12'],
+    ['01-Jan-2021', '2021-01-01'],
+    ['04 JUN 2018', '2018-06-04'],
+    ['22 Jun 18', '2018-06-22'],
+    ['Thursday, 14 December, 2017', '2017-12-14'],
+    ['March 12, 2020', '2020-03-12'],
+    ['Mar 5 2021', '2021-03-05'],
+    ['1st Feb 2022', '2022-02-01'],
+    ['3 OGOS 2019', '2019-08-03'],
+  ])('reads %s as %s', (text, iso) => {
+    expect(parseDate(text)).toBe(iso);
+  });
+
+  it('decides day and month by a part above 12, whatever order is asked for', () => {
+    expect(parseDate('01/13/17', 'dmy')).toBe('2017-01-13');
+    expect(parseDate('13/01/17', 'mdy')).toBe('2017-01-13');
+  });
+
+  it('reads ambiguous numeric dates in the order asked for, day first by default', () => {
+    expect(parseDate('03/04/2024')).toBe('2024-04-03');
+    expect(parseDate('03/04/2024', 'mdy')).toBe('2024-03-04');
+  });
+
+  it('turns two-digit years below 70 into 20YY and the rest into 19YY', () => {
+    expect(parseDate('01/02/69')).toBe('2069-02-01');
+    expect(parseDate('01/02/99')).toBe('1999-02-01');
+  });
+
+  it('refuses days that do not exist and text that is not a date', () => {
+    expect(parseDate('31/02/2020')).toBeNull();
+    expect(parseDate('29/02/2019')).toBeNull();
+    expect(parseDate('29/02/2020')).toBe('2020-02-29');
+    expect(parseDate('96/08/2017')).toBeNull();
+    expect(parseDate('TOTAL 12.50')).toBeNull();
+    expect(parseDate('INVOICE 2018041810090010447')).toBeNull();
+  });
+
+  it('says whether the text alone fixed the order', () => {
+    const [ambiguous] = findDates('DATE 03/04/2024');
+    const [clear] = findDates('DATE 23/04/2024');
+    expect(ambiguous).toMatchObject({ iso: '2024-04-03', certain: false });
+    expect(clear).toMatchObject({ iso: '2024-04-23', certain: true, order: 'dmy' });
+  });
+
+  it('finds a date inside a line of other text', () => {
+    expect(findDates('Doc No : CS00011955 Date: 02/12/2017').map((d) => d.iso)).toEqual(['2017-12-02']);
+    expect(findDates('BILL DT: 12/03/2018 10:25:49 PM').map((d) => d.iso)).toEqual(['2018-03-12']);
+  });
+});
+
+describe('parseTime on receipt text read by OCR', () => {
+  it.each([
+    ['14:35', '14:35:00'],
+    ['09:12:44', '09:12:44'],
+    ['2:35 PM', '14:35:00'],
+    ['10:25:49 PM', '22:25:49'],
+    ['12:05 AM', '00:05:00'],
+    ['12:30 pm', '12:30:00'],
+    ['7.30am', '07:30:00'],
+    ['Time: 12:06:00', '12:06:00'],
+    ['16.57.00', '16:57:00'],
+  ])('reads %s as %s', (text, time) => {
+    expect(parseTime(text)).toBe(time);
+  });
+
+  it('refuses impossible times and amounts that look like times', () => {
+    expect(parseTime('25:10')).toBeNull();
+    expect(parseTime('10:75')).toBeNull();
+    expect(parseTime('13:00 PM')).toBeNull();
+    expect(parseTime('TOTAL 14.35')).toBeNull();
+  });
+});

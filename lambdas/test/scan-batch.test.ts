@@ -41,4 +41,20 @@ describe('the SQS scan handler', () => {
     ]);
     expect(answer).toEqual({ batchItemFailures: [{ itemIdentifier: 'm4' }] });
   });
+
+  it('hands a job that another delivery is analysing back to SQS for later', async () => {
+    const worker = {
+      process: async (job: ScanJob) => ({
+        outcome: job.fileName === 'busy.jpg' ? ('deferred' as const) : ('skipped' as const),
+      }),
+    };
+    const event: SQSEvent = {
+      Records: [
+        record('m1', JSON.stringify({ userId: 'alice', fileName: 'busy.jpg' })),
+        record('m2', JSON.stringify({ userId: 'alice', fileName: 'done.jpg' })),
+      ],
+    };
+    const answer = await processScanBatch(event, worker, silentLogger);
+    expect(answer).toEqual({ batchItemFailures: [{ itemIdentifier: 'm1' }] });
+  });
 });

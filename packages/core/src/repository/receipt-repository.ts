@@ -145,11 +145,18 @@ export class ReceiptRepository {
    * pick up again. Reads the whole (small, transient) queue table; used at start-up only.
    */
   async listUnfinishedScans(): Promise<ScanJob[]> {
+    return (await this.listUnfinishedScanEntries()).map(({ entry }) => ({
+      userId: entry.userId,
+      fileName: entry.fileName,
+    }));
+  }
+
+  /** The entries of listUnfinishedScans, with their etags. */
+  async listUnfinishedScanEntries(): Promise<{ entry: QueueRow; etag: string }[]> {
     const rows = await listAllEntities(this.store, TABLES.scanQueue, { filter: ne('status', 'Failed') });
     return rows
-      .map(rowToQueue)
-      .sort((a, b) => a.uploaded_at.localeCompare(b.uploaded_at))
-      .map((row) => ({ userId: row.userId, fileName: row.fileName }));
+      .map((row) => ({ entry: rowToQueue(row), etag: row.etag }))
+      .sort((a, b) => a.entry.uploaded_at.localeCompare(b.entry.uploaded_at));
   }
 
   // ---- Receipts ----------------------------------------------------------------------------------

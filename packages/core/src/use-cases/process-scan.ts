@@ -35,14 +35,30 @@ export interface ScanWorkerDeps {
   maxAttempts: number;
   /** Seconds to wait before attempt `attempt + 1`; default 10 s doubling, at most 5 minutes. */
   retryDelaySeconds?: (attempt: number) => number;
+  /** How long a claim ('Analyzing') holds off other deliveries; default SCAN_CLAIM_LEASE_MS. */
+  claimLeaseMs?: number;
   now?: () => Date;
 }
+
+/**
+ * How long a delivery's claim on a scan (status 'Analyzing') keeps other deliveries of the same job
+ * away. It must be longer than one attempt can run (the analyze function's timeout, 2 minutes) and
+ * shorter than the queue's visibility timeout (12 minutes): a message redelivered because its
+ * attempt crashed then finds the claim expired and analyses, while a duplicate delivered during a
+ * live attempt is deferred.
+ */
+export const SCAN_CLAIM_LEASE_MS = 5 * 60 * 1000;
 
 export type ScanOutcome =
   /** The receipt was analysed and written. */
   | 'analysed'
   /** Nothing to do: already done, deleted, failed for good, or being done by another delivery. */
   | 'skipped'
+  /**
+   * Another delivery claimed this scan moments ago and may still be analysing it: nothing was done,
+   * and the job must be delivered again later (it is then done, or the claim has expired).
+   */
+  | 'deferred'
   /** This attempt failed; the scan is queued again. */
   | 'retrying'
   /** The last attempt failed; the entry shows status 'Failed' and the reason. */
@@ -63,7 +79,8 @@ export const defaultRetryDelaySeconds = (attempt: number): number => Math.min(30
  * bumps the user's data version, removes the queue entry and notifies the user.
  *
  * Idempotent: every key is derived from (user, file name), so a job delivered twice writes the same
- * rows, and a job whose queue entry is gone (done or deleted) does nothing. A failed attempt is
+ * rows, a job whose queue entry is gone (done or deleted) does nothing, and one delivered while
+ * another delivery's claim is fresh is 'deferred' (the caller queues it again). A failed attempt is
  * queued again with backoff; after `maxAttempts` (or at once when the failure is permanent) the
  * entry is marked 'Failed' with a reason the user can read.
  *
@@ -88,6 +105,13 @@ export async function processScan(deps: ScanWorkerDeps, job: ScanJob): Promise<S
   if (found.entry.status === 'Failed') {
     logger.info('scan skipped: marked failed', { ...job });
     return { outcome: 'skipped' };
+  }
+  if (found.entry.status === 'Analyzing' && !claimExpired(found.entry.updated_at, nowOf(deps), deps)) {
+    // A duplicate of a job under way: analysing again would pay twice, notify twice, and could write
+    // back a receipt the user deleted after the first run. Dropping it could lose the scan if that
+    // run crashes, so it is handed back to the queue for later.
+    logger.info('scan deferred: another delivery is analysing it', { ...job });
+    return { outcome: 'deferred' };
   }
   const claimed: QueueRow = {
     ...found.entry,
@@ -145,6 +169,11 @@ export async function processScan(deps: ScanWorkerDeps, job: ScanJob): Promise<S
   });
   await notify(deps, repo, receipt);
   return { outcome: 'analysed', receiptId: receipt.receipt_id };
+}
+
+function claimExpired(updatedAt: string, now: Date, deps: Pick<ScanWorkerDeps, 'claimLeaseMs'>): boolean {
+  const at = Date.parse(updatedAt);
+  return !Number.isFinite(at) || now.getTime() - at > (deps.claimLeaseMs ?? SCAN_CLAIM_LEASE_MS);
 }
 
 async function recordFailure(

@@ -12,7 +12,9 @@ import {
   listQueue,
   receiptIdFor,
   registerFcmToken,
+  resumeScans,
   retryScan,
+  SCAN_CLAIM_LEASE_MS,
   uploadReceipt,
   ReceiptRepository,
   itemIdFor,
@@ -191,6 +193,73 @@ describe('upload and the scan worker', () => {
     const results = await Promise.all([world.deliver(job), world.deliver(job)]);
     expect(results.map((r) => r.outcome).sort()).toEqual(['analysed', 'skipped']);
     expect(world.analyzer.calls).toBe(1);
+  });
+
+  it('defers a job delivered again while another delivery analyses it, and never analyses it twice', async () => {
+    const world = await createWorld();
+    await registerFcmToken(world.deps, alice, { userId: 'alice', fcmToken: 'device-1' });
+    await upload(world);
+    const job = world.queue.jobs.shift()!.job;
+    const analyzer = world.worker.analyzer;
+    let duplicate: Awaited<ReturnType<typeof world.deliver>> | undefined;
+    let analyses = 0;
+    world.worker.analyzer = {
+      name: 'fake',
+      analyze: async (...args) => {
+        // The queue hands out the same job again while the first delivery is analysing it.
+        if (analyses++ === 0) duplicate = await world.deliver(job);
+        return analyzer.analyze(...args);
+      },
+    };
+    await expect(world.deliver(job)).resolves.toMatchObject({ outcome: 'analysed' });
+    expect(duplicate).toEqual({ outcome: 'deferred' });
+    expect(world.analyzer.calls).toBe(1);
+    expect(world.notifier.sent).toHaveLength(1);
+    // The user deletes the receipt; the deferred job, delivered again, must not bring it back.
+    const receiptId = receiptIdFor('alice', job.fileName);
+    await deleteReceiptData(world.deps, alice, { userId: 'alice', receiptId });
+    await expect(world.deliver(job)).resolves.toEqual({ outcome: 'skipped' });
+    expect(world.store.dump(TABLES.receipts)).toHaveLength(0);
+  });
+
+  it('analyses a scan left "Analyzing" by a crashed attempt once its claim has expired', async () => {
+    const world = await createWorld();
+    await upload(world);
+    const job = world.queue.jobs.shift()!.job;
+    const repo = new ReceiptRepository(world.store);
+    const found = (await repo.getQueueEntry('alice', job.fileName))!;
+    // What a run that died mid-analysis leaves behind.
+    await repo.saveQueueEntry({
+      ...found.entry,
+      status: 'Analyzing',
+      attempts: 1,
+      updated_at: world.deps.now().toISOString(),
+    });
+    await expect(world.deliver(job)).resolves.toEqual({ outcome: 'deferred' });
+    expect(world.analyzer.calls).toBe(0);
+    world.advance(SCAN_CLAIM_LEASE_MS + 1000);
+    await expect(world.deliver(job)).resolves.toMatchObject({ outcome: 'analysed' });
+    expect(world.store.dump(TABLES.receipts)).toHaveLength(1);
+  });
+
+  it('on start, releases the claims of a run that died and queues those scans for analysis at once', async () => {
+    const world = await createWorld();
+    await upload(world, alice, '1-receipt.jpg');
+    await upload(world, alice, '2-receipt.jpg');
+    world.queue.jobs.length = 0;
+    const repo = new ReceiptRepository(world.store);
+    const found = (await repo.getQueueEntry('alice', '1-receipt.jpg'))!;
+    await repo.saveQueueEntry({
+      ...found.entry,
+      status: 'Analyzing',
+      attempts: 1,
+      updated_at: world.deps.now().toISOString(),
+    });
+    await expect(resumeScans(world.deps)).resolves.toBe(2);
+    const results = await world.drain();
+    expect(results.map((r) => r.outcome)).toEqual(['analysed', 'analysed']);
+    expect(world.store.dump(TABLES.receipts)).toHaveLength(2);
+    expect(world.store.dump(TABLES.scanQueue)).toHaveLength(0);
   });
 
   it('re-uses a merchant seen again and keeps merchants apart per user', async () => {

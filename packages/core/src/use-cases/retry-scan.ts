@@ -32,11 +32,28 @@ export async function retryScan(
       code: 'AlreadyQueued',
     });
   }
-  // The etag makes two retries at once queue the scan once.
-  await repo.saveQueueEntry(
-    { ...found.entry, status: 'false', reason: null, attempts: 0, updated_at: now.toISOString() },
-    found.etag,
-  );
+  // The etag makes two retries at once queue the scan once. The store's own words for the loser
+  // name tables and keys; the user gets what happened instead.
+  try {
+    await repo.saveQueueEntry(
+      { ...found.entry, status: 'false', reason: null, attempts: 0, updated_at: now.toISOString() },
+      found.etag,
+    );
+  } catch (error) {
+    if (error instanceof ConflictError) {
+      throw new ConflictError(`"${input.fileName}" is already queued or being analysed.`, {
+        code: 'AlreadyQueued',
+        cause: error,
+      });
+    }
+    if (error instanceof NotFoundError) {
+      throw new NotFoundError(`There is no scan named "${input.fileName}" in your queue.`, {
+        code: 'ScanNotFound',
+        cause: error,
+      });
+    }
+    throw error;
+  }
   await deps.queue.enqueue({ userId: identity.uid, fileName: input.fileName });
   return { fileName: input.fileName, status: 'false' };
 }

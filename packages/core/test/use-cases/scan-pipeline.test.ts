@@ -346,6 +346,26 @@ describe('upload and the scan worker', () => {
     expect(await world.drain()).toEqual([expect.objectContaining({ outcome: 'analysed' })]);
   });
 
+  it('queues a scan once when two retries arrive together, and tells the other caller why', async () => {
+    const world = await createWorld();
+    world.analyzer.failures = [new AnalyzerError('Unreadable.', { retryable: false })];
+    await upload(world);
+    await world.drain();
+    const input = { userId: 'alice', fileName: '1714560000000-receipt.jpg' };
+    const results = await Promise.allSettled([
+      retryScan(world.deps, alice, input),
+      retryScan(world.deps, alice, input),
+    ]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const refused = results.find((r) => r.status === 'rejected');
+    expect(refused?.reason).toBeInstanceOf(ConflictError);
+    expect(refused?.reason).toMatchObject({
+      code: 'AlreadyQueued',
+      message: '"1714560000000-receipt.jpg" is already queued or being analysed.',
+    });
+    expect(world.queue.jobs).toHaveLength(1);
+  });
+
   it('removes push tokens the push service reports invalid', async () => {
     const world = await createWorld();
     await registerFcmToken(world.deps, alice, { userId: 'alice', fcmToken: 'old' });

@@ -298,6 +298,47 @@ export function assertValidProperties(entity: TableEntity): void {
   }
 }
 
+/**
+ * Checks the arguments of a write (create, update, upsert) before any call: table name, keys, properties.
+ * @throws ValidationError describing the first problem
+ */
+export function assertValidWrite(table: unknown, entity: TableEntity): asserts table is string {
+  assertValidTableName(table);
+  assertValidKeys(entity);
+  assertValidProperties(entity);
+}
+
+/**
+ * Checks the arguments of a point read or delete before any call: table name and both keys.
+ * @throws ValidationError describing the first problem
+ */
+export function assertValidEntityAddress(table: unknown, partitionKey: unknown, rowKey: unknown): void {
+  assertValidTableName(table);
+  assertValidKey('partitionKey', partitionKey);
+  assertValidKey('rowKey', rowKey);
+}
+
+/**
+ * Checks the arguments of a listing before any call (table name, page size, partition or prefix)
+ * and returns the page size to use: the one asked for, or {@link MAX_PAGE_SIZE}.
+ * @throws ValidationError describing the first problem
+ */
+export function checkListOptions(table: unknown, options: ListOptions): number {
+  assertValidTableName(table);
+  const { pageSize } = options;
+  if (pageSize !== undefined && (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE)) {
+    throw new ValidationError(
+      `pageSize must be a whole number from 1 to ${MAX_PAGE_SIZE}; got ${pageSize}.`,
+      { code: 'InvalidPageSize' },
+    );
+  }
+  if (options.partitionKey !== undefined) assertValidKey('partitionKey', options.partitionKey);
+  else if (options.partitionKeyPrefix !== undefined && typeof options.partitionKeyPrefix !== 'string') {
+    throw new ValidationError('partitionKeyPrefix must be a string.', { code: 'InvalidOption' });
+  }
+  return pageSize ?? MAX_PAGE_SIZE;
+}
+
 function assertSupportedValue(name: string, value: unknown): void {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
   if (typeof value === 'number') {

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   and,
+  assertValidEntityAddress,
   assertValidFilter,
   assertValidProperties,
   assertValidPropertyName,
   assertValidTransaction,
+  assertValidWrite,
+  checkListOptions,
   eq,
+  MAX_PAGE_SIZE,
   MAX_ENTITY_PROPERTIES,
   or,
   ValidationError,
@@ -78,6 +82,36 @@ describe('filter checks', () => {
     expect(() => assertValidFilter(eq('name', null as never))).toThrow(/needs a value/);
     expect(() => assertValidFilter({ op: 'like' as never, property: 'name', value: 'x' })).toThrow(
       /Unknown filter operator/,
+    );
+  });
+});
+
+describe('argument checks of the table-store methods', () => {
+  it('checks a write: table name, keys and properties', () => {
+    expect(() =>
+      assertValidWrite('Receipts', { partitionKey: 'u1', rowKey: 'r1', total: 12.5 }),
+    ).not.toThrow();
+    expect(() => assertValidWrite('x', { partitionKey: 'u1', rowKey: 'r1' })).toThrow(/Table name "x"/);
+    expect(() => assertValidWrite('Receipts', { partitionKey: 'u/1', rowKey: 'r1' })).toThrow(/partitionKey/);
+    expect(() => assertValidWrite('Receipts', { partitionKey: 'u1', rowKey: 'r1', '1st': 1 })).toThrow(
+      /Property name "1st"/,
+    );
+  });
+
+  it('checks a point read or delete: table name and both keys', () => {
+    expect(() => assertValidEntityAddress('Receipts', 'u1', 'r1')).not.toThrow();
+    expect(() => assertValidEntityAddress('Receipts', 'u1', undefined)).toThrow(/rowKey must not be null/);
+    expect(() => assertValidEntityAddress('1Receipts', 'u1', 'r1')).toThrow(ValidationError);
+  });
+
+  it('checks a listing and gives the page size to use', () => {
+    expect(checkListOptions('Receipts', {})).toBe(MAX_PAGE_SIZE);
+    expect(checkListOptions('Receipts', { pageSize: 5, partitionKey: 'u1' })).toBe(5);
+    for (const pageSize of [0, 1.5, MAX_PAGE_SIZE + 1])
+      expect(() => checkListOptions('Receipts', { pageSize })).toThrow(/pageSize must be a whole number/);
+    expect(() => checkListOptions('Receipts', { partitionKey: 'a#b' })).toThrow(/partitionKey/);
+    expect(() => checkListOptions('Receipts', { partitionKeyPrefix: 3 as never })).toThrow(
+      /partitionKeyPrefix must be a string/,
     );
   });
 });

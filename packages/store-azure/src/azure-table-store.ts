@@ -8,15 +8,14 @@ import {
 } from '@azure/data-tables';
 import {
   assertUpdateMode,
-  assertValidKey,
-  assertValidKeys,
-  assertValidProperties,
+  assertValidEntityAddress,
   assertValidTableName,
   assertValidTransaction,
+  assertValidWrite,
+  checkListOptions,
   ConfigurationError,
   ConflictError,
   createJsonLogger,
-  MAX_PAGE_SIZE,
   NotFoundError,
   StoreError,
   ValidationError,
@@ -202,9 +201,7 @@ export class AzureTableStore implements TableStore {
     partitionKey: string,
     rowKey: string,
   ): Promise<StoredEntity<T> | null> {
-    assertValidTableName(table);
-    assertValidKey('partitionKey', partitionKey);
-    assertValidKey('rowKey', rowKey);
+    assertValidEntityAddress(table, partitionKey, rowKey);
     try {
       const raw = await this.client(table).getEntity<Record<string, unknown>>(partitionKey, rowKey);
       return fromAzureEntity<T>(raw);
@@ -225,16 +222,11 @@ export class AzureTableStore implements TableStore {
     table: string,
     options: ListOptions = {},
   ): Promise<Page<StoredEntity<T>>> {
-    assertValidTableName(table);
-    const pageSize = checkPageSize(options.pageSize);
+    const pageSize = checkListOptions(table, options);
     let scope: string | undefined;
     if (options.partitionKey !== undefined) {
-      assertValidKey('partitionKey', options.partitionKey);
       scope = `PartitionKey eq ${quote(options.partitionKey)}`;
     } else if (options.partitionKeyPrefix !== undefined) {
-      if (typeof options.partitionKeyPrefix !== 'string') {
-        throw new ValidationError('partitionKeyPrefix must be a string.', { code: 'InvalidOption' });
-      }
       scope = partitionPrefixFilter(options.partitionKeyPrefix);
     }
     const filter = allOf(scope, options.filter ? toODataFilter(options.filter) : undefined);
@@ -337,9 +329,7 @@ export class AzureTableStore implements TableStore {
     rowKey: string,
     options: WriteOptions = {},
   ): Promise<void> {
-    assertValidTableName(table);
-    assertValidKey('partitionKey', partitionKey);
-    assertValidKey('rowKey', rowKey);
+    assertValidEntityAddress(table, partitionKey, rowKey);
     try {
       await this.client(table).deleteEntity(partitionKey, rowKey, { etag: options.etag ?? '*' });
     } catch (error) {
@@ -377,9 +367,7 @@ export class AzureTableStore implements TableStore {
   }
 
   private checkWrite(table: string, entity: TableEntity): void {
-    assertValidTableName(table);
-    assertValidKeys(entity);
-    assertValidProperties(entity);
+    assertValidWrite(table, entity);
   }
 }
 
@@ -387,19 +375,6 @@ function required(etag: string | undefined): string {
   // The service always returns an ETag on a successful write; its absence is a broken response.
   if (!etag) throw new StoreError('Azure Tables returned no etag for a write.', { code: 'MissingEtag' });
   return etag;
-}
-
-function checkPageSize(pageSize: number | undefined): number {
-  if (pageSize === undefined) return MAX_PAGE_SIZE;
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
-    throw new ValidationError(
-      `pageSize must be a whole number from 1 to ${MAX_PAGE_SIZE}; got ${pageSize}.`,
-      {
-        code: 'InvalidPageSize',
-      },
-    );
-  }
-  return pageSize;
 }
 
 interface NextKeys {

@@ -15,14 +15,13 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import {
   assertUpdateMode,
-  assertValidKey,
-  assertValidKeys,
-  assertValidProperties,
+  assertValidEntityAddress,
   assertValidTableName,
   assertValidTransaction,
+  assertValidWrite,
+  checkListOptions,
   ConflictError,
   createJsonLogger,
-  MAX_PAGE_SIZE,
   NotFoundError,
   StoreError,
   TransactionError,
@@ -279,9 +278,7 @@ export class DynamoTableStore implements TableStore {
     partitionKey: string,
     rowKey: string,
   ): Promise<StoredEntity<T> | null> {
-    assertValidTableName(table);
-    assertValidKey('partitionKey', partitionKey);
-    assertValidKey('rowKey', rowKey);
+    assertValidEntityAddress(table, partitionKey, rowKey);
     assertKeysFit(partitionKey, rowKey);
     const result = await this.client
       .send(
@@ -308,14 +305,12 @@ export class DynamoTableStore implements TableStore {
     table: string,
     options: ListOptions = {},
   ): Promise<Page<StoredEntity<T>>> {
-    assertValidTableName(table);
-    const pageSize = checkPageSize(options.pageSize);
+    const pageSize = checkListOptions(table, options);
     const expression = new ExpressionBuilder();
     let mode: ListMode;
     let keyCondition: string;
     let scope: string;
     if (options.partitionKey !== undefined) {
-      assertValidKey('partitionKey', options.partitionKey);
       mode = 'partition';
       scope = partitionPk(table, options.partitionKey);
       keyCondition = `${expression.name(ATTR.pk)} = ${expression.value({ S: scope })}`;
@@ -324,9 +319,6 @@ export class DynamoTableStore implements TableStore {
       scope = table;
       keyCondition = `${expression.name(ATTR.gsi1pk)} = ${expression.value({ S: table })}`;
       const prefix = options.partitionKeyPrefix;
-      if (prefix !== undefined && typeof prefix !== 'string') {
-        throw new ValidationError('partitionKeyPrefix must be a string.', { code: 'InvalidOption' });
-      }
       if (prefix) {
         keyCondition += ` AND begins_with(${expression.name(ATTR.gsi1sk)}, ${expression.value({ S: prefix })})`;
       }
@@ -449,9 +441,7 @@ export class DynamoTableStore implements TableStore {
     rowKey: string,
     options: WriteOptions = {},
   ): Promise<void> {
-    assertValidTableName(table);
-    assertValidKey('partitionKey', partitionKey);
-    assertValidKey('rowKey', rowKey);
+    assertValidEntityAddress(table, partitionKey, rowKey);
     assertKeysFit(partitionKey, rowKey);
     const expression = new ExpressionBuilder();
     try {
@@ -640,10 +630,8 @@ export class DynamoTableStore implements TableStore {
   }
 
   private checkWrite(table: string, entity: TableEntity): void {
-    assertValidTableName(table);
-    assertValidKeys(entity);
+    assertValidWrite(table, entity);
     assertKeysFit(entity.partitionKey, entity.rowKey);
-    assertValidProperties(entity);
   }
 
   private remember(table: string): void {
@@ -697,19 +685,6 @@ function describe(table: string, keys: EntityKeys): string {
 /** A weak etag around a random version id; a recreated entity never reuses an old etag. */
 function newEtag(): string {
   return `W/"${randomBytes(12).toString('base64url')}"`;
-}
-
-function checkPageSize(pageSize: number | undefined): number {
-  if (pageSize === undefined) return MAX_PAGE_SIZE;
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
-    throw new ValidationError(
-      `pageSize must be a whole number from 1 to ${MAX_PAGE_SIZE}; got ${pageSize}.`,
-      {
-        code: 'InvalidPageSize',
-      },
-    );
-  }
-  return pageSize;
 }
 
 const TOKEN_KEYS: Record<ListMode, string[]> = {

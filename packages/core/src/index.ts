@@ -8,3 +8,4 @@ export * from './repository';
 export * from './use-cases';
 export * from './enrich';
 export * from './parsing';
+export * from './service-account';

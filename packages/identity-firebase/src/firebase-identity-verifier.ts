@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { cert, deleteApp, initializeApp, type App, type ServiceAccount } from 'firebase-admin/app';
+import { cert, deleteApp, initializeApp, type App } from 'firebase-admin/app';
 import { getAuth, type Auth } from 'firebase-admin/auth';
 import {
   AppError,
   ConfigurationError,
+  parseServiceAccountKey,
   UnauthorizedError,
   type Identity,
   type IdentityVerifier,
@@ -40,40 +41,6 @@ export function assertEmulatorNotInCloud(env: Record<string, string | undefined>
   }
 }
 
-/**
- * Parses a service account key given as JSON.
- *
- * @throws ConfigurationError naming what is wrong, never quoting the key
- */
-function serviceAccountFrom(credentialsJson: string): ServiceAccount {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(credentialsJson);
-  } catch {
-    throw new ConfigurationError('The Firebase service account credentials are not valid JSON.', {
-      code: 'InvalidFirebaseCredentials',
-    });
-  }
-  const account = parsed as Record<string, unknown> | null;
-  if (
-    typeof account !== 'object' ||
-    account === null ||
-    typeof account.private_key !== 'string' ||
-    typeof account.client_email !== 'string'
-  ) {
-    throw new ConfigurationError(
-      'The Firebase service account credentials lack "private_key" or "client_email"; use the JSON key ' +
-        'file of a service account.',
-      { code: 'InvalidFirebaseCredentials' },
-    );
-  }
-  return {
-    projectId: typeof account.project_id === 'string' ? account.project_id : undefined,
-    clientEmail: account.client_email,
-    privateKey: account.private_key,
-  };
-}
-
 /** What a token failure means for the caller, in words they can act on. */
 const AUTH_FAILURES: Record<string, string> = {
   'auth/id-token-expired': 'Your sign-in has expired. Sign in again.',
@@ -106,7 +73,9 @@ export class FirebaseIdentityVerifier implements IdentityVerifier {
     }
     assertEmulatorNotInCloud(process.env);
     const credential =
-      options.credentialsJson === undefined ? undefined : cert(serviceAccountFrom(options.credentialsJson));
+      options.credentialsJson === undefined
+        ? undefined
+        : cert(parseServiceAccountKey(options.credentialsJson));
     this.app = initializeApp(
       { projectId: options.projectId, ...(credential === undefined ? {} : { credential }) },
       `identity-${randomUUID()}`,

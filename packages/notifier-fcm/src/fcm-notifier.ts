@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { cert, deleteApp, initializeApp, type App, type ServiceAccount } from 'firebase-admin/app';
+import { cert, deleteApp, initializeApp, type App } from 'firebase-admin/app';
 import { getMessaging, type BatchResponse, type MulticastMessage } from 'firebase-admin/messaging';
-import { AppError, ConfigurationError, type Notifier, type PushMessage } from '@receipts/core';
+import {
+  AppError,
+  ConfigurationError,
+  parseServiceAccountKey,
+  type Notifier,
+  type PushMessage,
+} from '@receipts/core';
 
 /** The part of firebase-admin's Messaging this notifier uses; tests give their own. */
 export interface MulticastSender {
@@ -26,34 +32,6 @@ const DEAD_TOKEN_CODES = new Set([
   'messaging/registration-token-not-registered',
   'messaging/invalid-registration-token',
 ]);
-
-function serviceAccountFrom(credentialsJson: string): ServiceAccount {
-  let account: Record<string, unknown> | null;
-  try {
-    account = JSON.parse(credentialsJson) as Record<string, unknown> | null;
-  } catch {
-    throw new ConfigurationError('The Firebase service account credentials are not valid JSON.', {
-      code: 'InvalidFirebaseCredentials',
-    });
-  }
-  if (
-    typeof account !== 'object' ||
-    account === null ||
-    typeof account.private_key !== 'string' ||
-    typeof account.client_email !== 'string'
-  ) {
-    throw new ConfigurationError(
-      'The Firebase service account credentials lack "private_key" or "client_email"; use the JSON key ' +
-        'file of a service account.',
-      { code: 'InvalidFirebaseCredentials' },
-    );
-  }
-  return {
-    projectId: typeof account.project_id === 'string' ? account.project_id : undefined,
-    clientEmail: account.client_email,
-    privateKey: account.private_key,
-  };
-}
 
 /**
  * Whether a failed send means the token is dead. FCM also answers `invalid-argument` for a bad
@@ -88,7 +66,9 @@ export class FcmNotifier implements Notifier {
       });
     }
     const credential =
-      options.credentialsJson === undefined ? undefined : cert(serviceAccountFrom(options.credentialsJson));
+      options.credentialsJson === undefined
+        ? undefined
+        : cert(parseServiceAccountKey(options.credentialsJson));
     this.app = initializeApp(
       { projectId: options.projectId, ...(credential === undefined ? {} : { credential }) },
       `notifier-${randomUUID()}`,

@@ -35,6 +35,11 @@ import type { Tax } from '../entities';
 
 /** Most device tokens kept per user; the oldest is dropped first. */
 export const MAX_FCM_TOKENS = 10;
+/**
+ * Longest stored token list, as JSON characters: Azure Tables takes at most 32K characters in a
+ * string property, and ten tokens of the longest accepted size would not fit.
+ */
+export const MAX_FCM_TOKENS_CHARS = 30_000;
 
 /** A user's row: the profile, the push tokens and the version of the user's report data. */
 export interface UserRow extends User {
@@ -68,9 +73,11 @@ export class ReceiptRepository {
 
   /** Adds a device token (idempotent); keeps the newest MAX_FCM_TOKENS. */
   async addFcmToken(userId: string, token: string): Promise<void> {
-    await this.editTokens(userId, (tokens) =>
-      [...tokens.filter((t) => t !== token), token].slice(-MAX_FCM_TOKENS),
-    );
+    await this.editTokens(userId, (tokens) => {
+      const kept = [...tokens.filter((t) => t !== token), token].slice(-MAX_FCM_TOKENS);
+      while (kept.length > 1 && JSON.stringify(kept).length > MAX_FCM_TOKENS_CHARS) kept.shift();
+      return kept;
+    });
   }
 
   /** Removes tokens the push service reported invalid. */

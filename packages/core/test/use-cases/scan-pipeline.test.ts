@@ -378,6 +378,18 @@ describe('upload and the scan worker', () => {
     expect(JSON.parse(String(row.fcm_tokens))).toEqual(['new']);
   });
 
+  it('keeps the push token list small enough for one table property (32K characters)', async () => {
+    const world = await createWorld();
+    const tokens = Array.from({ length: 10 }, (_, i) => `${i}`.padEnd(4096, 'x'));
+    for (const fcmToken of tokens) await registerFcmToken(world.deps, alice, { userId: 'alice', fcmToken });
+    const row = world.store.dump(TABLES.users).find((u) => u.partitionKey === 'alice')!;
+    expect(String(row.fcm_tokens).length).toBeLessThanOrEqual(32 * 1024);
+    const kept = JSON.parse(String(row.fcm_tokens)) as string[];
+    // The newest devices are the ones kept.
+    expect(kept).toEqual(tokens.slice(-kept.length));
+    expect(kept.length).toBeGreaterThanOrEqual(7);
+  });
+
   it('refuses an upload over a receipt already analysed, and for another user', async () => {
     const world = await createWorld();
     await upload(world);

@@ -2,9 +2,8 @@ import { ValidationError } from '@receipts/core';
 import brandsData from '../data/brands.json' with { type: 'json' };
 import merchantsData from '../data/merchants.json' with { type: 'json' };
 
-/** One brand of the dataset, with its group's owner and source (see README.md). */
-export interface BrandEntry {
-  brand: string;
+/** What brands and store chains of the dataset have alike: owner, matching hints and source. */
+export interface OwnedEntry {
   owning_corporation: string;
   /** Other spellings and receipt abbreviations (`COKE`, `HNZ`, `KLGS`). */
   aliases?: string[];
@@ -18,15 +17,14 @@ export interface BrandEntry {
   note?: string;
 }
 
+/** One brand of the dataset, with its group's owner and source (see README.md). */
+export interface BrandEntry extends OwnedEntry {
+  brand: string;
+}
+
 /** One store chain of the dataset, with its owning group and source. */
-export interface MerchantEntry {
+export interface MerchantEntry extends OwnedEntry {
   chain: string;
-  owning_corporation: string;
-  aliases?: string[];
-  not_with?: string[];
-  aliases_only?: boolean;
-  source: string;
-  note?: string;
 }
 
 interface Group<K extends string> {

@@ -269,6 +269,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     installServices(services);
     cleanups.push(async () => installServices(undefined));
+    // Before the server takes requests: a scan still marked 'Analyzing' is then surely a dead run's.
+    await resumeScans({ store: services.store, queue, logger });
 
     const server: LocalServer = await startLocalServer({
       port: options.port ?? 8080,
@@ -283,8 +285,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       },
     });
     cleanups.push(() => server.close());
-
-    await resumeScans({ store: services.store, queue, logger });
 
     let stopping: Promise<void> | undefined;
     return {

@@ -1,5 +1,5 @@
 import type { UploadAnswer } from '../api';
-import { ConflictError, StoreError, ValidationError } from '../errors';
+import { ConflictError, NotFoundError, StoreError, ValidationError } from '../errors';
 import type { Identity } from '../ports';
 import { ANALYSIS_SUFFIX, imageKey, receiptIdFor } from '../repository/keys';
 import { ReceiptRepository } from '../repository/receipt-repository';
@@ -57,7 +57,17 @@ export async function uploadReceipt(
     updated_at: now,
     content_type: contentType,
   };
-  await repo.saveQueueEntry(entry);
+  try {
+    // With the etag of the entry read above: a worker that claimed the scan meanwhile keeps its
+    // claim (overwriting it would let a second delivery analyse the same scan again).
+    await repo.saveQueueEntry(entry, existing?.etag);
+  } catch (error) {
+    if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;
+    throw new ConflictError(
+      `"${fileName}" started being analysed while it was uploaded again; wait until it has finished.`,
+      { code: 'BeingAnalysed', cause: error },
+    );
+  }
   try {
     await deps.queue.enqueue({ userId: uid, fileName });
   } catch (error) {

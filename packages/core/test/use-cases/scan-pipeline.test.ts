@@ -405,6 +405,24 @@ describe('upload and the scan worker', () => {
     expect(world.blobs.objects.has('alice/y.jpg')).toBe(false);
   });
 
+  it('does not undo the claim of a worker that starts on a scan while it is uploaded again', async () => {
+    const world = await createWorld();
+    await upload(world);
+    world.queue.jobs.length = 0;
+    const repo = new ReceiptRepository(world.store);
+    const put = world.blobs.put.bind(world.blobs);
+    world.blobs.put = async (...args) => {
+      // The worker claims the first upload between the second upload's checks and its write.
+      const found = (await repo.getQueueEntry('alice', '1714560000000-receipt.jpg'))!;
+      await repo.saveQueueEntry({ ...found.entry, status: 'Analyzing', attempts: 1 }, found.etag);
+      return put(...args);
+    };
+    await expect(upload(world)).rejects.toMatchObject({ code: 'BeingAnalysed' });
+    const entry = await repo.getQueueEntry('alice', '1714560000000-receipt.jpg');
+    expect(entry?.entry).toMatchObject({ status: 'Analyzing', attempts: 1 });
+    expect(world.queue.jobs).toHaveLength(0);
+  });
+
   it('keeps the upload and marks it Failed (retryable) when the queue is down', async () => {
     const world = await createWorld();
     world.queue.enqueue = async () => {

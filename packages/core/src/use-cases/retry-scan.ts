@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '../errors';
+import { ConflictError, NotFoundError, StoreError } from '../errors';
 import type { Identity } from '../ports';
 import { ReceiptRepository } from '../repository/receipt-repository';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
@@ -54,6 +54,27 @@ export async function retryScan(
     }
     throw error;
   }
-  await deps.queue.enqueue({ userId: identity.uid, fileName: input.fileName });
+  try {
+    await deps.queue.enqueue({ userId: identity.uid, fileName: input.fileName });
+  } catch (error) {
+    // Left 'false' with no job, the scan would sit as queued with nothing to run it and no retry
+    // allowed until it went stale; marked Failed, the user can retry it at once.
+    deps.logger.error('enqueue failed', {
+      userId: identity.uid,
+      fileName: input.fileName,
+      error: String(error),
+    });
+    await repo.saveQueueEntry({
+      ...found.entry,
+      status: 'Failed',
+      reason: 'The receipt could not be queued for analysis. Retry it.',
+      updated_at: now.toISOString(),
+    });
+    throw new StoreError('The receipt could not be queued for analysis; retry it in a moment.', {
+      cause: error,
+      code: 'QueueUnavailable',
+      status: 503,
+    });
+  }
   return { fileName: input.fileName, status: 'false' };
 }

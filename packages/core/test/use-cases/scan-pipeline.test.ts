@@ -433,6 +433,20 @@ describe('upload and the scan worker', () => {
     const [entry] = await listQueue(world.deps, alice, { userId: 'alice' });
     expect(entry).toMatchObject({ status: 'Failed' });
   });
+
+  it('leaves a retried scan Failed (retryable), not queued with no job, when the queue is down', async () => {
+    const world = await createWorld();
+    world.analyzer.failures = [new AnalyzerError('Unreadable.', { retryable: false })];
+    await upload(world);
+    await world.drain();
+    world.queue.enqueue = async () => {
+      throw new Error('queue offline');
+    };
+    const input = { userId: 'alice', fileName: '1714560000000-receipt.jpg' };
+    await expect(retryScan(world.deps, alice, input)).rejects.toMatchObject({ code: 'QueueUnavailable' });
+    const [entry] = await listQueue(world.deps, alice, { userId: 'alice' });
+    expect(entry).toMatchObject({ status: 'Failed', reason: expect.stringMatching(/Retry it/) });
+  });
 });
 
 describe('delete and report consistency', () => {

@@ -21,7 +21,14 @@ const adapterPackages = ['@receipts/*', '!@receipts/core'];
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', '**/cdk.out/**', '.data/**', 'test-results/**', 'coverage/**'],
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/cdk.out/**',
+      '.data/**',
+      'test-results/**',
+      'coverage/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -41,7 +48,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: sdkPackages, message: 'packages/core must not import an SDK; put it in an adapter package.' },
+            {
+              group: sdkPackages,
+              message: 'packages/core must not import an SDK; put it in an adapter package.',
+            },
             { group: ['@receipts/*'], message: 'packages/core imports nothing of ours.' },
           ],
         },
@@ -55,7 +65,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: adapterPackages, message: 'An adapter imports only @receipts/core and its own SDK.' }] },
+        {
+          patterns: [
+            { group: adapterPackages, message: 'An adapter imports only @receipts/core and its own SDK.' },
+          ],
+        },
       ],
     },
   },
@@ -71,7 +85,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: adapterPackages, message: 'web imports only @receipts/core.' },
-            { group: ['@aws-sdk/*', '@azure/*', 'firebase-admin', 'firebase-admin/*'], message: 'No server SDK in the web app.' },
+            {
+              group: ['@aws-sdk/*', '@azure/*', 'firebase-admin', 'firebase-admin/*'],
+              message: 'No server SDK in the web app.',
+            },
           ],
         },
       ],
@@ -97,7 +114,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: adapterPackages, message: 'web imports only @receipts/core.' },
-            { group: ['@aws-sdk/*', '@azure/*', 'firebase-admin', 'firebase-admin/*'], message: 'No server SDK in the web app.' },
+            {
+              group: ['@aws-sdk/*', '@azure/*', 'firebase-admin', 'firebase-admin/*'],
+              message: 'No server SDK in the web app.',
+            },
             { group, message },
           ],
         },

@@ -10,7 +10,12 @@ import type { Construct } from 'constructs';
 import type { AppConfig } from './config';
 import { ReceiptFunction } from './receipt-function';
 import { ANALYZE_HANDLER } from './routes';
-import { grantAppDataCache, grantImages, importFirebaseSecret, sharedEnvironment } from './shared-environment';
+import {
+  grantAppDataCache,
+  grantImages,
+  importFirebaseSecret,
+  sharedEnvironment,
+} from './shared-environment';
 import { importStorage, TableStoreAccess, type StorageExports } from './storage-stack';
 
 /** How long one analysis may take: a multi-page Textract call plus the writes. */

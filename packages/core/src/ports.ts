@@ -37,7 +37,11 @@ export interface Analyzer {
    * @param source - where the image is stored, for analyzers that read it from there
    * @throws AnalyzerError when the image cannot be read
    */
-  analyze(image: Uint8Array, mimeType: string, source?: { bucket: string; key: string }): Promise<AnalysisResult>;
+  analyze(
+    image: Uint8Array,
+    mimeType: string,
+    source?: { bucket: string; key: string },
+  ): Promise<AnalysisResult>;
   /** Frees workers and other resources. */
   close?(): Promise<void>;
 }

@@ -33,8 +33,7 @@ export type FilterValue = string | number | boolean | Date;
  * and `rowKey`. Both adapters translate it; neither accepts a raw string.
  */
 export type Filter =
-  | { op: ComparisonOperator; property: string; value: FilterValue }
-  | { op: 'and' | 'or'; filters: Filter[] };
+  { op: ComparisonOperator; property: string; value: FilterValue } | { op: 'and' | 'or'; filters: Filter[] };
 
 const compare =
   (op: ComparisonOperator) =>
@@ -127,9 +126,19 @@ export interface TableStore {
     options?: ListOptions,
   ): Promise<Page<StoredEntity<T>>>;
   /** Updates an existing entity; `NotFoundError` when it does not exist. */
-  updateEntity(table: string, entity: TableEntity, mode?: UpdateMode, options?: WriteOptions): Promise<WriteResult>;
+  updateEntity(
+    table: string,
+    entity: TableEntity,
+    mode?: UpdateMode,
+    options?: WriteOptions,
+  ): Promise<WriteResult>;
   /** Inserts or updates an entity. */
-  upsertEntity(table: string, entity: TableEntity, mode?: UpdateMode, options?: WriteOptions): Promise<WriteResult>;
+  upsertEntity(
+    table: string,
+    entity: TableEntity,
+    mode?: UpdateMode,
+    options?: WriteOptions,
+  ): Promise<WriteResult>;
   /** Deletes an entity; etag default `*`. `NotFoundError` when it does not exist. */
   deleteEntity(table: string, partitionKey: string, rowKey: string, options?: WriteOptions): Promise<void>;
   /**
@@ -204,7 +213,9 @@ export function assertValidTableName(table: unknown): asserts table is string {
 /** Checks the mode argument (spec §8: 'Unexpected value for update mode'). */
 export function assertUpdateMode(mode: unknown): asserts mode is UpdateMode {
   if (mode !== 'Merge' && mode !== 'Replace') {
-    throw new ValidationError(`Unexpected value for update mode: ${String(mode)}`, { code: 'InvalidUpdateMode' });
+    throw new ValidationError(`Unexpected value for update mode: ${String(mode)}`, {
+      code: 'InvalidUpdateMode',
+    });
   }
 }
 
@@ -227,7 +238,9 @@ export function assertValidTransaction(actions: TransactionAction[]): void {
   for (const action of actions) {
     const [kind, entity] = action;
     if (!['create', 'delete', 'update', 'upsert'].includes(kind)) {
-      throw new ValidationError(`Unknown transaction operation: ${String(kind)}`, { code: 'InvalidOperation' });
+      throw new ValidationError(`Unknown transaction operation: ${String(kind)}`, {
+        code: 'InvalidOperation',
+      });
     }
     assertValidKeys(entity);
     if (entity.partitionKey !== partitionKey) {

@@ -180,13 +180,8 @@ export class AzureTableStore implements TableStore {
    * @throws ConflictError when an entity with the same keys exists; NotFoundError when the table does not
    */
   async createEntity(table: string, entity: TableEntity): Promise<WriteResult> {
-    this.checkWrite(table, entity);
-    try {
-      const response = await this.client(table).createEntity(toAzureEntity(entity));
-      return { etag: required(response.etag) };
-    } catch (error) {
-      throw toStoreError(error, this.context(table, entity));
-    }
+    assertValidWrite(table, entity);
+    return this.write(table, entity, (client) => client.createEntity(toAzureEntity(entity)));
   }
 
   /**
@@ -266,16 +261,11 @@ export class AzureTableStore implements TableStore {
     mode: UpdateMode = 'Merge',
     options: WriteOptions = {},
   ): Promise<WriteResult> {
-    this.checkWrite(table, entity);
+    assertValidWrite(table, entity);
     assertUpdateMode(mode);
-    try {
-      const response = await this.client(table).updateEntity(toAzureEntity(entity), mode, {
-        etag: options.etag ?? '*',
-      });
-      return { etag: required(response.etag) };
-    } catch (error) {
-      throw toStoreError(error, this.context(table, entity));
-    }
+    return this.write(table, entity, (client) =>
+      client.updateEntity(toAzureEntity(entity), mode, { etag: options.etag ?? '*' }),
+    );
   }
 
   /**
@@ -292,7 +282,7 @@ export class AzureTableStore implements TableStore {
     mode: UpdateMode = 'Merge',
     options: WriteOptions = {},
   ): Promise<WriteResult> {
-    this.checkWrite(table, entity);
+    assertValidWrite(table, entity);
     assertUpdateMode(mode);
     if (options.etag !== undefined && options.etag !== '*') {
       try {
@@ -307,12 +297,7 @@ export class AzureTableStore implements TableStore {
         throw error;
       }
     }
-    try {
-      const response = await this.client(table).upsertEntity(toAzureEntity(entity), mode);
-      return { etag: required(response.etag) };
-    } catch (error) {
-      throw toStoreError(error, this.context(table, entity));
-    }
+    return this.write(table, entity, (client) => client.upsertEntity(toAzureEntity(entity), mode));
   }
 
   /**
@@ -366,8 +351,18 @@ export class AzureTableStore implements TableStore {
     }
   }
 
-  private checkWrite(table: string, entity: TableEntity): void {
-    assertValidWrite(table, entity);
+  /** Sends one single-entity write and returns its etag; failures are reported against the entity's keys. */
+  private async write(
+    table: string,
+    entity: TableEntity,
+    send: (client: TableClient) => Promise<{ etag?: string }>,
+  ): Promise<WriteResult> {
+    try {
+      const response = await send(this.client(table));
+      return { etag: required(response.etag) };
+    } catch (error) {
+      throw toStoreError(error, this.context(table, entity));
+    }
   }
 }
 

@@ -247,22 +247,22 @@ export class DynamoTableStore implements TableStore {
     await this.ensureTable(table);
     const etag = newEtag();
     const expression = new ExpressionBuilder();
-    try {
-      await this.client.send(
-        new PutItemCommand({
-          TableName: this.tableName,
-          Item: toItem(table, entity, etag, new Date().toISOString()),
-          ConditionExpression: `attribute_not_exists(${expression.name(ATTR.pk)})`,
-          ...expression.attributes(),
+    await this.sendConditional(
+      () =>
+        this.client.send(
+          new PutItemCommand({
+            TableName: this.tableName,
+            Item: toItem(table, entity, etag, new Date().toISOString()),
+            ConditionExpression: `attribute_not_exists(${expression.name(ATTR.pk)})`,
+            ...expression.attributes(),
+          }),
+        ),
+      (cause) =>
+        new ConflictError(`An entity with ${describe(table, entity)} already exists.`, {
+          cause,
+          code: 'EntityAlreadyExists',
         }),
-      );
-    } catch (error) {
-      if (!isSdkError(error, 'ConditionalCheckFailedException')) throw toStoreError(error, this.tableName);
-      throw new ConflictError(`An entity with ${describe(table, entity)} already exists.`, {
-        cause: error,
-        code: 'EntityAlreadyExists',
-      });
-    }
+    );
     return { etag };
   }
 
@@ -384,14 +384,11 @@ export class DynamoTableStore implements TableStore {
     this.checkWrite(table, entity);
     assertUpdateMode(mode);
     const etag = newEtag();
-    try {
-      await this.sendWrite(
-        this.writeItem(table, entity, mode, etag, { mustExist: true, etag: options.etag }),
-      );
-    } catch (error) {
-      if (!isSdkError(error, 'ConditionalCheckFailedException')) throw toStoreError(error, this.tableName);
-      throw await this.explainFailedCondition(table, entity, error);
-    }
+    await this.sendConditional(
+      () =>
+        this.sendWrite(this.writeItem(table, entity, mode, etag, { mustExist: true, etag: options.etag })),
+      (cause) => this.explainFailedCondition(table, entity, cause),
+    );
     return { etag };
   }
 
@@ -413,17 +410,15 @@ export class DynamoTableStore implements TableStore {
     assertUpdateMode(mode);
     await this.ensureTable(table);
     const etag = newEtag();
-    try {
-      await this.sendWrite(
-        this.writeItem(table, entity, mode, etag, { mustExist: false, etag: options.etag }),
-      );
-    } catch (error) {
-      if (!isSdkError(error, 'ConditionalCheckFailedException')) throw toStoreError(error, this.tableName);
-      throw new ConflictError(`The etag matches no entity with ${describe(table, entity)}.`, {
-        cause: error,
-        code: 'EtagMismatch',
-      });
-    }
+    await this.sendConditional(
+      () =>
+        this.sendWrite(this.writeItem(table, entity, mode, etag, { mustExist: false, etag: options.etag })),
+      (cause) =>
+        new ConflictError(`The etag matches no entity with ${describe(table, entity)}.`, {
+          cause,
+          code: 'EtagMismatch',
+        }),
+    );
     return { etag };
   }
 
@@ -444,19 +439,18 @@ export class DynamoTableStore implements TableStore {
     assertValidEntityAddress(table, partitionKey, rowKey);
     assertKeysFit(partitionKey, rowKey);
     const expression = new ExpressionBuilder();
-    try {
-      await this.client.send(
-        new DeleteItemCommand({
-          TableName: this.tableName,
-          Key: keyItem(entityKey(table, partitionKey, rowKey)),
-          ConditionExpression: condition(expression, true, options.etag),
-          ...expression.attributes(),
-        }),
-      );
-    } catch (error) {
-      if (!isSdkError(error, 'ConditionalCheckFailedException')) throw toStoreError(error, this.tableName);
-      throw await this.explainFailedCondition(table, { partitionKey, rowKey }, error);
-    }
+    await this.sendConditional(
+      () =>
+        this.client.send(
+          new DeleteItemCommand({
+            TableName: this.tableName,
+            Key: keyItem(entityKey(table, partitionKey, rowKey)),
+            ConditionExpression: condition(expression, true, options.etag),
+            ...expression.attributes(),
+          }),
+        ),
+      (cause) => this.explainFailedCondition(table, { partitionKey, rowKey }, cause),
+    );
   }
 
   /**
@@ -571,6 +565,22 @@ export class DynamoTableStore implements TableStore {
         ...expression.attributes(),
       },
     };
+  }
+
+  /**
+   * Sends a conditional write. A failed condition becomes the error `explain` gives (its meaning
+   * depends on the operation); any other failure becomes a StoreError.
+   */
+  private async sendConditional(
+    send: () => Promise<unknown>,
+    explain: (cause: unknown) => Error | Promise<Error>,
+  ): Promise<void> {
+    try {
+      await send();
+    } catch (error) {
+      if (!isSdkError(error, 'ConditionalCheckFailedException')) throw toStoreError(error, this.tableName);
+      throw await explain(error);
+    }
   }
 
   /** Sends one operation built by writeItem on its own (outside a transaction). */

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -6,6 +6,7 @@ import { connect } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { AppError } from '@receipts/core';
 import { azuriteConnectionString } from '@receipts/store-azure';
+import { superviseChild } from './child-process';
 import { freeLoopbackPort } from './free-port';
 
 /** Options of {@link startAzurite}. */
@@ -32,18 +33,6 @@ export interface RunningAzurite {
 const START_ATTEMPTS_ON_FREE_PORTS = 3;
 const OUTPUT_LINES_KEPT = 40;
 const STOP_GRACE_MS = 10_000;
-
-/** Processes still running; killed if this process exits without stopping them. */
-const running = new Set<ChildProcess>();
-let exitHookInstalled = false;
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const child of running) child.kill('SIGKILL');
-  });
-}
 
 /**
  * The table service's entry script, found through Node's module resolution rather than
@@ -114,35 +103,21 @@ async function startOnPort(
     '--disableTelemetry',
   ];
   if (options.silent) args.push('--silent');
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: location });
-  installExitHook();
-  running.add(child);
-
-  const output: string[] = [];
-  const keep = (chunk: Buffer, sink: NodeJS.WriteStream) => {
-    const text = chunk.toString('utf8');
-    if (!options.silent) sink.write(text);
-    output.push(...text.split('\n').filter((line) => line.trim().length > 0));
-    if (output.length > OUTPUT_LINES_KEPT) output.splice(0, output.length - OUTPUT_LINES_KEPT);
-  };
-  child.stdout?.on('data', (chunk: Buffer) => keep(chunk, process.stdout));
-  child.stderr?.on('data', (chunk: Buffer) => keep(chunk, process.stderr));
-
-  let exited = false;
-  const exit = new Promise<void>((done) => {
-    child.once('exit', () => {
-      exited = true;
-      running.delete(child);
-      done();
-    });
-  });
+  const child = superviseChild(
+    spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: location }),
+    {
+      keepLines: OUTPUT_LINES_KEPT,
+      echo: options.silent
+        ? undefined
+        : (text, stream) => (stream === 'stdout' ? process.stdout : process.stderr).write(text),
+    },
+  );
 
   const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
   while (!(await accepts(port))) {
-    if (exited || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      await exit;
-      const log = output.join('\n');
+    if (child.exited() || Date.now() > deadline) {
+      await child.kill();
+      const log = child.output.join('\n');
       const taken = /EADDRINUSE|address already in use/i.test(log);
       throw new AppError(
         taken
@@ -159,14 +134,8 @@ async function startOnPort(
     connectionString: azuriteConnectionString(port),
     port,
     stop() {
-      stopping ??= (async () => {
-        if (exited) return;
-        // SIGINT is the signal on which Azurite saves its database and closes.
-        child.kill('SIGINT');
-        const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-        await exit;
-        clearTimeout(timer);
-      })();
+      // SIGINT is the signal on which Azurite saves its database and closes.
+      stopping ??= child.stop('SIGINT', STOP_GRACE_MS);
       return stopping;
     },
   };

@@ -1,11 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { AppError, ConflictError, UnauthorizedError, ValidationError } from '@receipts/core';
+import { superviseChild } from './child-process';
+import { freeLoopbackPort } from './free-port';
 
 /** Options of {@link startAuthEmulator}. */
 export interface AuthEmulatorOptions {
@@ -52,20 +53,6 @@ const METADATA_FILE = 'firebase-export-metadata.json';
 const OUTPUT_LINES_KEPT = 40;
 const START_ATTEMPTS_ON_FREE_PORTS = 3;
 
-/** Emulators still running; killed if this process exits without stopping them. */
-const running = new Set<ChildProcess>();
-let exitHookInstalled = false;
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  // The emulator runs in its own process group (so a terminal's Ctrl-C reaches only us and we can stop
-  // it cleanly); without this it would outlive a test run or server that ends abruptly.
-  process.on('exit', () => {
-    for (const child of running) child.kill('SIGKILL');
-  });
-}
-
 /**
  * Starts the Firebase Auth emulator of firebase-tools on 127.0.0.1 and waits until its REST API answers.
  *
@@ -93,9 +80,9 @@ class PortTakenError extends AppError {}
 
 async function startOnce(options: AuthEmulatorOptions): Promise<AuthEmulator> {
   const projectId = options.projectId ?? DEFAULT_PROJECT_ID;
-  const port = options.port ?? (await findFreePort());
-  const hubPort = await findFreePort();
-  const loggingPort = await findFreePort();
+  const port = options.port ?? (await freeLoopbackPort());
+  const hubPort = await freeLoopbackPort();
+  const loggingPort = await freeLoopbackPort();
   const host = `127.0.0.1:${port}`;
   const dataDir = resolve(options.dataDir);
   await mkdir(dataDir, { recursive: true });
@@ -125,7 +112,8 @@ async function startOnce(options: AuthEmulatorOptions): Promise<AuthEmulator> {
   if (existsSync(join(dataDir, METADATA_FILE))) args.push('--import', dataDir);
   args.push('--export-on-exit', dataDir);
 
-  const child = spawn(process.execPath, args, {
+  // In its own process group (detached) so a terminal's Ctrl-C reaches only us and we can stop it cleanly.
+  const spawned = spawn(process.execPath, args, {
     cwd: workDir,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -142,44 +130,23 @@ async function startOnce(options: AuthEmulatorOptions): Promise<AuthEmulator> {
       FIREBASE_AUTH_EMULATOR_HOST: undefined,
     },
   });
-  running.add(child);
-  installExitHook();
-
-  const output: string[] = [];
-  const collect = (chunk: Buffer) => {
-    for (const line of chunk.toString('utf8').split('\n')) {
-      if (line.trim() === '') continue;
-      output.push(line);
-      if (output.length > OUTPUT_LINES_KEPT) output.shift();
-      if (!options.silent) process.stderr.write(`[auth-emulator] ${line}\n`);
-    }
-  };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
-
-  let exited = false;
-  const exit = new Promise<void>((resolveExit) => {
-    child.once('exit', () => {
-      exited = true;
-      running.delete(child);
-      resolveExit();
-    });
-    child.once('error', (error) => {
-      output.push(`spawn failed: ${error.message}`);
-      exited = true;
-      running.delete(child);
-      resolveExit();
-    });
+  const child = superviseChild(spawned, {
+    keepLines: OUTPUT_LINES_KEPT,
+    echo: options.silent
+      ? undefined
+      : (text) => {
+          for (const line of text.split('\n')) {
+            if (line.trim() !== '') process.stderr.write(`[auth-emulator] ${line}\n`);
+          }
+        },
   });
+  const { output } = child;
   const cleanUp = () => rm(workDir, { recursive: true, force: true });
 
   try {
-    await waitUntilReady(`http://${host}/`, exit, () => exited, options.startTimeoutMs ?? 120_000);
+    await waitUntilReady(`http://${host}/`, child.exit, child.exited, options.startTimeoutMs ?? 120_000);
   } catch (error) {
-    if (!exited) {
-      child.kill('SIGKILL');
-      await exit;
-    }
+    await child.kill();
     await cleanUp();
     const tail = output.join('\n');
     const reason = error instanceof Error ? error.message : String(error);
@@ -193,17 +160,7 @@ async function startOnce(options: AuthEmulatorOptions): Promise<AuthEmulator> {
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
-      if (!exited) {
-        child.kill('SIGINT');
-        const timedOut = await Promise.race([
-          exit.then(() => false),
-          delay(options.stopTimeoutMs ?? 30_000).then(() => true),
-        ]);
-        if (timedOut) {
-          child.kill('SIGKILL');
-          await exit;
-        }
-      }
+      await child.stop('SIGINT', options.stopTimeoutMs ?? 30_000);
       await cleanUp();
       if (output.some((line) => /Automatic export to .* failed/.test(line))) {
         throw new AppError(
@@ -247,20 +204,6 @@ async function startOnce(options: AuthEmulatorOptions): Promise<AuthEmulator> {
 function firebaseCli(): string {
   const require = createRequire(import.meta.url);
   return join(dirname(require.resolve('firebase-tools/package.json')), 'lib', 'bin', 'firebase.js');
-}
-
-/** A port on 127.0.0.1 that nothing listens on right now. */
-function findFreePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolvePort(port));
-    });
-  });
 }
 
 function delay(ms: number): Promise<void> {

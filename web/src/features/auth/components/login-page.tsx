@@ -1,8 +1,14 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Field, Input, Subtitle1, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { Mail24Regular } from '@fluentui/react-icons/svg/mail';
 import { Page } from '../../../components/page';
-import { createAccount, redirectResult, signInWithEmail, signInWithGoogle } from '../../../lib/firebase';
+import {
+  createAccount,
+  redirectResult,
+  signInWithEmail,
+  signInWithGoogle,
+  type SignedInUser,
+} from '../../../lib/firebase';
 import { useAppState } from '../../../stores/app-state';
 import { useCompleteSignIn, useSignOut } from '../hooks/use-sign-in';
 import { SIGN_IN_MESSAGES, signInErrorMessage } from '../utils/sign-in-errors';
@@ -29,13 +35,95 @@ function ErrorText({ message, id }: { message: string | null; id: string }) {
   );
 }
 
-function EmailLoginForm() {
-  const styles = useStyles();
+/** Busy and error state of a form that signs in with `signIn` and then completes the sign-in. */
+function useSignInSubmit() {
   const completeSignIn = useCompleteSignIn();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+
+  async function run(signIn: () => Promise<SignedInUser>, onFailure?: (failure: unknown) => void) {
+    setError(null);
+    setBusy(true);
+    try {
+      await completeSignIn(await signIn());
+    } catch (failure) {
+      onFailure?.(failure);
+      setError(signInErrorMessage(failure));
+      setBusy(false);
+    }
+  }
+
+  return { error, setError, busy, run };
+}
+
+interface AccountFormProps {
+  title: string;
+  label: string;
+  errorId: string;
+  error: string | null;
+  busy: boolean;
+  submitText: string;
+  busyText: string;
+  primary?: boolean;
+  onSubmit: (event: FormEvent) => void;
+  children: ReactNode;
+}
+
+function AccountForm(props: AccountFormProps) {
+  const styles = useStyles();
+  return (
+    <form
+      className={styles.form}
+      onSubmit={props.onSubmit}
+      noValidate
+      aria-label={props.label}
+      aria-describedby={props.errorId}
+    >
+      <Subtitle1 as="h2">{props.title}</Subtitle1>
+      {props.children}
+      <Button type="submit" appearance={props.primary ? 'primary' : undefined} disabled={props.busy}>
+        {props.busy ? props.busyText : props.submitText}
+      </Button>
+      <ErrorText id={props.errorId} message={props.error} />
+    </form>
+  );
+}
+
+interface EmailPasswordFieldsProps {
+  email: string;
+  password: string;
+  passwordAutoComplete: 'current-password' | 'new-password';
+  onEmail: (value: string) => void;
+  onPassword: (value: string) => void;
+}
+
+function EmailPasswordFields(props: EmailPasswordFieldsProps) {
+  return (
+    <>
+      <Field label="Email">
+        <Input
+          type="email"
+          autoComplete="email"
+          value={props.email}
+          onChange={(_, d) => props.onEmail(d.value)}
+        />
+      </Field>
+      <Field label="Password">
+        <Input
+          type="password"
+          autoComplete={props.passwordAutoComplete}
+          value={props.password}
+          onChange={(_, d) => props.onPassword(d.value)}
+        />
+      </Field>
+    </>
+  );
+}
+
+function EmailLoginForm() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const { error, setError, busy, run } = useSignInSubmit();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -43,94 +131,68 @@ function EmailLoginForm() {
       setError(SIGN_IN_MESSAGES.missingFields);
       return;
     }
-    setError(null);
-    setBusy(true);
-    try {
-      await completeSignIn(await signInWithEmail(email, password));
-    } catch (failure) {
-      setError(signInErrorMessage(failure));
-      setBusy(false);
-    }
+    await run(() => signInWithEmail(email, password));
   }
 
   return (
-    <form
-      className={styles.form}
+    <AccountForm
+      title="Sign in"
+      label="Sign in with email"
+      errorId="login-error"
+      error={error}
+      busy={busy}
+      submitText="Sign in"
+      busyText="Signing in…"
+      primary
       onSubmit={submit}
-      noValidate
-      aria-label="Sign in with email"
-      aria-describedby="login-error"
     >
-      <Subtitle1 as="h2">Sign in</Subtitle1>
-      <Field label="Email">
-        <Input type="email" autoComplete="email" value={email} onChange={(_, d) => setEmail(d.value)} />
-      </Field>
-      <Field label="Password">
-        <Input
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(_, d) => setPassword(d.value)}
-        />
-      </Field>
-      <Button type="submit" appearance="primary" disabled={busy}>
-        {busy ? 'Signing in…' : 'Sign in'}
-      </Button>
-      <ErrorText id="login-error" message={error} />
-    </form>
+      <EmailPasswordFields
+        email={email}
+        password={password}
+        passwordAutoComplete="current-password"
+        onEmail={setEmail}
+        onPassword={setPassword}
+      />
+    </AccountForm>
   );
 }
 
 function CreateAccountForm() {
-  const styles = useStyles();
-  const completeSignIn = useCompleteSignIn();
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, run } = useSignInSubmit();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setError(null);
-    setBusy(true);
-    try {
-      await completeSignIn(await createAccount(name.trim(), email, password));
-    } catch (failure) {
-      console.warn('Account creation failed', failure);
-      setError(signInErrorMessage(failure));
-      setBusy(false);
-    }
+    await run(
+      () => createAccount(name.trim(), email, password),
+      (failure) => console.warn('Account creation failed', failure),
+    );
   }
 
   return (
-    <form
-      className={styles.form}
+    <AccountForm
+      title="Create account"
+      label="Create account"
+      errorId="create-error"
+      error={error}
+      busy={busy}
+      submitText="Create account"
+      busyText="Creating account…"
       onSubmit={submit}
-      noValidate
-      aria-label="Create account"
-      aria-describedby="create-error"
     >
-      <Subtitle1 as="h2">Create account</Subtitle1>
       <Field label="Name">
         <Input autoComplete="name" value={name} onChange={(_, d) => setName(d.value)} />
       </Field>
-      <Field label="Email">
-        <Input type="email" autoComplete="email" value={email} onChange={(_, d) => setEmail(d.value)} />
-      </Field>
-      <Field label="Password">
-        <Input
-          type="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(_, d) => setPassword(d.value)}
-        />
-      </Field>
-      <Button type="submit" disabled={busy}>
-        {busy ? 'Creating account…' : 'Create account'}
-      </Button>
-      <ErrorText id="create-error" message={error} />
-    </form>
+      <EmailPasswordFields
+        email={email}
+        password={password}
+        passwordAutoComplete="new-password"
+        onEmail={setEmail}
+        onPassword={setPassword}
+      />
+    </AccountForm>
   );
 }
 

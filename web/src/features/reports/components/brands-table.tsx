@@ -2,7 +2,7 @@ import { createColumnHelper, type Row } from '@tanstack/react-table';
 import type { Brand } from '@receipts/core/entities';
 import { DataTable } from '../../../components/data-table';
 import { formatMoney, formatQuantity } from '../../../lib/format';
-import { OpenLink } from './open-link';
+import { openColumn } from './open-link';
 
 const column = createColumnHelper<Brand>();
 
@@ -46,17 +46,10 @@ const columns = [
     sortingFn: compareBrandTotals,
     cell: (i) => <BrandTotal brand={i.row.original} />,
   }),
-  column.display({
-    id: 'open',
-    header: () => <span className="visually-hidden">Open</span>,
-    meta: { width: '56px' },
-    cell: (i) => (
-      <OpenLink
-        to={`/Brand?brandId=${encodeURIComponent(i.row.original.name)}`}
-        label={`Open brand ${i.row.original.name}`}
-      />
-    ),
-  }),
+  openColumn<Brand>((brand) => ({
+    to: `/Brand?brandId=${encodeURIComponent(brand.name)}`,
+    label: `Open brand ${brand.name}`,
+  })),
 ];
 
 /** The brands table of spec §2: only brands with purchases, sorted by total descending. */

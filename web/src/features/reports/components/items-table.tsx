@@ -3,7 +3,7 @@ import type { ReportItem } from '@receipts/core/entities';
 import { DataTable } from '../../../components/data-table';
 import { BREAKPOINTS, useWindowWidth } from '../../../hooks/use-window-width';
 import { formatMoney, formatQuantity, orDash } from '../../../lib/format';
-import { OpenLink } from './open-link';
+import { openColumn } from './open-link';
 
 const column = createColumnHelper<ReportItem>();
 
@@ -29,17 +29,10 @@ const columns = [
     meta: { width: '23%' },
     cell: (i) => orDash(i.getValue()),
   }),
-  column.display({
-    id: 'open',
-    header: () => <span className="visually-hidden">Open</span>,
-    meta: { width: '56px' },
-    cell: (i) => (
-      <OpenLink
-        to={`/ProductItem?itemId=${encodeURIComponent(i.row.original.item_id)}`}
-        label={`Open item ${i.row.original.description}`}
-      />
-    ),
-  }),
+  openColumn<ReportItem>((item) => ({
+    to: `/ProductItem?itemId=${encodeURIComponent(item.item_id)}`,
+    label: `Open item ${item.description}`,
+  })),
 ];
 
 /** The product items table of spec §2: receipt date and merchant show on wide screens only. */

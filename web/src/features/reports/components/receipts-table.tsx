@@ -7,7 +7,7 @@ import { BREAKPOINTS, useWindowWidth } from '../../../hooks/use-window-width';
 import { buildAnalysisResult } from '../../../lib/app-data';
 import { formatMoney, orDash } from '../../../lib/format';
 import { useAppActions } from '../../../stores/app-state';
-import { OpenLink } from './open-link';
+import { openColumn } from './open-link';
 
 const useStyles = makeStyles({
   failed: { color: tokens.colorPaletteRedForeground1, fontWeight: tokens.fontWeightSemibold },
@@ -67,24 +67,14 @@ export function ReceiptsTable({ data }: { data: AppData }) {
           </span>
         ),
     }),
-    column.display({
-      id: 'open',
-      header: () => <span className="visually-hidden">Open</span>,
-      meta: { width: '56px' },
-      cell: (info) => {
-        const receipt = info.row.original;
-        return (
-          <OpenLink
-            to={`/Receipt?receiptId=${encodeURIComponent(receipt.receipt_id)}`}
-            label={`Open receipt from ${receipt.merchant_name || 'Unknown Merchant'} on ${receipt.transaction_date ?? 'unknown date'}`}
-            onClick={() => {
-              const result = buildAnalysisResult(data, receipt.receipt_id);
-              if (result) actions.setAnalysisResult(result);
-            }}
-          />
-        );
+    openColumn<Receipt>((receipt) => ({
+      to: `/Receipt?receiptId=${encodeURIComponent(receipt.receipt_id)}`,
+      label: `Open receipt from ${receipt.merchant_name || 'Unknown Merchant'} on ${receipt.transaction_date ?? 'unknown date'}`,
+      onClick: () => {
+        const result = buildAnalysisResult(data, receipt.receipt_id);
+        if (result) actions.setAnalysisResult(result);
       },
-    }),
+    })),
   ];
 
   return (

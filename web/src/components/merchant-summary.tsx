@@ -1,6 +1,7 @@
 import { Subtitle1, makeStyles, tokens } from '@fluentui/react-components';
 import type { ReportMerchant } from '@receipts/core/entities';
 import { formatMoney, orDash } from '../lib/format';
+import { FactList } from './fact-list';
 import type { CurrencyTotal } from '../lib/totals';
 
 const useStyles = makeStyles({
@@ -11,15 +12,6 @@ const useStyles = makeStyles({
     borderRadius: tokens.borderRadiusLarge,
     backgroundColor: tokens.colorNeutralBackground2,
   },
-  list: {
-    display: 'grid',
-    gridTemplateColumns: 'max-content 1fr',
-    columnGap: tokens.spacingHorizontalM,
-    rowGap: tokens.spacingVerticalXXS,
-    margin: 0,
-  },
-  term: { color: tokens.colorNeutralForeground3 },
-  value: { margin: 0, overflowWrap: 'anywhere' },
 });
 
 export interface MerchantSummaryProps {
@@ -49,14 +41,7 @@ export function MerchantSummary({ merchant, totals }: MerchantSummaryProps) {
   return (
     <section className={styles.card} aria-label="Merchant summary">
       <Subtitle1 as="h2">{merchant?.name || 'Unknown Merchant'}</Subtitle1>
-      <dl className={styles.list}>
-        {rows.map(([term, value]) => (
-          <div key={term} style={{ display: 'contents' }}>
-            <dt className={styles.term}>{term}</dt>
-            <dd className={styles.value}>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <FactList facts={rows} wrapAnywhere />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Spinner, Title2, makeStyles, tokens } from '@fluentui/react-components';
+import { Spinner, Subtitle1, Title2, makeStyles, tokens } from '@fluentui/react-components';
+import { errorMessage } from '../lib/api-client';
 
 const useStyles = makeStyles({
   page: {
@@ -15,6 +16,7 @@ const useStyles = makeStyles({
   header: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
   title: { flexGrow: 1, margin: 0 },
   error: { color: tokens.colorPaletteRedForeground1 },
+  section: { display: 'grid', gap: tokens.spacingVerticalS, minWidth: 0 },
 });
 
 export interface PageProps {
@@ -52,5 +54,44 @@ export function PageError({ message }: { message: string }) {
     <p role="alert" className={styles.error}>
       {message}
     </p>
+  );
+}
+
+/** The state of a screen's data query, as far as {@link PageDataStatus} needs it. */
+export interface PageQueryState {
+  isPending: boolean;
+  isError: boolean;
+  isSuccess: boolean;
+  error: unknown;
+}
+
+export interface PageDataStatusProps {
+  query: PageQueryState;
+  /** Names what is loading, e.g. 'Loading the brand'. */
+  loadingLabel: string;
+  /** Whether the loaded data holds what the screen shows; default true. */
+  found?: boolean;
+  /** Shown once the data has loaded without what the screen shows. */
+  notFound?: ReactNode;
+}
+
+/** What a screen shows in place of its content while its data loads, when it fails, or when it lacks the item asked for. */
+export function PageDataStatus({ query, loadingLabel, found = true, notFound }: PageDataStatusProps) {
+  if (query.isPending) return <PageLoading label={loadingLabel} />;
+  if (query.isError) return <PageError message={errorMessage(query.error)} />;
+  if (query.isSuccess && !found) return notFound;
+  return null;
+}
+
+/** A titled part of a screen, named by its heading for screen readers. */
+export function PageSection({ id, title, children }: { id: string; title: ReactNode; children?: ReactNode }) {
+  const styles = useStyles();
+  return (
+    <section className={styles.section} aria-labelledby={id}>
+      <Subtitle1 as="h2" id={id}>
+        {title}
+      </Subtitle1>
+      {children}
+    </section>
   );
 }

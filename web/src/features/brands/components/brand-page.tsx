@@ -1,27 +1,13 @@
 import { useMemo } from 'react';
 import { Link as RouterLink, Navigate, useSearchParams } from 'react-router';
 import { createColumnHelper } from '@tanstack/react-table';
-import { Subtitle1, makeStyles, tokens } from '@fluentui/react-components';
 import type { AppData } from '@receipts/core/entities';
 import { DataTable } from '../../../components/data-table';
-import { Page, PageError, PageLoading } from '../../../components/page';
-import { errorMessage } from '../../../lib/api-client';
+import { FactList } from '../../../components/fact-list';
+import { Page, PageDataStatus, PageSection } from '../../../components/page';
 import { useAppData } from '../../../lib/app-data';
 import { formatMoney, orDash } from '../../../lib/format';
 import { useAppState } from '../../../stores/app-state';
-
-const useStyles = makeStyles({
-  section: { display: 'grid', gap: tokens.spacingVerticalS, minWidth: 0 },
-  facts: {
-    display: 'grid',
-    gridTemplateColumns: 'max-content 1fr',
-    columnGap: tokens.spacingHorizontalM,
-    rowGap: tokens.spacingVerticalXXS,
-    margin: 0,
-  },
-  term: { color: tokens.colorNeutralForeground3 },
-  value: { margin: 0 },
-});
 
 /** One receipt that holds the brand, with what the brand cost on it. */
 export interface BrandPurchase {
@@ -75,7 +61,6 @@ const columns = [
 
 /** The brand page (spec §2): the brand, its owning corporation and the receipts that contain it. */
 export function BrandPage() {
-  const styles = useStyles();
   const [params] = useSearchParams();
   const brandId = params.get('brandId') ?? '';
   const { signedIn } = useAppState();
@@ -92,21 +77,21 @@ export function BrandPage() {
   if (!signedIn) return <Navigate to="/Login" replace />;
   return (
     <Page title={brand?.name || 'Brand'}>
-      {data.isPending && <PageLoading label="Loading the brand" />}
-      {data.isError && <PageError message={errorMessage(data.error)} />}
-      {data.isSuccess && !brand && <p role="status">Brand not found</p>}
+      <PageDataStatus
+        query={data}
+        loadingLabel="Loading the brand"
+        found={brand !== null}
+        notFound={<p role="status">Brand not found</p>}
+      />
       {brand && (
         <>
-          <dl className={styles.facts}>
-            <dt className={styles.term}>Brand</dt>
-            <dd className={styles.value}>{brand.name}</dd>
-            <dt className={styles.term}>Owning corporation</dt>
-            <dd className={styles.value}>{orDash(brand.owning_corporation)}</dd>
-          </dl>
-          <section className={styles.section} aria-labelledby="brand-receipts">
-            <Subtitle1 as="h2" id="brand-receipts">
-              Receipts with {brand.name}
-            </Subtitle1>
+          <FactList
+            facts={[
+              ['Brand', brand.name],
+              ['Owning corporation', orDash(brand.owning_corporation)],
+            ]}
+          />
+          <PageSection id="brand-receipts" title={`Receipts with ${brand.name}`}>
             <DataTable
               ariaLabel={`Receipts with ${brand.name}`}
               data={purchases}
@@ -115,7 +100,7 @@ export function BrandPage() {
               currencyOf={(p) => p.currency}
               emptyText="No receipts contain this brand."
             />
-          </section>
+          </PageSection>
         </>
       )}
     </Page>

@@ -1,27 +1,13 @@
 import { useMemo } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { createColumnHelper } from '@tanstack/react-table';
-import { Subtitle1, makeStyles, tokens } from '@fluentui/react-components';
 import type { ReportItem } from '@receipts/core/entities';
 import { DataTable } from '../../../components/data-table';
-import { Page, PageError, PageLoading } from '../../../components/page';
-import { errorMessage } from '../../../lib/api-client';
+import { FactList } from '../../../components/fact-list';
+import { Page, PageDataStatus, PageSection } from '../../../components/page';
 import { useAppData } from '../../../lib/app-data';
 import { formatMoney, orDash } from '../../../lib/format';
 import { useAppState } from '../../../stores/app-state';
-
-const useStyles = makeStyles({
-  section: { display: 'grid', gap: tokens.spacingVerticalS, minWidth: 0 },
-  facts: {
-    display: 'grid',
-    gridTemplateColumns: 'max-content 1fr',
-    columnGap: tokens.spacingHorizontalM,
-    rowGap: tokens.spacingVerticalXXS,
-    margin: 0,
-  },
-  term: { color: tokens.colorNeutralForeground3 },
-  value: { margin: 0, overflowWrap: 'anywhere' },
-});
 
 const column = createColumnHelper<ReportItem>();
 const columns = [
@@ -40,7 +26,6 @@ const columns = [
 
 /** The product item page (spec §2): the item's description, brand and corporation, and its brand's items. */
 export function ProductItemPage() {
-  const styles = useStyles();
   const [params] = useSearchParams();
   const itemId = params.get('itemId') ?? '';
   const { signedIn } = useAppState();
@@ -65,30 +50,30 @@ export function ProductItemPage() {
   if (!signedIn) return <Navigate to="/Login" replace />;
   return (
     <Page title="Product item">
-      {data.isPending && <PageLoading label="Loading the item" />}
-      {data.isError && <PageError message={errorMessage(data.error)} />}
-      {data.isSuccess && !item && <p>Product item not found.</p>}
+      <PageDataStatus
+        query={data}
+        loadingLabel="Loading the item"
+        found={item !== null}
+        notFound={<p>Product item not found.</p>}
+      />
       {item && (
         <>
-          <dl className={styles.facts}>
-            <dt className={styles.term}>Description</dt>
-            <dd className={styles.value}>{item.description}</dd>
-            <dt className={styles.term}>Brand</dt>
-            <dd className={styles.value}>{orDash(item.brand)}</dd>
-            <dt className={styles.term}>Corporation</dt>
-            <dd className={styles.value}>{orDash(corporation)}</dd>
-          </dl>
-          <section className={styles.section} aria-labelledby="same-brand">
-            <Subtitle1 as="h2" id="same-brand">
-              {item.brand ? `Items of ${item.brand}` : 'This item'}
-            </Subtitle1>
+          <FactList
+            wrapAnywhere
+            facts={[
+              ['Description', item.description],
+              ['Brand', orDash(item.brand)],
+              ['Corporation', orDash(corporation)],
+            ]}
+          />
+          <PageSection id="same-brand" title={item.brand ? `Items of ${item.brand}` : 'This item'}>
             <DataTable
               ariaLabel="Items of the same brand"
               data={sameBrand}
               columns={columns}
               getRowId={(i) => i.item_id}
             />
-          </section>
+          </PageSection>
         </>
       )}
     </Page>

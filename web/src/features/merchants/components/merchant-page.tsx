@@ -1,17 +1,13 @@
 import { useMemo } from 'react';
 import { Link as RouterLink, Navigate, useSearchParams } from 'react-router';
 import { createColumnHelper } from '@tanstack/react-table';
-import { Subtitle1, makeStyles, tokens } from '@fluentui/react-components';
 import type { Receipt } from '@receipts/core/entities';
 import { DataTable } from '../../../components/data-table';
 import { MerchantSummary } from '../../../components/merchant-summary';
-import { Page, PageError, PageLoading } from '../../../components/page';
-import { errorMessage } from '../../../lib/api-client';
+import { Page, PageDataStatus, PageSection } from '../../../components/page';
 import { merchantReceipts, merchantTotals, useAppData } from '../../../lib/app-data';
 import { formatMoney, orDash } from '../../../lib/format';
 import { useAppState } from '../../../stores/app-state';
-
-const useStyles = makeStyles({ section: { display: 'grid', gap: tokens.spacingVerticalS, minWidth: 0 } });
 
 const column = createColumnHelper<Receipt>();
 const columns = [
@@ -38,7 +34,6 @@ const columns = [
 
 /** The merchant summary screen (spec §2) with the merchant's receipts. */
 export function MerchantPage() {
-  const styles = useStyles();
   const [params] = useSearchParams();
   const merchantId = params.get('merchantId') ?? '';
   const { signedIn } = useAppState();
@@ -55,15 +50,11 @@ export function MerchantPage() {
   if (!signedIn) return <Navigate to="/Login" replace />;
   return (
     <Page title="Merchant">
-      {data.isPending && <PageLoading label="Loading the merchant" />}
-      {data.isError && <PageError message={errorMessage(data.error)} />}
+      <PageDataStatus query={data} loadingLabel="Loading the merchant" />
       {data.data && (
         <>
           <MerchantSummary merchant={merchant} totals={merchantTotals(data.data, merchantId)} />
-          <section className={styles.section} aria-labelledby="merchant-receipts">
-            <Subtitle1 as="h2" id="merchant-receipts">
-              Receipts for this Merchant
-            </Subtitle1>
+          <PageSection id="merchant-receipts" title="Receipts for this Merchant">
             <DataTable
               ariaLabel="Receipts for this Merchant"
               data={receipts}
@@ -72,7 +63,7 @@ export function MerchantPage() {
               currencyOf={(r) => r.currency_code}
               emptyText="No receipts from this merchant."
             />
-          </section>
+          </PageSection>
         </>
       )}
     </Page>

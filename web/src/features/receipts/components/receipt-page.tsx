@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link as RouterLink, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { createColumnHelper } from '@tanstack/react-table';
-import { Button, Spinner, Subtitle1, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, Spinner, makeStyles, tokens } from '@fluentui/react-components';
 import { Delete24Regular } from '@fluentui/react-icons/svg/delete';
 import { Image24Regular } from '@fluentui/react-icons/svg/image';
 import { Code24Regular } from '@fluentui/react-icons/svg/code';
@@ -12,7 +12,8 @@ import { ImageModal } from '../../../components/image-modal';
 import { JsonTree } from '../../../components/json-tree';
 import { MerchantSummary } from '../../../components/merchant-summary';
 import { Modal } from '../../../components/modal';
-import { Page, PageError, PageLoading } from '../../../components/page';
+import { FactList } from '../../../components/fact-list';
+import { Page, PageDataStatus, PageSection } from '../../../components/page';
 import { errorMessage } from '../../../lib/api-client';
 import { buildAnalysisResult, merchantTotals, useAppData } from '../../../lib/app-data';
 import { blobNameOf, formatMoney, formatQuantity, orDash } from '../../../lib/format';
@@ -28,16 +29,6 @@ export const DELETE_MESSAGES = {
 } as const;
 
 const useStyles = makeStyles({
-  section: { display: 'grid', gap: tokens.spacingVerticalS, minWidth: 0 },
-  facts: {
-    display: 'grid',
-    gridTemplateColumns: 'max-content 1fr',
-    columnGap: tokens.spacingHorizontalM,
-    rowGap: tokens.spacingVerticalXXS,
-    margin: 0,
-  },
-  term: { color: tokens.colorNeutralForeground3 },
-  value: { margin: 0 },
   toolbar: { display: 'flex', gap: tokens.spacingHorizontalXS, flexWrap: 'wrap' },
 });
 
@@ -66,25 +57,15 @@ const productColumns = [
 ];
 
 function Facts({ result }: { result: AnalysisResultState }) {
-  const styles = useStyles();
   const { receipt } = result;
-  const rows: [string, string][] = [
+  const facts: [string, string][] = [
     ['Total Amount', `${formatMoney(receipt.total_amount)} ${receipt.currency_code ?? ''}`.trim()],
     ['Date', orDash(receipt.transaction_date)],
     ['Time', orDash(receipt.transaction_time)],
     ['Document Type', orDash(receipt.doc_type)],
     ['Category', orDash(receipt.receipt_type)],
   ];
-  return (
-    <dl className={styles.facts}>
-      {rows.map(([term, value]) => (
-        <div key={term} style={{ display: 'contents' }}>
-          <dt className={styles.term}>{term}</dt>
-          <dd className={styles.value}>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return <FactList facts={facts} />;
 }
 
 /** The receipt screen (spec §2): merchant summary, this receipt, its products, and the four icons. */
@@ -136,14 +117,17 @@ export function ReceiptPage() {
   if (!result) {
     return (
       <Page title="Receipt" actions={back}>
-        {data.isPending && <PageLoading label="Loading the receipt" />}
-        {data.isError && <PageError message={errorMessage(data.error)} />}
-        {data.isSuccess && (
-          <p>
-            Receipt not found. It may have been deleted.{' '}
-            <RouterLink to="/Reports">See all receipts</RouterLink>
-          </p>
-        )}
+        <PageDataStatus
+          query={data}
+          loadingLabel="Loading the receipt"
+          found={false}
+          notFound={
+            <p>
+              Receipt not found. It may have been deleted.{' '}
+              <RouterLink to="/Reports">See all receipts</RouterLink>
+            </p>
+          }
+        />
       </Page>
     );
   }
@@ -200,16 +184,10 @@ export function ReceiptPage() {
         merchant={result.merchant}
         totals={data.data ? merchantTotals(data.data, receipt.merchant_id) : []}
       />
-      <section className={styles.section} aria-labelledby="this-receipt">
-        <Subtitle1 as="h2" id="this-receipt">
-          This Receipt
-        </Subtitle1>
+      <PageSection id="this-receipt" title="This Receipt">
         <Facts result={result} />
-      </section>
-      <section className={styles.section} aria-labelledby="receipt-products">
-        <Subtitle1 as="h2" id="receipt-products">
-          Receipt Products
-        </Subtitle1>
+      </PageSection>
+      <PageSection id="receipt-products" title="Receipt Products">
         <DataTable
           ariaLabel="Receipt Products"
           data={result.items}
@@ -218,7 +196,7 @@ export function ReceiptPage() {
           currencyOf={(i) => i.currency_code ?? receipt.currency_code}
           emptyText="No products were read from this receipt."
         />
-      </section>
+      </PageSection>
       <ImageModal
         open={imageOpen}
         onClose={() => setImageOpen(false)}

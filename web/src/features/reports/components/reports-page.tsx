@@ -1,14 +1,10 @@
-import { Subtitle1, makeStyles, tokens } from '@fluentui/react-components';
 import { Navigate } from 'react-router';
-import { Page, PageError, PageLoading } from '../../../components/page';
-import { errorMessage } from '../../../lib/api-client';
+import { Page, PageDataStatus, PageSection } from '../../../components/page';
 import { useAppData } from '../../../lib/app-data';
 import { useAppState } from '../../../stores/app-state';
 import { BrandsTable } from './brands-table';
 import { ItemsTable } from './items-table';
 import { ReceiptsTable } from './receipts-table';
-
-const useStyles = makeStyles({ section: { display: 'grid', gap: tokens.spacingVerticalS, minWidth: 0 } });
 
 function useReportData() {
   return useAppData({ reloadOnEntry: true });
@@ -16,34 +12,23 @@ function useReportData() {
 
 /** Reports (spec §2): receipts, brands and product items, stacked; the data is reloaded on entry. */
 export function ReportsPage() {
-  const styles = useStyles();
   const { signedIn } = useAppState();
   const data = useReportData();
   if (!signedIn) return <Navigate to="/Login" replace />;
   return (
     <Page title="Reports">
-      {data.isPending && <PageLoading label="Loading your reports" />}
-      {data.isError && <PageError message={errorMessage(data.error)} />}
+      <PageDataStatus query={data} loadingLabel="Loading your reports" />
       {data.data && (
         <>
-          <section className={styles.section} aria-labelledby="receipts-heading">
-            <Subtitle1 as="h2" id="receipts-heading">
-              Receipts
-            </Subtitle1>
+          <PageSection id="receipts-heading" title="Receipts">
             <ReceiptsTable data={data.data} />
-          </section>
-          <section className={styles.section} aria-labelledby="brands-heading">
-            <Subtitle1 as="h2" id="brands-heading">
-              Brands
-            </Subtitle1>
+          </PageSection>
+          <PageSection id="brands-heading" title="Brands">
             <BrandsTable brands={data.data.brands} />
-          </section>
-          <section className={styles.section} aria-labelledby="items-heading">
-            <Subtitle1 as="h2" id="items-heading">
-              Product items
-            </Subtitle1>
+          </PageSection>
+          <PageSection id="items-heading" title="Product items">
             <ItemsTable items={data.data.reportProductItems} />
-          </section>
+          </PageSection>
         </>
       )}
     </Page>
@@ -57,8 +42,7 @@ export function ReceiptsPage() {
   if (!signedIn) return <Navigate to="/Login" replace />;
   return (
     <Page title="Receipts">
-      {data.isPending && <PageLoading label="Loading your receipts" />}
-      {data.isError && <PageError message={errorMessage(data.error)} />}
+      <PageDataStatus query={data} loadingLabel="Loading your receipts" />
       {data.data && <ReceiptsTable data={data.data} />}
     </Page>
   );

@@ -140,15 +140,8 @@ export class AzureTableStore implements TableStore {
    */
   async createTable(table: string): Promise<void> {
     assertValidTableName(table);
-    let existed = false;
-    try {
-      // The SDK swallows 409 TableAlreadyExists itself; its response still tells us it happened.
-      await this.service.createTable(table, {
-        onResponse: (response) => void (existed ||= response.status === 409),
-      });
-    } catch (error) {
-      throw toStoreError(error, this.context(table));
-    }
+    // The SDK swallows 409 TableAlreadyExists itself; its response still tells us it happened.
+    const existed = await this.answered(table, 409, (options) => this.service.createTable(table, options));
     if (existed)
       this.logger.info('Table already exists; nothing to create.', { table, code: 'TableAlreadyExists' });
   }
@@ -159,14 +152,7 @@ export class AzureTableStore implements TableStore {
    */
   async deleteTable(table: string): Promise<void> {
     assertValidTableName(table);
-    let missing = false;
-    try {
-      await this.service.deleteTable(table, {
-        onResponse: (response) => void (missing ||= response.status === 404),
-      });
-    } catch (error) {
-      throw toStoreError(error, this.context(table));
-    }
+    const missing = await this.answered(table, 404, (options) => this.service.deleteTable(table, options));
     this.tables.delete(table);
     if (missing)
       this.logger.info('Table does not exist; nothing to delete.', { table, code: 'TableNotFound' });
@@ -349,6 +335,24 @@ export class AzureTableStore implements TableStore {
     } catch (error) {
       throw toTransactionError(error, this.context(table));
     }
+  }
+
+  /**
+   * Runs a table-level service call and tells whether the service answered with `status`, which the
+   * SDK handles without an error for these calls.
+   */
+  private async answered(
+    table: string,
+    status: number,
+    call: (options: { onResponse: (response: { status: number }) => void }) => Promise<void>,
+  ): Promise<boolean> {
+    let seen = false;
+    try {
+      await call({ onResponse: (response) => void (seen ||= response.status === status) });
+    } catch (error) {
+      throw toStoreError(error, this.context(table));
+    }
+    return seen;
   }
 
   /** Sends one single-entity write and returns its etag; failures are reported against the entity's keys. */

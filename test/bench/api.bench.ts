@@ -33,7 +33,7 @@ import { LocalBlobStore } from '@receipts/blob-local';
 import { MemoryScanQueue } from '@receipts/queue-memory';
 import { AzureTableStore } from '@receipts/store-azure';
 import { DynamoTableStore, createStoreTable } from '@receipts/store-dynamo';
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { apiEvent } from '../../lambdas/test/support';
 import sharp from 'sharp';
 import { loadConfig } from '../../lambdas/src/config';
 import { createServices, installServices, type Services } from '../../lambdas/src/composition';
@@ -70,40 +70,6 @@ function summary(values: number[]): string {
 const benchIdentity = {
   verify: async (token: string): Promise<Identity> => ({ uid: token, email: null, name: null }),
 };
-
-function event(
-  method: string,
-  path: string,
-  uid: string,
-  init: { query?: Record<string, string>; body?: string },
-): APIGatewayProxyEventV2 {
-  return {
-    version: '2.0',
-    routeKey: `${method} ${path}`,
-    rawPath: path,
-    rawQueryString: new URLSearchParams(init.query ?? {}).toString(),
-    headers: {
-      authorization: `Bearer ${uid}`,
-      'accept-encoding': 'gzip',
-      'content-type': 'application/json',
-    },
-    ...(init.query ? { queryStringParameters: init.query } : {}),
-    requestContext: {
-      accountId: 'bench',
-      apiId: 'bench',
-      domainName: 'localhost',
-      domainPrefix: 'bench',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
-      requestId: 'bench',
-      routeKey: `${method} ${path}`,
-      stage: '$default',
-      time: '',
-      timeEpoch: Date.now(),
-    },
-    ...(init.body !== undefined ? { body: init.body } : {}),
-    isBase64Encoded: false,
-  };
-}
 
 async function withConcurrency<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -211,10 +177,22 @@ async function measureAppData(
     // A write of the user's data changes the version: the next read rebuilds the report.
     await repo.bumpDataVersion(uid, new Date());
     let t = performance.now();
-    const first = await getAppDataHandler(event('GET', '/api/getAppData', uid, { query: { userId: uid } }));
+    const first = await getAppDataHandler(
+      apiEvent('GET', '/api/getAppData', {
+        token: uid,
+        query: { userId: uid },
+        headers: { 'accept-encoding': 'gzip' },
+      }),
+    );
     cold.push(performance.now() - t);
     t = performance.now();
-    const second = await getAppDataHandler(event('GET', '/api/getAppData', uid, { query: { userId: uid } }));
+    const second = await getAppDataHandler(
+      apiEvent('GET', '/api/getAppData', {
+        token: uid,
+        query: { userId: uid },
+        headers: { 'accept-encoding': 'gzip' },
+      }),
+    );
     warm.push(performance.now() - t);
     if (first.statusCode !== 200 || second.statusCode !== 200)
       throw new Error(`getAppData answered ${first.statusCode}`);
@@ -313,7 +291,7 @@ async function benchUpload(store: TableStore, blobDir: string): Promise<void> {
   for (let i = 0; i < 40; i++) {
     const body = JSON.stringify({ userId: uid, fileName: `${1700000000000 + i}-receipt.jpg`, imgSrc });
     const t = performance.now();
-    const answer = await uploadHandler(event('POST', '/api/upload', uid, { body }));
+    const answer = await uploadHandler(apiEvent('POST', '/api/upload', { token: uid, rawBody: body }));
     times.push(performance.now() - t);
     if (answer.statusCode !== 202) throw new Error(`upload answered ${answer.statusCode}: ${answer.body}`);
   }

@@ -4,6 +4,9 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 const sdkPackages = [
   '@aws-sdk/*',
@@ -19,6 +22,64 @@ const sdkPackages = [
 ];
 const adapterPackages = ['@receipts/*', '!@receipts/core'];
 
+const folders = (path) =>
+  readdirSync(path, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+const adapters = folders('packages').filter((name) => name !== 'core');
+const features = folders('web/src/features');
+
+/**
+ * Import boundaries by resolved file, so relative paths through '../', index files and package
+ * names all count (import-x/no-restricted-paths; paths are from the repository root).
+ */
+const zones = [
+  {
+    target: 'packages/core',
+    from: ['packages', 'lambdas', 'web', 'infra'],
+    except: ['./core'],
+    message: 'packages/core imports nothing of ours: the adapters, lambdas, web and infra depend on it.',
+  },
+  ...adapters.map((adapter) => ({
+    target: `packages/${adapter}/src`,
+    from: ['packages', 'lambdas', 'web', 'infra'],
+    except: ['./core', `./${adapter}`],
+    message: 'An adapter imports only @receipts/core and its own SDK, never another adapter.',
+  })),
+  {
+    target: 'web/src',
+    from: ['packages', 'lambdas', 'infra'],
+    except: ['./core'],
+    message: 'The web app imports only @receipts/core.',
+  },
+  ...features.map((feature) => ({
+    target: `web/src/features/${feature}`,
+    from: 'web/src/features',
+    except: [`./${feature}`],
+    message: 'A feature does not import another feature; move shared code to src/components, hooks or lib.',
+  })),
+  {
+    target: 'web/src/features',
+    from: 'web/src/app',
+    message: 'Features do not import the app shell (src/app); it imports them.',
+  },
+  {
+    target: ['web/src/components', 'web/src/hooks', 'web/src/lib', 'web/src/stores', 'web/src/config'],
+    from: ['web/src/features', 'web/src/app'],
+    message: 'Shared code does not import features or the app shell.',
+  },
+  {
+    target: 'lambdas',
+    from: ['web', 'infra'],
+    message: 'The server does not import the web app or the infrastructure.',
+  },
+  {
+    target: 'infra',
+    from: 'web',
+    message: 'Infra does not import the web app; it deploys its build.',
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -32,6 +93,17 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
   {
     languageOptions: { globals: { ...globals.node }, ecmaVersion: 2023, sourceType: 'module' },
     rules: {
@@ -73,6 +145,24 @@ export default tseslint.config(
       ],
     },
   },
+  // Infra takes what packages publish in their package.json exports, never a path into their src/.
+  {
+    files: ['infra/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: String.raw`^(\.\./)+(lambdas|packages)/|^@receipts/[^/]+/src(/|$)`,
+              message:
+                "Import what the package exports (e.g. '@receipts/lambdas/route-files'); add an entry to its package.json exports if needed.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   // The web app imports only core's API types and schemas.
   {
     files: ['web/src/**/*.{ts,tsx}'],
@@ -94,35 +184,6 @@ export default tseslint.config(
       ],
     },
   },
-  // Web: features never import each other; shared code never imports a feature.
-  ...[
-    {
-      files: ['web/src/features/**/*.{ts,tsx}'],
-      group: ['../../*/api/*', '../../*/components/*', '../../*/hooks/*', '../../*/utils/*', '!../../../**'],
-      message: 'A feature does not import another feature; move shared code to src/components, hooks or lib.',
-    },
-    {
-      files: ['web/src/{components,hooks,lib,stores,config}/**/*.{ts,tsx}'],
-      group: ['**/features/*', '**/features/**'],
-      message: 'Shared code does not import features.',
-    },
-  ].map(({ files, group, message }) => ({
-    files,
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: adapterPackages, message: 'web imports only @receipts/core.' },
-            {
-              group: ['@aws-sdk/*', '@azure/*', 'firebase-admin', 'firebase-admin/*'],
-              message: 'No server SDK in the web app.',
-            },
-            { group, message },
-          ],
-        },
-      ],
-    },
-  })),
+  // Web: features never import each other and shared code never imports a feature: see `zones`.
   prettier,
 );

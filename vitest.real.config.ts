@@ -9,8 +9,8 @@ export default defineConfig({
     name: 'real',
     include: ['test/real/**/*.test.ts'],
     environment: 'node',
-    testTimeout: 300_000,
-    hookTimeout: 300_000,
+    testTimeout: 1_200_000,
+    hookTimeout: 1_200_000,
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

@@ -17,13 +17,15 @@ import type { AppConfig } from './config';
 import { MAX_SCAN_ATTEMPTS } from './pipeline-stack';
 import { ReceiptFunction } from './receipt-function';
 import { deployedRoutes, routeConstructId } from './routes';
-import {
-  grantAppDataCache,
-  grantImages,
-  importFirebaseSecret,
-  sharedEnvironment,
-} from './shared-environment';
+import { grantAppDataCache, grantImages, sharedEnvironment } from './shared-environment';
 import { importStorage, TableStoreAccess, type StorageExports } from './storage-stack';
+
+/** Requests per second (and burst) of the routes throttled below the stage's 50/100. */
+export const ROUTE_THROTTLES: Record<string, { rate: number; burst: number }> = {
+  'POST /api/upload': { rate: 5, burst: 10 },
+  'POST /api/retryScan': { rate: 5, burst: 10 },
+  'POST /api/log': { rate: 10, burst: 20 },
+};
 
 export interface ApiStackProps extends StackProps {
   readonly config: AppConfig;
@@ -76,6 +78,15 @@ export class ApiStack extends Stack {
         ),
       },
     });
+    // Tighter limits, across all callers, on the routes that cost money or take anonymous input: each
+    // upload becomes a Textract call, and /api/log needs no sign-in. Per-user quotas are kept by the
+    // upload use case itself.
+    (this.stage.node.defaultChild as apigw.CfnStage).routeSettings = Object.fromEntries(
+      Object.entries(ROUTE_THROTTLES).map(([routeKey, { rate, burst }]) => [
+        routeKey,
+        { ThrottlingRateLimit: rate, ThrottlingBurstLimit: burst },
+      ]),
+    );
     this.apiDomainName = `${this.httpApi.apiId}.execute-api.${this.region}.${this.urlSuffix}`;
 
     const authorizer = new HttpJwtAuthorizer(
@@ -89,7 +100,6 @@ export class ApiStack extends Stack {
 
     const storage = importStorage(this, props.storage);
     const store = new TableStoreAccess(this, config, storage);
-    const firebaseSecret = importFirebaseSecret(this, config);
 
     const functions: Partial<Record<RouteName, ReceiptFunction>> = {};
     for (const route of deployedRoutes()) {
@@ -107,7 +117,8 @@ export class ApiStack extends Stack {
           storage,
           queue: props.queue,
           maxScanAttempts: MAX_SCAN_ATTEMPTS,
-          firebaseServiceAccount: route.auth,
+          // Token checks need only the project id (Google's public keys); only push needs the key.
+          firebaseServiceAccount: false,
         }),
       });
       const role = fn.role;
@@ -117,7 +128,6 @@ export class ApiStack extends Stack {
       grantImages(role, storage, route.images);
       if (route.appDataCache) grantAppDataCache(role, storage);
       if (route.sendsScanJobs) props.queue.grantSendMessages(role);
-      if (route.auth) firebaseSecret.grantRead(role);
       functions[route.name] = fn;
 
       const routes = this.httpApi.addRoutes({

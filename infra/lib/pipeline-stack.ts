@@ -3,13 +3,15 @@
  * the analyze function it triggers, the only function allowed to call Textract.
  */
 import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { AppConfig } from './config';
 import { ReceiptFunction } from './receipt-function';
-import { ANALYZE_HANDLER } from './routes';
+import { ANALYZE_HANDLER, DEAD_LETTER_HANDLER, SWEEP_HANDLER } from './routes';
 import {
   grantAppDataCache,
   grantImages,
@@ -36,6 +38,8 @@ export const MAX_SCAN_ATTEMPTS = 3;
  * was unreachable).
  */
 export const MAX_RECEIVE_COUNT = 5;
+/** How often the sweeper looks for lost and stuck scans. */
+export const SWEEP_EVERY = Duration.minutes(5);
 /** Jobs handed to one invocation; each reports its own failure. */
 export const SCAN_BATCH_SIZE = 5;
 
@@ -55,6 +59,10 @@ export class PipelineStack extends Stack {
   readonly queue: sqs.Queue;
   readonly deadLetterQueue: sqs.Queue;
   readonly analyzeFunction: ReceiptFunction;
+  /** Queues again lost scans and fails stuck ones, on a schedule. */
+  readonly sweepFunction: ReceiptFunction;
+  /** Marks the scans of dead-lettered jobs Failed. */
+  readonly deadLetterFunction: ReceiptFunction;
 
   constructor(scope: Construct, id: string, props: PipelineStackProps) {
     super(scope, id, props);
@@ -121,6 +129,48 @@ export class PipelineStack extends Stack {
         // Textract's AnalyzeExpense quota is a few calls per second; keep the workers below it.
         maxConcurrency: 5,
       }),
+    );
+
+    // Two small functions on the queue table only: no images, no Firebase secret, no Textract.
+    const queueKeeper = (id: string, handler: string, description: string, sendsJobs: boolean) => {
+      const fn = new ReceiptFunction(this, id, {
+        handler,
+        config,
+        description,
+        timeout: Duration.seconds(60),
+        memorySize: 256,
+        environment: sharedEnvironment(this, {
+          config,
+          store,
+          storage,
+          queue: this.queue,
+          maxScanAttempts: MAX_SCAN_ATTEMPTS,
+          firebaseServiceAccount: false,
+        }),
+      });
+      store.grantReadWrite(fn.role);
+      if (sendsJobs) this.queue.grantSendMessages(fn.role);
+      return fn;
+    };
+    this.sweepFunction = queueKeeper(
+      'SweepScans',
+      SWEEP_HANDLER,
+      'Queues again scans left with no job and fails scans stuck in Analyzing',
+      true,
+    );
+    new events.Rule(this, 'SweepSchedule', {
+      description: 'Runs the scan queue sweeper',
+      schedule: events.Schedule.rate(SWEEP_EVERY),
+      targets: [new targets.LambdaFunction(this.sweepFunction.function)],
+    });
+    this.deadLetterFunction = queueKeeper(
+      'FailDeadLetteredScans',
+      DEAD_LETTER_HANDLER,
+      'Marks the scans of dead-lettered jobs Failed with a reason',
+      false,
+    );
+    this.deadLetterFunction.function.addEventSource(
+      new SqsEventSource(this.deadLetterQueue, { batchSize: 10, reportBatchItemFailures: true }),
     );
   }
 }

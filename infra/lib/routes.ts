@@ -4,7 +4,12 @@
  * permissions are keyed by route name, so a new route fails the typecheck here until it has some.
  */
 import { ROUTES, type RouteName } from '@receipts/core/api';
-import { ANALYZE_HANDLER_FILE, ROUTE_HANDLER_FILES } from '../../lambdas/src/route-files';
+import {
+  ANALYZE_HANDLER_FILE,
+  DEAD_LETTER_HANDLER_FILE,
+  ROUTE_HANDLER_FILES,
+  SWEEP_HANDLER_FILE,
+} from '@receipts/lambdas/route-files';
 
 /** What a function does with the objects of the images bucket (receipt images, analysis JSON). */
 export type ImageAccess = 'read' | 'put' | 'delete' | 'list';
@@ -36,6 +41,8 @@ export const ROUTE_ACCESS: Record<RouteName, RouteAccess> = {
   log: none,
   upload: { ...writes, images: ['put'], sendsScanJobs: true },
   retryScan: { ...writes, sendsScanJobs: true },
+  // Lists the scan's objects to delete the image and analysis that exist.
+  removeScan: { ...writes, images: ['list', 'delete'] },
   storageListTables: reads,
   storageListRecords: reads,
   storageCreateRecord: writes,
@@ -44,6 +51,8 @@ export const ROUTE_ACCESS: Record<RouteName, RouteAccess> = {
 
 /** The SQS-triggered worker that analyses receipts, without `.ts`. */
 export const ANALYZE_HANDLER = ANALYZE_HANDLER_FILE.replace(/\.ts$/, '');
+export const SWEEP_HANDLER = SWEEP_HANDLER_FILE.replace(/\.ts$/, '');
+export const DEAD_LETTER_HANDLER = DEAD_LETTER_HANDLER_FILE.replace(/\.ts$/, '');
 
 /** One deployable route: core's method/path/auth plus its handler and permissions. */
 export interface DeployedRoute extends RouteAccess {

@@ -3,7 +3,7 @@
  * deployed table and the adapter cannot disagree. Only the adapter's constants are imported here, not
  * the adapter (and its SDK).
  */
-import { ATTR, GSI1, registryKey } from '../../packages/store-dynamo/src/key-layout';
+import { ATTR, GSI1, registryKey } from '@receipts/store-dynamo/key-layout';
 
 export interface TableIndexSchema {
   readonly indexName: string;

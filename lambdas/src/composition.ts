@@ -8,6 +8,7 @@ import {
   type Notifier,
   type ScanQueue,
   type TableStore,
+  type UploadQuotas,
 } from '@receipts/core';
 import { loadConfig, type AppConfig } from './config';
 
@@ -24,6 +25,8 @@ export interface Services {
   identity: IdentityVerifier;
   notifier: Notifier;
   admin: AdminPolicy;
+  /** Per-user upload limits, from the configuration. */
+  quotas: UploadQuotas;
   /** Releases what the services hold (firebase-admin apps). */
   close(): Promise<void>;
 }
@@ -150,6 +153,7 @@ export async function createServices(config: AppConfig, overrides: ServiceOverri
     queue,
     identity,
     notifier,
+    quotas: config.quotas,
     admin: {
       emails: config.ADMIN_EMAILS,
       // Anyone can create an e-mail account with someone else's address; in the cloud only a

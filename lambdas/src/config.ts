@@ -1,4 +1,4 @@
-import { ConfigurationError } from '@receipts/core';
+import { ConfigurationError, DEFAULT_UPLOAD_QUOTAS, type UploadQuotas } from '@receipts/core';
 import { z } from 'zod';
 
 const optional = z
@@ -30,6 +30,7 @@ const schema = z.object({
   BLOB_DIR: optional,
   S3_BUCKET: optional,
   ANALYZER: z.enum(['ocr', 'textract']).default('ocr'),
+  OCR_ENGINE: z.enum(['tesseract', 'paddle', 'combined']).default('tesseract'),
   SCAN_QUEUE: z.enum(['memory', 'sqs']).default('memory'),
   SCAN_QUEUE_URL: optional,
   NOTIFIER: z.enum(['log', 'fcm']).default('log'),
@@ -42,7 +43,16 @@ const schema = z.object({
       .map((e) => e.trim().toLowerCase())
       .filter(Boolean),
   ),
+  ALLOWED_HOSTS: optional.transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+  ),
   MAX_SCAN_ATTEMPTS: positiveInt(3),
+  QUOTA_UPLOADS_PER_DAY: positiveInt(DEFAULT_UPLOAD_QUOTAS.uploadsPerDay),
+  QUOTA_PENDING_SCANS: positiveInt(DEFAULT_UPLOAD_QUOTAS.pendingScans),
+  QUOTA_STORED_MB: positiveInt(DEFAULT_UPLOAD_QUOTAS.storedBytes / (1024 * 1024)),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   PORT: z
     .string()
@@ -60,11 +70,46 @@ const schema = z.object({
   AWS_LAMBDA_FUNCTION_NAME: optional,
 });
 
+/**
+ * Variables a cloud runtime sets in every process it runs, by runtime. The local emulators must
+ * never be trusted there, whichever runtime it is.
+ */
+const CLOUD_RUNTIME_MARKERS: [variable: string, runtime: string][] = [
+  ['AWS_LAMBDA_FUNCTION_NAME', 'AWS Lambda'],
+  ['AWS_EXECUTION_ENV', 'an AWS runtime (Lambda, ECS, App Runner, Elastic Beanstalk)'],
+  ['ECS_CONTAINER_METADATA_URI_V4', 'Amazon ECS'],
+  ['ECS_CONTAINER_METADATA_URI', 'Amazon ECS'],
+  ['K_SERVICE', 'Google Cloud Run or Cloud Functions'],
+  ['FUNCTION_TARGET', 'Google Cloud Functions'],
+  ['GAE_SERVICE', 'Google App Engine'],
+  ['WEBSITE_INSTANCE_ID', 'Azure App Service'],
+  ['FUNCTIONS_WORKER_RUNTIME', 'Azure Functions'],
+  ['CONTAINER_APP_NAME', 'Azure Container Apps'],
+  ['DYNO', 'Heroku'],
+  ['FLY_APP_NAME', 'Fly.io'],
+  ['VERCEL', 'Vercel'],
+  ['RENDER', 'Render'],
+  ['RAILWAY_ENVIRONMENT', 'Railway'],
+];
+
+/** Settings that point the app at a local emulator; refused in any cloud runtime. */
+const EMULATOR_SETTINGS = ['FIREBASE_AUTH_EMULATOR_HOST', 'FIREBASE_EMULATOR_HUB'];
+
+/** The cloud runtime this process runs in, from the variables it sets, or null. */
+export function cloudRuntimeOf(env: Record<string, string | undefined>): string | null {
+  for (const [variable, runtime] of CLOUD_RUNTIME_MARKERS) {
+    if (env[variable]?.trim()) return `${runtime} (${variable} is set)`;
+  }
+  return null;
+}
+
 /** The app's settings, read from environment variables in this one place (see README "Configuration"). */
 export type AppConfig = z.output<typeof schema> & {
   /** Folder of the local blob store (BLOB_DIR, default `<DATA_DIR>/blobs`). */
   BLOB_DIR: string;
-  /** True inside AWS Lambda. */
+  /** The per-user upload limits (QUOTA_*). */
+  quotas: UploadQuotas;
+  /** True inside a cloud runtime (see cloudRuntimeOf), AWS Lambda or any other. */
   inCloud: boolean;
 };
 
@@ -82,17 +127,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     });
   }
   const c = parsed.data;
+  const runtime = cloudRuntimeOf(env);
   const config: AppConfig = {
     ...c,
     BLOB_DIR: c.BLOB_DIR ?? `${c.DATA_DIR}/blobs`,
-    inCloud: c.AWS_LAMBDA_FUNCTION_NAME !== undefined,
+    inCloud: runtime !== null,
+    quotas: {
+      uploadsPerDay: c.QUOTA_UPLOADS_PER_DAY,
+      pendingScans: c.QUOTA_PENDING_SCANS,
+      storedBytes: c.QUOTA_STORED_MB * 1024 * 1024,
+    },
   };
   const missing = (name: string, why: string) =>
     new ConfigurationError(`${name} must be set ${why}.`, { code: 'MissingSetting' });
-  if (config.inCloud && config.FIREBASE_AUTH_EMULATOR_HOST) {
-    // firebase-admin accepts unsigned tokens when this is set: never in a deployed function.
+  const emulators = EMULATOR_SETTINGS.filter((name) => env[name]?.trim());
+  if (runtime && emulators.length > 0) {
+    // firebase-admin accepts unsigned tokens when the Auth emulator is set: never in the cloud.
     throw new ConfigurationError(
-      'FIREBASE_AUTH_EMULATOR_HOST is set in a deployed function; ID tokens would be accepted unsigned. Remove it.',
+      `${emulators.join(' and ')} ${emulators.length > 1 ? 'are' : 'is'} set while running in ${runtime}; ` +
+        'ID tokens would be accepted unsigned. Remove it from the deployed environment.',
       { code: 'EmulatorInCloud' },
     );
   }

@@ -14,6 +14,7 @@ export const ROUTE_HANDLER_FILES: Record<RouteName, string> = {
   log: 'log-event.ts',
   upload: 'upload-receipt.ts',
   retryScan: 'retry-scan.ts',
+  removeScan: 'remove-scan.ts',
   storageListTables: 'storage-list-tables.ts',
   storageListRecords: 'storage-list-records.ts',
   storageCreateRecord: 'storage-create-record.ts',
@@ -22,3 +23,9 @@ export const ROUTE_HANDLER_FILES: Record<RouteName, string> = {
 
 /** The SQS consumer that analyses receipts. */
 export const ANALYZE_HANDLER_FILE = 'analyze-receipt.ts';
+
+/** The scheduled sweeper of the scan queue (stuck and lost scans). */
+export const SWEEP_HANDLER_FILE = 'sweep-scans.ts';
+
+/** The consumer of the scan queue's dead-letter queue. */
+export const DEAD_LETTER_HANDLER_FILE = 'dead-letter.ts';

@@ -8,6 +8,7 @@ import { handler as listQueue } from './handlers/list-queue';
 import { handler as log } from './handlers/log-event';
 import { handler as login } from './handlers/login-user';
 import { handler as registerFCMToken } from './handlers/register-fcm-token';
+import { handler as removeScan } from './handlers/remove-scan';
 import { handler as retryScan } from './handlers/retry-scan';
 import { handler as storageCreateRecord } from './handlers/storage-create-record';
 import { handler as storageDeleteRecord } from './handlers/storage-delete-record';
@@ -28,6 +29,7 @@ export const ROUTE_HANDLERS: Record<RouteName, ApiHandler> = {
   log,
   upload,
   retryScan,
+  removeScan,
   storageListTables,
   storageListRecords,
   storageCreateRecord,

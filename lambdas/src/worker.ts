@@ -13,7 +13,7 @@ import type { Services } from './composition';
 /**
  * The configured analyzer, imported only when asked for: the API functions never load OCR or
  * Textract code.
- * @param config - ANALYZER picks `ocr` (local, offline) or `textract`
+ * @param config - ANALYZER picks `ocr` (local, offline) or `textract`; OCR_ENGINE the local OCR engine
  * @param options - OCR worker threads (default 1)
  */
 export async function createAnalyzer(
@@ -28,7 +28,7 @@ export async function createAnalyzer(
     return new TextractAnalyzer({ client: new TextractClient({}) });
   }
   const { OcrAnalyzer } = await import('@receipts/analyzer-ocr');
-  return OcrAnalyzer.create({ workers: options.ocrWorkers ?? 1 });
+  return OcrAnalyzer.create({ workers: options.ocrWorkers ?? 1, engine: config.OCR_ENGINE });
 }
 
 /** The scan worker of a process: analyses one job at a time per call. */

@@ -30,6 +30,23 @@ describe('loadConfig', () => {
     ).toThrow(/FIREBASE_AUTH_EMULATOR_HOST/);
   });
 
+  it('refuses the Auth emulator in any cloud runtime, not only Lambda', () => {
+    for (const marker of [
+      { AWS_EXECUTION_ENV: 'AWS_ECS_FARGATE' },
+      { ECS_CONTAINER_METADATA_URI_V4: 'http://169.254.170.2/v4/abc' },
+      { K_SERVICE: 'receipts-api' },
+      { WEBSITE_INSTANCE_ID: 'abc123' },
+      { FUNCTIONS_WORKER_RUNTIME: 'node' },
+    ]) {
+      const env = { STORAGE_BACKEND: 'dynamodb', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099', ...marker };
+      expect(() => loadConfig(env)).toThrow(/FIREBASE_AUTH_EMULATOR_HOST is set while running in/);
+      expect(loadConfig({ ...env, FIREBASE_AUTH_EMULATOR_HOST: '' }).inCloud).toBe(true);
+    }
+    expect(
+      loadConfig({ STORAGE_BACKEND: 'dynamodb', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' }).inCloud,
+    ).toBe(false);
+  });
+
   it('names the missing or wrong setting', () => {
     expect(() => loadConfig({})).toThrow(/AZURE_TABLES_CONNECTION_STRING/);
     expect(() => loadConfig({ STORAGE_BACKEND: 'dynamodb', BLOB_STORE: 's3' })).toThrow(/S3_BUCKET/);

@@ -1,6 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_BODY_BYTES, StoreError } from '@receipts/core';
+import { MAX_BODY_BYTES, ServiceUnavailableError, StoreError, TransactionError } from '@receipts/core';
+import { LOST_RACE_MESSAGE } from '../src/http/errors';
 import { installServices } from '../src/composition';
 import { handler as getAppData } from '../src/handlers/get-app-data';
 import { handler as listQueue } from '../src/handlers/list-queue';
@@ -118,6 +119,51 @@ describe('route handlers', () => {
     expect(down.statusCode).toBe(503);
     expect(bodyOf(down).error).toBe('ServiceUnavailable');
     expect(down.body).not.toMatch(/Azure said/);
+  });
+
+  it('answers 409 in plain words when a write lost a race, and 503 with its own words when a service is down', async () => {
+    const read = () =>
+      getAppData(apiEvent('GET', '/api/getAppData', { token: 'token-alice', query: { userId: 'alice' } }));
+    services.store.failNext = {
+      method: 'getEntity',
+      error: new TransactionError('The specified entity already exists.', {
+        code: 'EntityAlreadyExists',
+        status: 409,
+      }),
+      times: 1,
+    };
+    const race = await read();
+    expect(race.statusCode).toBe(409);
+    expect(bodyOf(race)).toEqual({ error: 'EntityAlreadyExists', message: LOST_RACE_MESSAGE });
+
+    services.store.failNext = {
+      method: 'getEntity',
+      error: new TransactionError('Stale etag', { code: 'UpdateConditionNotSatisfied', status: 412 }),
+      times: 1,
+    };
+    expect((await read()).statusCode).toBe(409);
+
+    // A transaction refused for another reason is the store failing, not a race.
+    services.store.failNext = {
+      method: 'getEntity',
+      error: new TransactionError('Throttled', { code: 'ThrottlingError', status: 400 }),
+      times: 1,
+    };
+    expect((await read()).statusCode).toBe(503);
+
+    services.store.failNext = {
+      method: 'getEntity',
+      error: new ServiceUnavailableError('Sign-ins cannot be checked right now. Try again in a moment.', {
+        code: 'IdentityUnavailable',
+      }),
+      times: 1,
+    };
+    const down = await read();
+    expect(down.statusCode).toBe(503);
+    expect(bodyOf(down)).toEqual({
+      error: 'ServiceUnavailable',
+      message: 'Sign-ins cannot be checked right now. Try again in a moment.',
+    });
   });
 
   it('answers getAppData for a new user with empty reports', async () => {

@@ -1,5 +1,6 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES, ROUTES, silentLogger, type RouteName } from '@receipts/core';
@@ -73,6 +74,85 @@ describe('the local server', () => {
     expect(answer.status).toBe(413);
     expect((await answer.json()).message).toMatch(/larger than/);
     expect(events.length).toBe(before);
+  });
+
+  /** A raw HTTP request (fetch cannot choose the Host header), answered or failed with the error code. */
+  function rawRequest(options: {
+    method?: string;
+    path: string;
+    headers?: Record<string, string | number>;
+    body?: Buffer;
+    chunked?: boolean;
+  }): Promise<{ status: number; body: string } | { error: string }> {
+    return new Promise((resolveAnswer) => {
+      const req = request(
+        `${server.url}${options.path}`,
+        { method: options.method ?? 'GET', headers: options.headers ?? {} },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolveAnswer({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+          );
+          res.on('error', (error: NodeJS.ErrnoException) =>
+            resolveAnswer({ error: error.code ?? error.message }),
+          );
+        },
+      );
+      req.on('error', (error: NodeJS.ErrnoException) =>
+        resolveAnswer({ error: error.code ?? error.message }),
+      );
+      if (options.body && options.chunked) {
+        // Without a Content-Length: the size is only known while reading.
+        const body = options.body;
+        let at = 0;
+        const pump = () => {
+          while (at < body.length) {
+            const next = body.subarray(at, at + 256 * 1024);
+            at += next.length;
+            if (!req.write(next)) return void req.once('drain', pump);
+          }
+          req.end();
+        };
+        pump();
+      } else req.end(options.body);
+    });
+  }
+
+  it('gives every oversized request its 413 answer, never a reset', async () => {
+    const body = Buffer.alloc(MAX_BODY_BYTES + 512 * 1024, 'x');
+    const answers = [];
+    for (let i = 0; i < 20; i++) {
+      answers.push(
+        await rawRequest({
+          method: 'POST',
+          path: '/api/upload',
+          headers: {
+            'content-type': 'application/json',
+            ...(i % 2 ? {} : { 'content-length': body.length }),
+          },
+          body,
+          chunked: i % 2 === 1,
+        }),
+      );
+    }
+    for (const answer of answers) {
+      expect(answer).toMatchObject({ status: 413 });
+      expect(JSON.parse((answer as { body: string }).body).message).toMatch(/larger than/);
+    }
+  });
+
+  it('refuses requests for a host name other than the loopback ones (DNS rebinding)', async () => {
+    for (const host of ['evil.example', 'evil.example:8080', '127.0.0.1.nip.io', '10.0.0.5']) {
+      for (const path of ['/api/listQueue', '/config.json', '/']) {
+        const answer = await rawRequest({ path, headers: { host } });
+        expect(answer).toMatchObject({ status: 421 });
+        expect(JSON.parse((answer as { body: string }).body)).toMatchObject({ error: 'HostNotAllowed' });
+      }
+    }
+    for (const host of ['localhost', 'localhost:8080', '127.0.0.1:8080', '[::1]:8080', 'app.localhost']) {
+      expect(await rawRequest({ path: '/config.json', headers: { host } })).toMatchObject({ status: 200 });
+    }
   });
 
   it('serves /config.json, the web app, its assets, and the app for client routes', async () => {

@@ -24,8 +24,10 @@ export async function memoryServices(): Promise<
 > {
   const store = new MemoryTableStore();
   for (const table of REQUIRED_TABLES) await store.createTable(table);
+  const config = loadConfig({ STORAGE_BACKEND: 'dynamodb', ADMIN_EMAILS: 'admin@example.com' });
   return {
-    config: loadConfig({ STORAGE_BACKEND: 'dynamodb', ADMIN_EMAILS: 'admin@example.com' }),
+    config,
+    quotas: config.quotas,
     logger: silentLogger,
     store,
     blobs: new MemoryBlobStore(),

@@ -164,3 +164,27 @@ describe('OcrAnalyzer set-up', () => {
     await expect(single.analyze(await sampleReceiptJpeg(2), 'image/jpeg')).rejects.toThrow(/closed/);
   });
 });
+
+describe('OcrAnalyzer with the combined engine (PaddleOCR for figures, Tesseract for words)', () => {
+  let combined: OcrAnalyzer;
+
+  beforeAll(async () => {
+    combined = await OcrAnalyzer.create({ workers: 1, engine: 'combined' });
+  });
+
+  afterAll(async () => {
+    await combined?.close();
+  });
+
+  it('reads a sample receipt with both engines, offline from node_modules, and notes their agreement', async () => {
+    const { truth } = SAMPLE_RECEIPTS[0]!;
+    const result = await combined.analyze(await sampleReceiptJpeg(0), 'image/jpeg');
+    expect(result.merchant.name).toBe(truth.merchant.name);
+    expect(result.receipt.total_amount).toBe(truth.receipt.total_amount);
+    expect(result.receipt.transaction_date).toBe(truth.receipt.transaction_date);
+    expect(result.confidence['receipt.total_amount']).toBeGreaterThanOrEqual(0.9);
+    const raw = result.raw as { engine: string; paddle: { lines: unknown[] } };
+    expect(raw.engine).toBe('paddleocr+tesseract.js');
+    expect(raw.paddle.lines.length).toBeGreaterThan(5);
+  });
+});

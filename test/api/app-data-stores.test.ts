@@ -166,6 +166,122 @@ describe.each(backends)('report data on $name', ({ start }) => {
     );
   });
 
+  /** A worker whose analyzer waits at a gate the test opens. */
+  function gatedWorker(over: Partial<ScanWorkerDeps> = {}) {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let entered!: () => void;
+    const started = new Promise<void>((resolve) => (entered = resolve));
+    const inner = new FakeAnalyzer();
+    const gated: ScanWorkerDeps = {
+      ...worker,
+      ...over,
+      analyzer: {
+        name: 'gated',
+        analyze: async (image) => {
+          entered();
+          await gate;
+          return inner.analyze(image);
+        },
+      },
+    };
+    return { gated, started, open };
+  }
+
+  // A delete that finds the claim past its lease goes ahead instead of answering 409; the worker
+  // may still be running (slow, not dead), and must then write nothing back.
+  const later = () => ({ ...deps, now: () => new Date(Date.now() + 60 * 60_000) });
+
+  const upload = (who: typeof ann, fileName: string, receipt: FakeReceipt) =>
+    uploadReceipt(deps, who, { userId: who.uid, fileName, imgSrc: dataUrlOf(fakeReceiptImage(receipt)) });
+
+  it("accepts one of two uploads of one name at once and keeps that upload's image", async () => {
+    const who = identity('racer');
+    const receipts = [shop({ total: 1 }), shop({ total: 2 })];
+    const answers = await Promise.allSettled(receipts.map((r) => upload(who, 'same.jpg', r)));
+    expect(answers.map((a) => a.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = answers.find((a) => a.status === 'rejected')!;
+    expect(refused.reason).toMatchObject({ name: 'ConflictError' });
+    const kept = receipts[answers.findIndex((a) => a.status === 'fulfilled')]!;
+    const image = await deps.blobs.get('racer/same.jpg');
+    expect(Buffer.from(image!.bytes).equals(Buffer.from(fakeReceiptImage(kept)))).toBe(true);
+    deps.queue.jobs.length = 0;
+  });
+
+  it('never brings back a scan deleted while it was analysed', async () => {
+    const who = identity('deleter');
+    await upload(who, 'gone.jpg', shop());
+    const job = deps.queue.jobs.shift()!.job;
+    const { gated, started, open } = gatedWorker();
+    const running = processScan(gated, job);
+    await started;
+    await deleteReceiptData(later(), who, { userId: who.uid, receiptId: 'deleter~gone.jpg' });
+    open();
+    expect((await running).outcome).toBe('skipped');
+    expect(await deps.blobs.list('deleter/')).toEqual([]);
+    expect(await listAllEntities(store, TABLES.scanQueue, { partitionKey: who.uid })).toEqual([]);
+    expect(await listAllEntities(store, TABLES.receipts, { partitionKey: who.uid })).toEqual([]);
+  });
+
+  it('takes back what a scan wrote when it was deleted during the writes', async () => {
+    const who = identity('midwrite');
+    await upload(who, 'half.jpg', shop());
+    const job = deps.queue.jobs.shift()!.job;
+    const blobs = Object.create(deps.blobs) as LocalBlobStore;
+    let deleted = false;
+    blobs.put = async (key, bytes, type) => {
+      await deps.blobs.put(key, bytes, type);
+      if (key.endsWith('.analysis.json') && !deleted) {
+        deleted = true;
+        await deleteReceiptData(later(), who, { userId: who.uid, receiptId: 'midwrite~half.jpg' });
+      }
+    };
+    expect((await processScan({ ...worker, blobs }, job)).outcome).toBe('skipped');
+    expect(deleted).toBe(true);
+    expect(await listAllEntities(store, TABLES.receipts, { partitionKey: who.uid })).toEqual([]);
+    expect(await listAllEntities(store, TABLES.items, { partitionKeyPrefix: 'midwrite~' })).toEqual([]);
+    expect(await listAllEntities(store, TABLES.merchants, { partitionKey: who.uid })).toEqual([]);
+    expect(await deps.blobs.list('midwrite/')).toEqual([]);
+  });
+
+  it('makes one merchant of two scans of a new shop at once, with what each one read', async () => {
+    const who = identity('twoscans');
+    deps.queue.jobs.length = 0;
+    await upload(who, 'a.jpg', shop({ phone: '02 640 00 00' }));
+    await upload(who, 'b.jpg', shop({ city: 'Ixelles' }));
+    const jobs = deps.queue.jobs.splice(0).map((j) => j.job);
+    const { gated, started, open } = gatedWorker();
+    const runs = jobs.map((job) => processScan(gated, job));
+    await started;
+    open();
+    expect((await Promise.all(runs)).map((r) => r.outcome)).toEqual(['analysed', 'analysed']);
+    const data = await getAppData(deps, who, { userId: who.uid });
+    expect(data.reportMerchants).toHaveLength(1);
+    expect(data.reportMerchants[0]).toMatchObject({ phone_number: '02 640 00 00', city: 'Ixelles' });
+    expect(new Set(data.reportReceipts.map((r) => r.merchant_id))).toEqual(
+      new Set([data.reportMerchants[0]!.merchant_id]),
+    );
+  });
+
+  it('keeps the merchant when its last receipt is deleted while another scan of it is written', async () => {
+    const who = identity('lastone');
+    expect((await scan(who, 'first.jpg', shop())).outcome).toBe('analysed');
+    await upload(who, 'second.jpg', shop({ total: 3 }));
+    const job = deps.queue.jobs.shift()!.job;
+    const blobs = Object.create(deps.blobs) as LocalBlobStore;
+    blobs.put = async (key, bytes, type) => {
+      // The second scan has written its merchant, not yet its receipt.
+      if (key.endsWith('.analysis.json'))
+        await deleteReceiptData(deps, who, { userId: who.uid, receiptId: 'lastone~first.jpg' });
+      await deps.blobs.put(key, bytes, type);
+    };
+    expect((await processScan({ ...worker, blobs }, job)).outcome).toBe('analysed');
+    const receipts = await listAllEntities(store, TABLES.receipts, { partitionKey: who.uid });
+    expect(receipts.map((r) => r.rowKey)).toEqual(['lastone~second.jpg']);
+    const merchants = await listAllEntities(store, TABLES.merchants, { partitionKey: who.uid });
+    expect(merchants.map((m) => m.rowKey)).toEqual([receipts[0]!.merchant_id]);
+  });
+
   it('deletes a receipt with its rows; the merchant goes with the last one', async () => {
     await deleteReceiptData(deps, ann, {
       userId: 'ann',

@@ -178,6 +178,35 @@ describe('upload → analysis → reports → delete', () => {
     const nothing = await alice.call('POST', '/api/retryScan', { body: { userId: alice.userId, fileName } });
     expect(nothing.status).toBe(404);
   });
+
+  it('never brings back a receipt deleted right after its upload, whatever the worker was doing', async () => {
+    const image = jpegDataUrl(await sampleReceiptJpeg(0));
+    const answers: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const fileName = `${1750000000000 + i}-receipt.jpg`;
+      expect((await alice.upload(fileName, image)).status).toBe(202);
+      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 101)));
+      const receiptId = `${alice.userId}~${fileName}`;
+      let deleted = await alice.deleteReceipt(receiptId, fileName);
+      answers.push(deleted.status);
+      // 409 while the worker holds the scan: delete again once it is done.
+      if (deleted.status === 409) {
+        await alice.waitForQueue();
+        deleted = await alice.deleteReceipt(receiptId, fileName);
+      }
+      expect(deleted.status).toBe(200);
+    }
+    await alice.waitForQueue();
+    // Give a worker that lost its claim the time to finish whatever it was doing.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await alice.listQueue()).body).toEqual([]);
+    expect((await alice.getAppData()).body.reportReceipts).toEqual([]);
+    expect(
+      await listAllEntities(env.stack.services.store, TABLES.receipts, { partitionKey: alice.userId }),
+    ).toEqual([]);
+    expect(await env.stack.services.blobs.list(`${alice.userId}/`)).toEqual([]);
+    expect(answers.every((status) => status === 200 || status === 409)).toBe(true);
+  }, 240_000);
 });
 
 /** Brand purchases and totals must be exactly what the items of the report add up to. */

@@ -195,6 +195,45 @@ describe('authorisation and bad input', () => {
     expectError(await alice.withToken(null).call('POST', '/api/log', { body: {} }), 400, /event is required/);
   });
 
+  it('refuses deep, wide or long log properties with 400, never a 500', async () => {
+    const anonymous = alice.withToken(null);
+    const deep = `{"event":"x","properties":${'{"a":'.repeat(6000)}1${'}'.repeat(6000)}}`;
+    expectError(await anonymous.call('POST', '/api/log', { rawBody: deep }), 400, /levels deep/);
+    const deepArray = `{"event":"x","properties":{"a":${'['.repeat(6000)}${']'.repeat(6000)}}}`;
+    expectError(await anonymous.call('POST', '/api/log', { rawBody: deepArray }), 400, /levels deep/);
+    const nested = { a: { b: { c: { d: 1 } } } };
+    expectError(
+      await anonymous.call('POST', '/api/log', { body: { event: 'x', properties: nested } }),
+      400,
+      /at most 3 levels/,
+    );
+    const wide = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`k${i}`, i]));
+    expectError(
+      await anonymous.call('POST', '/api/log', { body: { event: 'x', properties: wide } }),
+      400,
+      /at most 50 keys/,
+    );
+    expectError(
+      await anonymous.call('POST', '/api/log', {
+        body: { event: 'x', properties: { text: 'y'.repeat(5000) } },
+      }),
+      400,
+      /at most 4000 characters/,
+    );
+    const fine = { screen: 'Scan', camera: { facing: 'environment', sizes: [640, 480] } };
+    expect(
+      (await anonymous.call('POST', '/api/log', { body: { event: 'x', properties: fine } })).status,
+    ).toBe(200);
+  });
+
+  it('refuses a deeply nested appData on upload at once, and stores nothing', async () => {
+    const image = jpegDataUrl(await sampleReceiptJpeg(1));
+    const depth = 2_000_000;
+    const rawBody = `{"userId":"${alice.userId}","fileName":"1710000000009-receipt.jpg","imgSrc":"${image}","appData":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    expectError(await alice.call('POST', '/api/upload', { rawBody }), 400, /levels deep/);
+    expect(await takeSnapshot()).toEqual(snapshot);
+  });
+
   it('lets only an admin list, create and delete test records, and only test records', async () => {
     for (const client of [alice, alice.withToken(null)]) {
       expect([401, 403]).toContain((await client.call('GET', '/api/storage/tables')).status);
@@ -223,6 +262,16 @@ describe('authorisation and bad input', () => {
       query: { table: 'Brands' },
     });
     expect(listed.body.records.map((r) => r.rowKey)).toContain(created.body.rowKey);
+    // Users' rows are never listed, even to an admin.
+    const receipts = await admin.call<{ records: { partitionKey: string }[] }>(
+      'GET',
+      '/api/storage/records',
+      {
+        query: { table: 'Receipts' },
+      },
+    );
+    expect(receipts.status).toBe(200);
+    expect(receipts.body.records).toEqual([]);
     expectError(await admin.call('GET', '/api/storage/records', { query: { table: 'Nope' } }), 404);
     expectError(
       await admin.call('DELETE', '/api/storage/records', {

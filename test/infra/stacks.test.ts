@@ -4,13 +4,14 @@ import type { CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { ROUTES, type RouteName } from '@receipts/core/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTE_HANDLER_FILES } from '../../lambdas/src/route-files';
+import { ROUTE_HANDLER_FILES } from '@receipts/lambdas/route-files';
 import { STORE_TABLE_SCHEMA } from '../../packages/store-dynamo/src/create-store-table';
 import {
   ANALYZE_TIMEOUT,
   MAX_RECEIVE_COUNT,
   VISIBILITY_TIMEOUT_FACTOR,
 } from '../../infra/lib/pipeline-stack';
+import { ROUTE_THROTTLES } from '../../infra/lib/api-stack';
 import { HANDLERS_DIR, type ReceiptFunction } from '../../infra/lib/receipt-function';
 import {
   actionsOf,
@@ -59,6 +60,8 @@ function allFunctions() {
       template: synth.templates.api,
     })),
     { name: 'analyze', fn: synth.pipeline.analyzeFunction, template: synth.templates.pipeline },
+    { name: 'sweep', fn: synth.pipeline.sweepFunction, template: synth.templates.pipeline },
+    { name: 'deadLetter', fn: synth.pipeline.deadLetterFunction, template: synth.templates.pipeline },
   ];
 }
 
@@ -77,10 +80,9 @@ function functionProperties(fn: ReceiptFunction, template = synth.templates.api)
 const api = (name: RouteName) => synth.api.functions[name];
 
 describe('functions', () => {
-  it('deploys 14 functions: one per /api route and the analyze worker', () => {
+  it('deploys one function per /api route, the analyze worker, the sweeper and the dead-letter consumer', () => {
     synth.templates.api.resourceCountIs('AWS::Lambda::Function', ROUTE_NAMES.length);
-    synth.templates.pipeline.resourceCountIs('AWS::Lambda::Function', 1);
-    expect(ROUTE_NAMES.length + 1).toBe(14);
+    synth.templates.pipeline.resourceCountIs('AWS::Lambda::Function', 3);
     // The other stacks hold no functions of ours, only functions the CDK provides: the table registry's
     // custom resource and the site deployment.
     synth.templates.storage.resourceCountIs('AWS::Lambda::Function', 1);
@@ -136,8 +138,9 @@ describe('functions', () => {
   it('tells only the functions that may read the Firebase service account where it is', () => {
     for (const { name, fn, template } of allFunctions()) {
       const env = functionProperties(fn, template).Environment.Variables;
-      if (name === 'log') expect(env).not.toHaveProperty('FIREBASE_SERVICE_ACCOUNT_SECRET_ARN');
-      else expect(env, name).toHaveProperty('FIREBASE_SERVICE_ACCOUNT_SECRET_ARN');
+      // Only the analyze function sends push; token checks need no key.
+      if (name === 'analyze') expect(env, name).toHaveProperty('FIREBASE_SERVICE_ACCOUNT_SECRET_ARN');
+      else expect(env, name).not.toHaveProperty('FIREBASE_SERVICE_ACCOUNT_SECRET_ARN');
     }
   });
 
@@ -211,7 +214,7 @@ describe('permissions per function', () => {
     expect(actionsOf(synth.templates.api, role('getImage'))).not.toContain('s3:PutObject');
   });
 
-  it('lets getImage read images, and deleteReceiptData list and delete them', () => {
+  it('lets getImage read images, and deleteReceiptData and removeScan list and delete them', () => {
     expect(actionsOf(synth.templates.api, role('getImage'))).toEqual(
       expect.arrayContaining(['s3:GetObject', 's3:ListBucket']),
     );
@@ -223,7 +226,10 @@ describe('permissions per function', () => {
     const deletePuts = statementsAllowing(synth.templates.api, role('deleteReceiptData'), 's3:PutObject');
     expect(deletePuts).toHaveLength(1);
     expect(JSON.stringify(deletePuts[0]!.Resource)).toContain('/cache/*/app-data.json');
-    for (const name of ROUTE_NAMES.filter((n) => n !== 'deleteReceiptData')) {
+    const removes = actionsOf(synth.templates.api, role('removeScan'));
+    expect(removes).toEqual(expect.arrayContaining(['s3:DeleteObject', 's3:ListBucket']));
+    expect(removes).not.toContain('s3:PutObject');
+    for (const name of ROUTE_NAMES.filter((n) => n !== 'deleteReceiptData' && n !== 'removeScan')) {
       expect(actionsOf(synth.templates.api, role(name)), name).not.toContain('s3:DeleteObject');
     }
   });
@@ -233,18 +239,26 @@ describe('permissions per function', () => {
     expect(new Set(statements)).toEqual(new Set(['logs:CreateLogStream', 'logs:PutLogEvents']));
   });
 
-  it('lets every function that verifies tokens (all routes but log) read the Firebase secret, by name', () => {
+  it('lets only the function that sends push read the Firebase secret: token checks need no key', () => {
     for (const name of ROUTE_NAMES) {
       const reads = statementsAllowing(synth.templates.api, role(name), 'secretsmanager:GetSecretValue');
-      if (name === 'log') {
-        expect(reads).toHaveLength(0);
-      } else {
-        expect(reads, name).toHaveLength(1);
-        expect(JSON.stringify(reads[0]!.Resource)).toContain(
-          `secret:${TEST_CONTEXT.firebaseServiceAccountSecretName}-??????`,
-        );
-      }
+      expect(reads, name).toHaveLength(0);
+      expect(functionProperties(api(name)).Environment.Variables, name).not.toHaveProperty(
+        'FIREBASE_SERVICE_ACCOUNT_SECRET_ARN',
+      );
     }
+    for (const fn of [synth.pipeline.sweepFunction, synth.pipeline.deadLetterFunction]) {
+      expect(actionsOf(synth.templates.pipeline, fn.role)).not.toContain('secretsmanager:GetSecretValue');
+    }
+    const reads = statementsAllowing(
+      synth.templates.pipeline,
+      synth.pipeline.analyzeFunction.role,
+      'secretsmanager:GetSecretValue',
+    );
+    expect(reads).toHaveLength(1);
+    expect(JSON.stringify(reads[0]!.Resource)).toContain(
+      `secret:${TEST_CONTEXT.firebaseServiceAccountSecretName}-??????`,
+    );
   });
 
   it('uses no AWS managed policy on our functions', () => {
@@ -260,7 +274,7 @@ describe('HTTP API', () => {
     const t = synth.templates.api;
     t.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
     t.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
-    t.resourceCountIs('AWS::ApiGatewayV2::Route', 13);
+    t.resourceCountIs('AWS::ApiGatewayV2::Route', ROUTE_NAMES.length);
     const routeKeys = Object.values(t.findResources('AWS::ApiGatewayV2::Route')).map(
       (r) => (r.Properties as { RouteKey: string }).RouteKey,
     );
@@ -307,6 +321,19 @@ describe('HTTP API', () => {
       DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
       AccessLogSettings: { Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"') },
     });
+  });
+
+  it('throttles upload, retryScan and the open log route below the stage limit', () => {
+    synth.templates.api.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      RouteSettings: {
+        'POST /api/upload': { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 },
+        'POST /api/retryScan': { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 },
+        'POST /api/log': { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+      },
+    });
+    // Every throttled route key is a route of the API.
+    const routeKeys = Object.values(ROUTES).map((r) => `${r.method} ${r.path}`);
+    for (const key of Object.keys(ROUTE_THROTTLES)) expect(routeKeys).toContain(key);
   });
 
   it('outputs the API URL', () => {
@@ -361,9 +388,33 @@ describe('scan pipeline', () => {
     expect(mainQueue().VisibilityTimeout).toBeGreaterThanOrEqual(6 * timeout);
   });
 
+  it('sweeps the scan queue every 5 minutes and consumes the dead-letter queue', () => {
+    const t = synth.templates.pipeline;
+    const logicalId = (fn: ReceiptFunction) =>
+      synth.pipeline.getLogicalId(fn.function.node.defaultChild as CfnElement);
+    t.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(5 minutes)',
+      Targets: [
+        Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(synth.pipeline.sweepFunction), 'Arn'] } }),
+      ],
+    });
+    t.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId(synth.pipeline.deadLetterFunction) },
+      EventSourceArn: {
+        'Fn::GetAtt': [
+          synth.pipeline.getLogicalId(synth.pipeline.deadLetterQueue.node.defaultChild as CfnElement),
+          'Arn',
+        ],
+      },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(synth.pipeline.sweepFunction.entry).toBe(join(HANDLERS_DIR, 'sweep-scans.ts'));
+    expect(synth.pipeline.deadLetterFunction.entry).toBe(join(HANDLERS_DIR, 'dead-letter.ts'));
+  });
+
   it('triggers the analyze function from the queue with partial batch failure reporting', () => {
     const t = synth.templates.pipeline;
-    t.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
+    t.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
     t.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: {
         Ref: synth.pipeline.getLogicalId(

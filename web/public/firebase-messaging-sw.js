@@ -39,9 +39,20 @@ self.addEventListener('push', (event) => {
   );
 });
 
+/* The link of a push, only when it stays on this site; anything else opens the reports. A push
+ * names its own link, and a notification must never send the user to another site. */
+function sameOriginLink(link) {
+  try {
+    const url = new URL(link || '/Reports', self.location.origin);
+    return url.origin === self.location.origin ? url.pathname + url.search + url.hash : '/Reports';
+  } catch {
+    return '/Reports';
+  }
+}
+
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  const link = (event.notification.data && event.notification.data.link) || '/Reports';
+  const link = sameOriginLink(event.notification.data && event.notification.data.link);
   event.waitUntil(
     self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
       for (const w of windows) {

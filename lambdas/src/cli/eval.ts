@@ -1,44 +1,84 @@
 /**
- * `npm run eval -- --analyzer ocr|textract --dir <folder> [--out results.json] [--limit N] [--workers N]`
+ * `npm run eval -- [--analyzer ocr|textract] [--dir <folder> | --fixtures <folder>] [--split even|odd]
+ *   [--out results.json] [--limit N] [--workers N]`
  *
- * Scores an analyzer against receipts with ground truth, as in the SROIE data set: each receipt is
- * `NNN.jpg` (or .jpeg, .png, .webp) for `--analyzer ocr`, or a stored Textract AnalyzeExpense
- * response `NNN.textract.json` for `--analyzer textract`, beside its ground truth `NNN.json`
- * (`{ "company", "date", "address", "total" }`). Nothing is sent over the network: OCR runs locally
- * and Textract responses are read from disk and mapped with `mapAnalyzeExpense`.
+ * Scores an analyzer against receipts with ground truth. Each receipt is `NNN.jpg` (or .jpeg, .png,
+ * .webp) for `--analyzer ocr`, or a stored Textract AnalyzeExpense response `NNN.textract.json` for
+ * `--analyzer textract`, beside its ground truth `NNN.json`: SROIE style (`{ "company", "date",
+ * "address", "total" }`) or CORD style (`{ "items": [{ "description", "quantity", "unitPrice",
+ * "amount" }], "subtotal", "tax", "serviceCharge", "total" }`). Nothing is sent over the network: OCR
+ * runs locally and Textract responses are read from disk and mapped with `mapAnalyzeExpense`.
  *
- * It prints, per field, the share of receipts read exactly right, the median (and mean) seconds per
- * receipt, and every receipt that got a field wrong with what was expected and what was read.
- * `--out` writes the per-receipt results and the summary as JSON.
+ * Without `--dir` it scores the three development sets under `--fixtures` (default
+ * $RECEIPT_FIXTURES_DIR): `sroie/` with OCR, `textract/doc-extract-bench/sroie` and
+ * `textract/doc-extract-bench/cord` with the Textract mapping (only those of `--analyzer` when given).
+ * `--engine tesseract|paddle|combined` picks the OCR engine (default tesseract). `--split even|odd` scores only the receipts at even or odd positions of each folder in name order,
+ * so rules fitted on one half can be checked on the other.
+ *
+ * It prints, per field, the share of receipts read exactly right; for CORD also the share with total
+ * and tax both right and item precision, recall and F1 (items paired one to one; an item counts when
+ * its description, quantity, unit price and amount all match); the median (and mean) seconds per
+ * receipt; and every miss with what was expected and what was read. `--out` writes the per-receipt
+ * results and the summaries as JSON.
  *
  * Normalisation before comparing (both sides alike; see `lambdas/src/eval/normalise.ts`):
- * - company and address: Unicode NFKC, case-folded, every run of characters that are neither
- *   letters nor digits (punctuation, spaces, line breaks) becomes one space, ends trimmed;
- * - date: read as a calendar date, day first when ambiguous (the ground truth is Malaysian:
- *   `25/12/2018`, `17-03-18`, `04 JUN 2018`), compared as `YYYY-MM-DD`;
- * - total: currency marks dropped (`RM8.60`), compared as a number with 2 decimals;
+ * - company, address, item description: Unicode NFKC, case-folded, every run of characters that are
+ *   neither letters nor digits becomes one space, ends trimmed;
+ * - date: read as a calendar date, day first when ambiguous (the SROIE truth is Malaysian), compared
+ *   as `YYYY-MM-DD`;
+ * - amounts: currency marks dropped (`RM8.60`), compared as a number with 2 decimals;
  * - the address read is the printed address lines, plus postcode and town when not among them.
- * A field the analyzer did not find never matches.
+ * A field the analyzer did not find never matches, except CORD's tax, where "none" is right when the
+ * receipt prints none. An item value the truth leaves null (not printed) is not compared.
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { OcrAnalyzer } from '@receipts/analyzer-ocr';
+import { OCR_ENGINES, OcrAnalyzer, type OcrEngine } from '@receipts/analyzer-ocr';
 import { isAppError } from '@receipts/core';
-import { evaluate, formatReport } from '../eval/evaluate';
+import { evaluate, formatReport, type EvalReport, type EvalSplit } from '../eval/evaluate';
 
 const USAGE =
-  'usage: npm run eval -- --analyzer ocr|textract --dir <folder> [--out results.json] [--limit N] [--workers N]';
+  'usage: npm run eval -- [--analyzer ocr|textract] [--dir <folder> | --fixtures <folder>] [--split even|odd] [--engine tesseract|paddle|combined] [--out results.json] [--limit N] [--workers N]';
+
+/** The development sets under the fixtures folder, and the analyzer each is scored with. */
+export const DEV_SETS: Array<{ name: string; analyzer: 'ocr' | 'textract'; dir: string }> = [
+  { name: 'OCR, sroie', analyzer: 'ocr', dir: 'sroie' },
+  { name: 'Textract, SROIE', analyzer: 'textract', dir: 'textract/doc-extract-bench/sroie' },
+  { name: 'Textract, CORD', analyzer: 'textract', dir: 'textract/doc-extract-bench/cord' },
+];
+
+function summaryLine(name: string, report: EvalReport): string {
+  const f = report.fields;
+  const pct = (x: number | undefined) => (x === undefined ? '-' : (x * 100).toFixed(1));
+  const parts = report.items
+    ? [
+        `total ${pct(f.total?.accuracy)}`,
+        `tax ${pct(f.tax?.accuracy)}`,
+        `total+tax ${pct(report.totalAndTax?.accuracy)}`,
+        `item F1 ${pct(report.items.f1)}`,
+      ]
+    : [
+        `total ${pct(f.total?.accuracy)}`,
+        `date ${pct(f.date?.accuracy)}`,
+        `merchant ${pct(f.company?.accuracy)}`,
+        `address ${pct(f.address?.accuracy)}`,
+      ];
+  return `${name.padEnd(16)} ${String(report.receipts).padStart(3)} receipts  ${parts.join('  ')}  median ${report.medianSeconds.toFixed(2)} s`;
+}
 
 async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
-      analyzer: { type: 'string', default: 'ocr' },
+      analyzer: { type: 'string' },
       dir: { type: 'string' },
+      fixtures: { type: 'string' },
+      split: { type: 'string' },
+      engine: { type: 'string', default: 'tesseract' },
       out: { type: 'string' },
       limit: { type: 'string' },
-      workers: { type: 'string', default: '1' },
+      workers: { type: 'string', default: '2' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -48,13 +88,24 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const analyzer = values.analyzer;
-  if (analyzer !== 'ocr' && analyzer !== 'textract') {
+  if (analyzer !== undefined && analyzer !== 'ocr' && analyzer !== 'textract') {
     console.error(`--analyzer must be ocr or textract, not ${analyzer}.\n${USAGE}`);
     return 2;
   }
-  if (!values.dir) {
+  const split = values.split;
+  if (split !== undefined && split !== 'even' && split !== 'odd') {
+    console.error(`--split must be even or odd, not ${split}.\n${USAGE}`);
+    return 2;
+  }
+  const engine = values.engine as OcrEngine;
+  if (!OCR_ENGINES.includes(engine)) {
+    console.error(`--engine must be ${OCR_ENGINES.join(' or ')}, not ${values.engine}.\n${USAGE}`);
+    return 2;
+  }
+  const fixtures = values.fixtures ?? process.env['RECEIPT_FIXTURES_DIR'];
+  if (!values.dir && !fixtures) {
     console.error(
-      `--dir is required: the folder with the receipts and their NNN.json ground truth.\n${USAGE}`,
+      `--dir is required (the folder with the receipts and their NNN.json ground truth), or --fixtures (or RECEIPT_FIXTURES_DIR) to score every development set.\n${USAGE}`,
     );
     return 2;
   }
@@ -68,25 +119,50 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
-  const ocr = analyzer === 'ocr' ? await OcrAnalyzer.create({ workers }) : undefined;
+  const sets: Array<{ name: string; analyzer: 'ocr' | 'textract'; dir: string }> = values.dir
+    ? [{ name: path.basename(values.dir), analyzer: analyzer ?? 'ocr', dir: path.resolve(values.dir) }]
+    : DEV_SETS.filter((s) => analyzer === undefined || s.analyzer === analyzer).map((s) => ({
+        ...s,
+        dir: path.join(fixtures!, s.dir),
+      }));
+
+  const ocr = sets.some((s) => s.analyzer === 'ocr')
+    ? await OcrAnalyzer.create({ workers, engine })
+    : undefined;
   try {
-    const report = await evaluate({
-      analyzer,
-      dir: path.resolve(values.dir),
-      ocr,
-      limit,
-      onReceipt: (r, i, n) => {
-        const marks = (['company', 'date', 'address', 'total'] as const)
-          .map((f) => (r.correct[f] ? '+' : '.'))
-          .join('');
-        process.stderr.write(
-          `${String(i + 1).padStart(3)}/${n}  ${r.id}  ${marks}  ${r.seconds.toFixed(2)} s\n`,
-        );
-      },
-    });
-    console.log(formatReport(report));
+    const reports: Array<{ name: string; report: EvalReport }> = [];
+    for (const set of sets) {
+      const report = await evaluate({
+        analyzer: set.analyzer,
+        dir: set.dir,
+        ocr,
+        limit,
+        concurrency: set.analyzer === 'ocr' ? workers : 1,
+        ...(split ? { split: split as EvalSplit } : {}),
+        onReceipt: (r, i, n) => {
+          const marks = Object.values(r.correct)
+            .map((ok) => (ok ? '+' : '.'))
+            .join('');
+          const items = r.items ? `  items ${r.items.matched}/${r.items.expected.length}` : '';
+          process.stderr.write(
+            `${String(i + 1).padStart(3)}/${n}  ${r.id}  ${marks}${items}  ${r.seconds.toFixed(2)} s\n`,
+          );
+        },
+      });
+      reports.push({ name: set.name, report });
+      if (reports.length > 1) console.log('\n');
+      console.log(formatReport(report));
+    }
+    if (reports.length > 1) {
+      console.log(`\nsummary${split ? ` (${split} half)` : ''}`);
+      for (const { name, report } of reports) console.log(summaryLine(name, report));
+    }
     if (values.out) {
-      await writeFile(values.out, JSON.stringify(report, null, 2) + '\n');
+      const body =
+        reports.length === 1
+          ? reports[0]!.report
+          : Object.fromEntries(reports.map((r) => [r.name, r.report]));
+      await writeFile(values.out, JSON.stringify(body, null, 2) + '\n');
       console.log(`\nper-receipt results written to ${values.out}`);
     }
     return 0;

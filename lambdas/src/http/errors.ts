@@ -6,7 +6,10 @@ import {
   ForbiddenError,
   NotFoundError,
   PayloadTooLargeError,
+  ServiceUnavailableError,
   StoreError,
+  TransactionError,
+  TooManyRequestsError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
   ValidationError,
@@ -25,11 +28,18 @@ export function statusOf(error: unknown): number {
   if (error instanceof ConflictError) return 409;
   if (error instanceof PayloadTooLargeError) return 413;
   if (error instanceof UnsupportedMediaTypeError) return 415;
+  if (error instanceof TooManyRequestsError) return 429;
   if (error instanceof AnalyzerError) return 422;
+  // Another request wrote the same rows first: nothing is down, reading again and retrying may work.
+  if (error instanceof TransactionError && error.lostRace) return 409;
   if (error instanceof StoreError) return 503;
-  if (error instanceof AppError && error.code === 'IdentityUnavailable') return 503;
+  if (error instanceof ServiceUnavailableError) return 503;
   return 500;
 }
+
+/** What a person is told when their write lost a race with another one (the store's words name keys). */
+export const LOST_RACE_MESSAGE =
+  'Someone else changed this at the same moment, so nothing was saved. Reload and try again.';
 
 /**
  * The answer for an error: `{ error, message }`. 4xx messages are the error's own (written for the
@@ -45,8 +55,12 @@ export function errorResponse(
   const code = error instanceof AppError ? error.code : 'InternalError';
   if (status < 500) {
     logger.info('request refused', { route: context.route, status, code, requestId: context.requestId });
-    const body: ErrorAnswer = { error: code, message: (error as AppError).message };
-    return json(status, body);
+    const message = error instanceof TransactionError ? LOST_RACE_MESSAGE : (error as AppError).message;
+    const body: ErrorAnswer = { error: code, message };
+    const retryAfter = error instanceof TooManyRequestsError ? error.retryAfterSeconds : undefined;
+    const answer = json(status, body);
+    if (retryAfter !== undefined) answer.headers = { ...answer.headers, 'retry-after': String(retryAfter) };
+    return answer;
   }
   logger.error('request failed', {
     route: context.route,
@@ -59,7 +73,7 @@ export function errorResponse(
   });
   const message =
     status === 503
-      ? error instanceof AppError && error.code === 'QueueUnavailable'
+      ? error instanceof ServiceUnavailableError
         ? error.message
         : 'A service the app depends on is unavailable right now. Try again in a moment.'
       : error instanceof ConfigurationError

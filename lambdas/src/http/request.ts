@@ -49,13 +49,49 @@ export function bodyText(event: APIGatewayProxyEventV2, maxBytes: number): strin
   return event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
 }
 
+/** Deepest nesting of objects and arrays accepted in a JSON body; the app's own bodies are flat. */
+export const MAX_JSON_DEPTH = 16;
+
+/**
+ * Whether the JSON text nests objects and arrays deeper than `maxDepth`, told by one pass over the
+ * characters before any parsing: a deeply nested body (thousands of levels fit in a few kB) never
+ * reaches JSON.parse, a schema or a logger.
+ */
+export function nestedDeeperThan(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > maxDepth) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
 /** The JSON body, checked against a schema. */
 export function jsonBodyOf<S extends z.ZodType>(
   event: APIGatewayProxyEventV2,
   schema: S,
   maxBytes = SMALL_BODY_BYTES,
 ): z.output<S> {
+  const assertShallow = (json: string) => {
+    if (nestedDeeperThan(json, MAX_JSON_DEPTH)) {
+      throw new ValidationError(
+        `The request body nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep; send flat JSON.`,
+        { code: 'TooDeep' },
+      );
+    }
+  };
+  // Checked first, so a deep body is told what is wrong with it even when it is also too long.
+  if (!event.isBase64Encoded) assertShallow(event.body ?? '');
   const text = bodyText(event, maxBytes);
+  if (event.isBase64Encoded) assertShallow(text);
   let value: unknown;
   try {
     value = JSON.parse(text);

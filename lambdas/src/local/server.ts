@@ -27,6 +27,11 @@ export interface LocalServerOptions {
   logger: Logger;
   /** The handlers to call (default: the app's). */
   handlers?: Record<RouteName, ApiHandler>;
+  /**
+   * Host names served besides the loopback ones (localhost, *.localhost, 127.0.0.1, [::1]), e.g.
+   * the name of a machine that reaches this one through a tunnel. Any other Host is refused.
+   */
+  allowedHosts?: string[];
 }
 
 export interface LocalServer {
@@ -82,26 +87,84 @@ const tooLarge = (): ErrorAnswer => ({
   message: `The request body is larger than ${(MAX_BODY_BYTES / (1024 * 1024)).toFixed(1)} MB, the largest accepted. Send a smaller image.`,
 });
 
+/**
+ * The most bytes of an oversized body read (and dropped) so that its 413 answer reaches the client:
+ * a server that closes the connection with a body still arriving makes the client see a reset, not
+ * the answer. Past this the connection is closed anyway.
+ */
+const MAX_DRAINED_BYTES = 64 * 1024 * 1024;
+
+/** Reads the rest of a refused body and drops it; false when it is larger than MAX_DRAINED_BYTES. */
+function drainBody(req: IncomingMessage, alreadyRead: number): Promise<boolean> {
+  return new Promise((resolveDrain) => {
+    let size = alreadyRead;
+    if (req.readableEnded) {
+      resolveDrain(true);
+      return;
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_DRAINED_BYTES) {
+        req.off('data', onData);
+        req.pause();
+        resolveDrain(false);
+      }
+    };
+    req.on('data', onData);
+    req.once('end', () => resolveDrain(true));
+    req.once('error', () => resolveDrain(false));
+    req.resume();
+  });
+}
+
+/** Answers 413 once the body has been read, so that the client gets the answer, not a reset. */
+async function refuseTooLarge(req: IncomingMessage, res: ServerResponse, alreadyRead: number): Promise<void> {
+  const drained = await drainBody(req, alreadyRead);
+  sendJson(res, 413, tooLarge(), drained ? {} : { connection: 'close' });
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** The host name of a Host header, lower case, without the port. */
+export function hostNameOf(hostHeader: string | undefined): string | null {
+  const host = hostHeader?.trim().toLowerCase();
+  if (!host) return null;
+  if (host.startsWith('[')) {
+    const end = host.indexOf(']');
+    return end > 0 ? host.slice(0, end + 1) : null;
+  }
+  return host.split(':')[0] || null;
+}
+
+/**
+ * Whether the Host header names this server. A web page can point a name it controls at 127.0.0.1
+ * (DNS rebinding) and then call this server as its own origin; its requests carry that name.
+ */
+export function isAllowedHost(hostHeader: string | undefined, extra: readonly string[] = []): boolean {
+  const name = hostNameOf(hostHeader);
+  if (!name) return false;
+  return LOOPBACK_HOSTS.has(name) || name.endsWith('.localhost') || extra.includes(name);
+}
+
 /** Reads the body, refusing it as soon as it passes `limit` bytes. */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | { tooLarge: number }> {
   return new Promise((resolveBody, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let refused = false;
-    req.on('data', (chunk: Buffer) => {
-      if (refused) return;
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        refused = true;
         chunks.length = 0;
-        resolveBody('too-large');
+        req.off('data', onData);
+        req.off('end', onEnd);
+        resolveBody({ tooLarge: size });
         return;
       }
       chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (!refused) resolveBody(Buffer.concat(chunks));
-    });
+    };
+    const onEnd = () => resolveBody(Buffer.concat(chunks));
+    req.on('data', onData);
+    req.on('end', onEnd);
     req.on('error', reject);
   });
 }
@@ -254,10 +317,18 @@ async function serveStatic(
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const handlers = options.handlers ?? ROUTE_HANDLERS;
   const { logger } = options;
+  const allowedHosts = (options.allowedHosts ?? []).map((h) => h.trim().toLowerCase()).filter(Boolean);
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const method = req.method ?? 'GET';
+    if (!isAllowedHost(req.headers.host, allowedHosts)) {
+      sendJson(res, 421, {
+        error: 'HostNotAllowed',
+        message: `This server answers only for localhost, 127.0.0.1 and the names in ALLOWED_HOSTS, not "${hostNameOf(req.headers.host) ?? ''}".`,
+      });
+      return;
+    }
     if (url.pathname === '/config.json') {
       sendJson(res, 200, options.webConfig);
       return;
@@ -286,17 +357,15 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       }
       return;
     }
-    // Refuse an oversized upload before reading it, as API Gateway and Lambda would.
+    // Refuse an oversized upload without keeping it, as API Gateway and Lambda would.
     const declared = Number(req.headers['content-length'] ?? '0');
     if (declared > MAX_BODY_BYTES) {
-      sendJson(res, 413, tooLarge(), { connection: 'close' });
-      req.resume();
+      await refuseTooLarge(req, res, 0);
       return;
     }
     const body = await readBody(req, MAX_BODY_BYTES);
-    if (body === 'too-large') {
-      sendJson(res, 413, tooLarge(), { connection: 'close' });
-      req.resume();
+    if (!Buffer.isBuffer(body)) {
+      await refuseTooLarge(req, res, body.tooLarge);
       return;
     }
     const routeKey = `${method} ${url.pathname}`;

@@ -8,6 +8,7 @@ import {
   ConfigurationError,
   createJsonLogger,
   resumeScans,
+  sweepScans,
   type Analyzer,
   type Enricher,
   type Logger,
@@ -22,12 +23,17 @@ import { createScanWorker, type ScanWorker } from '../worker';
 import { startAuthEmulator, type AuthEmulator } from './firebase-auth-emulator';
 import { startLocalServer, type LocalServer } from './server';
 
+/** How often the local stack sweeps its scan queue (see sweepScans). */
+const LOCAL_SWEEP_MS = 60_000;
+
 /** Options of {@link startLocalStack}. */
 export interface LocalStackOptions {
   /** Port of the app on 127.0.0.1 (0 = a free one; default 8080). */
   port?: number;
   /** Where everything is kept: tables, accounts, images. Survives a restart. */
   dataDir: string;
+  /** Per-user upload limits instead of the QUOTA_* settings. */
+  quotas?: { uploadsPerDay?: number; pendingScans?: number; storedMb?: number };
   /** Port of the Firebase Auth emulator (default: a free one). */
   authEmulatorPort?: number;
   /** E-mails allowed to use the Storage Tester API. */
@@ -210,7 +216,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AZURE_TABLES_SECRET_ARN: '',
       ADMIN_EMAILS: (options.adminEmails ?? process.env.ADMIN_EMAILS?.split(',') ?? []).join(','),
       ANALYZER: typeof options.analyzer === 'string' ? options.analyzer : (process.env.ANALYZER ?? 'ocr'),
+      ...(process.env.OCR_ENGINE ? { OCR_ENGINE: process.env.OCR_ENGINE } : {}),
       MAX_SCAN_ATTEMPTS: String(options.maxScanAttempts ?? process.env.MAX_SCAN_ATTEMPTS ?? 3),
+      ...(options.quotas?.uploadsPerDay
+        ? { QUOTA_UPLOADS_PER_DAY: String(options.quotas.uploadsPerDay) }
+        : {}),
+      ...(options.quotas?.pendingScans ? { QUOTA_PENDING_SCANS: String(options.quotas.pendingScans) } : {}),
+      ...(options.quotas?.storedMb ? { QUOTA_STORED_MB: String(options.quotas.storedMb) } : {}),
       LOG_LEVEL: logLevel,
     });
     if (config.inCloud) {
@@ -271,11 +283,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     cleanups.push(async () => installServices(undefined));
     // Before the server takes requests: a scan still marked 'Analyzing' is then surely a dead run's.
     await resumeScans({ store: services.store, queue, logger });
+    // As the scheduled sweeper does in the cloud: lost scans queued again, stuck ones failed.
+    const sweeper = setInterval(() => {
+      sweepScans({ store: services.store, queue, logger }).catch((error: unknown) =>
+        logger.warn('sweep failed', { error: String(error) }),
+      );
+    }, LOCAL_SWEEP_MS);
+    sweeper.unref();
+    cleanups.push(async () => clearInterval(sweeper));
 
     const server: LocalServer = await startLocalServer({
       port: options.port ?? 8080,
       webDir: web,
       logger,
+      allowedHosts: config.ALLOWED_HOSTS,
       webConfig: {
         firebase: { apiKey: 'demo-key', authDomain: '127.0.0.1', projectId },
         authEmulatorUrl: `http://${auth.host}`,

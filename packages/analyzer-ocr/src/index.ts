@@ -1,4 +1,13 @@
-export { OcrAnalyzer, englishDataPath, type OcrAnalyzerOptions, type OcrLine } from './ocr-analyzer';
+export {
+  OCR_ENGINES,
+  OcrAnalyzer,
+  englishDataPath,
+  type OcrAnalyzerOptions,
+  type OcrEngine,
+  type OcrLine,
+} from './ocr-analyzer';
+export { PaddleReader, segmentsToLines, type PaddleLine } from './paddle-ocr';
+export { combineEngineReadings, respace } from './combine-engines';
 export { parseReceiptText, guessCountry, type ParsedReceipt, type ParseOptions } from './parse-receipt';
 export { READING_PLAN, mergeReadings, readingsAgree, type Reading, type ReadingPlan } from './merge-readings';
 export { prepareImage, sniffImageType, type Rendering, type PreparedImage } from './preprocess';

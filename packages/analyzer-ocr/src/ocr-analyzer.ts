@@ -1,11 +1,24 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createScheduler, createWorker, OEM, type Page, type Scheduler, type Worker } from 'tesseract.js';
-import { AnalyzerError, silentLogger, type AnalysisResult, type Analyzer, type Logger } from '@receipts/core';
+import {
+  AnalyzerError,
+  checkedConfidence,
+  silentLogger,
+  type AnalysisResult,
+  type Analyzer,
+  type Logger,
+} from '@receipts/core';
 import { READING_PLAN, mergeReadings, readingsAgree, type Reading, type ReadingPlan } from './merge-readings';
-import { parseReceiptText } from './parse-receipt';
+import { parseReceiptText, type ParsedReceipt } from './parse-receipt';
+import { combineEngineReadings } from './combine-engines';
 import { prepareImage, sniffImageType, type PreparedImage, type Rendering } from './preprocess';
 import { readPdfText } from './pdf-text';
+import { PaddleReader } from './paddle-ocr';
+
+/** The OCR engines the local analyzer can read images with (see the package README for their costs). */
+export type OcrEngine = 'tesseract' | 'paddle' | 'combined';
+export const OCR_ENGINES: readonly OcrEngine[] = ['tesseract', 'paddle', 'combined'];
 
 export interface OcrAnalyzerOptions {
   /** Tesseract workers kept warm; each takes one receipt reading at a time (default 1). */
@@ -16,6 +29,12 @@ export interface OcrAnalyzerOptions {
    * readings so far disagree on merchant, date or total. Default {@link READING_PLAN}.
    */
   plan?: readonly ReadingPlan[];
+  /**
+   * `tesseract` (default): tesseract.js with several renderings merged; `paddle`: PaddleOCR (PP-OCRv4,
+   * ONNX) reads the image once; `combined`: both, figures from PaddleOCR and words from Tesseract
+   * (see `combineEngineReadings`).
+   */
+  engine?: OcrEngine;
 }
 
 /** One line of OCR output, as kept in `raw`. */
@@ -52,6 +71,7 @@ export class OcrAnalyzer implements Analyzer {
     private readonly pool: Worker[],
     private readonly logger: Logger,
     private readonly plan: readonly ReadingPlan[],
+    private readonly paddle: PaddleReader | null = null,
   ) {}
 
   /**
@@ -61,6 +81,20 @@ export class OcrAnalyzer implements Analyzer {
   static async create(options: OcrAnalyzerOptions = {}): Promise<OcrAnalyzer> {
     const count = Math.max(1, Math.floor(options.workers ?? 1));
     const logger = options.logger ?? silentLogger;
+    let paddle: PaddleReader | null = null;
+    if (options.engine === 'paddle' || options.engine === 'combined') {
+      try {
+        paddle = await PaddleReader.create();
+      } catch (cause) {
+        throw new AnalyzerError('The OCR engine could not start.', {
+          cause,
+          retryable: true,
+          code: 'OcrStartFailed',
+        });
+      }
+      if (options.engine === 'paddle')
+        return new OcrAnalyzer(createScheduler(), [], logger, READING_PLAN, paddle);
+    }
     const langPath = englishDataPath();
     const scheduler = createScheduler();
     const started = Date.now();
@@ -89,7 +123,7 @@ export class OcrAnalyzer implements Analyzer {
     for (const worker of workers) scheduler.addWorker(worker);
     logger.info('OCR workers ready', { workers: count, ms: Date.now() - started, langPath });
     const plan = options.plan && options.plan.length > 0 ? options.plan : READING_PLAN;
-    return new OcrAnalyzer(scheduler, workers, logger, plan);
+    return new OcrAnalyzer(scheduler, workers, logger, plan, paddle);
   }
 
   /** Number of warm workers. */
@@ -129,6 +163,71 @@ export class OcrAnalyzer implements Analyzer {
 
     // The first two readings are independent: with two workers they run side by side.
     // Readings of the same rendering share one prepared image.
+    if (this.paddle && this.pool.length === 0) {
+      const paddle = await this.readWithPaddle(image);
+      return {
+        analyzer: this.name,
+        ...paddle.parsed,
+        confidence: checkedConfidence(paddle.parsed),
+        raw: { ...paddle.raw, ms: Date.now() - started },
+      };
+    }
+    if (this.paddle) {
+      const [paddle, tesseract] = await Promise.all([
+        this.readWithPaddle(image),
+        this.readWithTesseract(image, actual),
+      ]);
+      const combined = combineEngineReadings(paddle.parsed, tesseract.parsed);
+      return {
+        analyzer: this.name,
+        ...combined,
+        confidence: checkedConfidence(combined),
+        raw: {
+          engine: 'paddleocr+tesseract.js',
+          ms: Date.now() - started,
+          paddle: paddle.raw,
+          tesseract: tesseract.raw,
+        },
+      };
+    }
+    const tesseract = await this.readWithTesseract(image, actual);
+    const ms = Date.now() - started;
+    this.logger.debug('receipt read', { ms, total: tesseract.parsed.receipt.total_amount });
+    return {
+      analyzer: this.name,
+      ...tesseract.parsed,
+      confidence: checkedConfidence(tesseract.parsed),
+      raw: { ...tesseract.raw, ms },
+    };
+  }
+
+  private async readWithPaddle(
+    image: Uint8Array,
+  ): Promise<{ parsed: ParsedReceipt; raw: Record<string, unknown> }> {
+    const started = Date.now();
+    let lines: Awaited<ReturnType<PaddleReader['read']>>;
+    try {
+      lines = await this.paddle!.read(image);
+    } catch (cause) {
+      throw new AnalyzerError('OCR failed on this image. Try again, or take a sharper photo.', {
+        cause,
+        retryable: true,
+        code: 'OcrFailed',
+      });
+    }
+    const text = lines.map((l) => l.text).join('\n');
+    const parsed = parseReceiptText(text, { lineConfidences: lines.map((l) => l.confidence) });
+    return {
+      parsed,
+      raw: { engine: 'paddleocr', model: 'PP-OCRv4 (onnx)', ms: Date.now() - started, text, lines },
+    };
+  }
+
+  private async readWithTesseract(
+    image: Uint8Array,
+    actual: string,
+  ): Promise<{ parsed: ParsedReceipt; raw: Record<string, unknown> }> {
+    const started = Date.now();
     const prepared = new Map<Rendering, Promise<PreparedImage>>();
     const prepare = (rendering: Rendering) => {
       let p = prepared.get(rendering);
@@ -142,16 +241,12 @@ export class OcrAnalyzer implements Analyzer {
       if (readingsAgree(readings)) break;
       readings.push(await this.read(image, actual, p, prepare));
     }
-    const merged = mergeReadings(readings);
-    const ms = Date.now() - started;
-    this.logger.debug('receipt read', { ms, readings: readings.length, total: merged.receipt.total_amount });
     return {
-      analyzer: this.name,
-      ...merged,
+      parsed: mergeReadings(readings),
       raw: {
         engine: 'tesseract.js',
         model: 'eng 4.0.0_best_int',
-        ms,
+        ms: Date.now() - started,
         readings: readings.map((r) => ({
           rendering: r.rendering,
           pageSegMode: r.pageSegMode,

@@ -1,4 +1,4 @@
-import { findDates, type AnalyzedMerchant } from '@receipts/core';
+import { findDates, stripRegistration, tidyMerchantName, type AnalyzedMerchant } from '@receipts/core';
 import {
   ADDRESS_WORD_RE,
   BUSINESS_WORD_RE,
@@ -150,32 +150,6 @@ function isRegistrationOnly(line: ReceiptLine): boolean {
   return (
     (rest.match(/\p{L}/gu)?.length ?? 0) < 4 ||
     /\b(?:GST|SST|VAT)\b|\bREG\b|\bCO\.?\s*(?:REG|NO)\b/i.test(rest)
-  );
-}
-
-/** Removes a company registration number printed after a name: `AEON CO. (M) BHD (126826-H)`. */
-function stripRegistration(text: string): string {
-  return text
-    .replace(/\(\s*(?:CO\.?\s*(?:REG|NO)\.?\s*:?\s*)?\d{4,}[\s-]*[A-Z]?\s*\)?\s*$/i, '')
-    .replace(/\s+\d{5,}[\s-]?[A-Z]\s*$/, '')
-    .trim();
-}
-
-/** Repairs the misreadings OCR makes most often in company suffixes and tidies the edges. */
-export function tidyMerchantName(text: string): string {
-  return (
-    stripRegistration(text)
-      .replace(/\bS[O0]N(\.?\s*[B8]HD)\b/g, 'SDN$1')
-      .replace(/\b(SDN\.?\s*)8HD\b/g, '$1BHD')
-      .replace(/\b([A-Z]+\s+(?:SDN\.?\s*BHD|BHD|S\/B)\.?)\s+[A-Z]$/i, '$1')
-      // Whatever follows the legal suffix in brackets is a registration number, however misread.
-      .replace(
-        /(\b(?:S[DO0]N\.?\s*[B8]HD|BHD|BERHAD|S\/B|LTD|LIMITED|INC|LLC|PLC)\.?)\s*\([^)]*\)?\s*$/i,
-        '$1',
-      )
-      .replace(/[\s:;,|#*~_=]+$/, '')
-      .replace(/^[\s:;,|.]+/, '')
-      .trim()
   );
 }
 

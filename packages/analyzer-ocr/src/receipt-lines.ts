@@ -101,9 +101,7 @@ export const REGISTRATION_RE = re(
   String.raw`\b(?:GST|SST|VAT|TAX|ABN|ACN|EIN|TIN|BRN|UEN)\s*(?:ID|REG|NO|#|NUMBER)|\bC[O0](?:MPANY)?\.?\s*(?:REG|N[O0])\b|\bREG(?:ISTRATION)?\.?\s*(?:NO|#)|\(\s*\d{5,}[\s-]*[A-Z]\s*\)|^\d{5,}[\s-]?[A-Z]$`,
 );
 
-export const LEGAL_ENTITY_RE = re(
-  String.raw`\bS[DO]N\.?\s*[B8]HD\b|\bBHD\b|\bBERHAD\b|\bS\/B\b|\bLTD\b|\bLIMITED\b|\bLLC\b|\bINC\b|\bPLC\b|\bGMBH\b|\bPTE\b|\bCORP(?:ORATION)?\b|\bCO\.\s|\bCO\.$|\bCOMPANY\b|\bENTERPRISE\b|\bTRADING\b|\bB\.?V\.?$|\bN\.?V\.?$|\bS\.?A\.?$|\bSRL\b|\bAG\b`,
-);
+export { LEGAL_ENTITY_RE } from '@receipts/core';
 export const BUSINESS_WORD_RE = re(
   String.raw`\b(?:RESTAURANT|RESTORAN|CAFE|COFFEE|BISTRO|BAKERY|BAKERIES|MART|MARKET|SUPERMARKET|HYPERMARKET|STORE|STORES|SHOP|HARDWARE|PHARMACY|GROCER|GROCERS|GROCERY|KEDAI|PERNIAGAAN|SYARIKAT|BOOK|BOOKS|PIZZA|PETROL|STATIONERY|KITCHEN|FOODS?|DELI|BAR|PUB|HOTEL|OUTLET|CENTRE|CENTER|PANTRY|BOUTIQUE)\b`,
 );

@@ -10,6 +10,7 @@ import type {
 } from '@aws-sdk/client-textract';
 import {
   MONTH_FIRST_COUNTRIES,
+  LEGAL_ENTITY_RE,
   ValidationError,
   countryCodeOf,
   detectCurrency,
@@ -18,7 +19,11 @@ import {
   normalizeCurrencyCode,
   parseDate,
   parseMoney,
+  printsWholeUnits,
+  checkedConfidence,
+  completeLinePrices,
   roundMoney,
+  tidyMerchantName,
   totalChecksOut,
   type AnalysisResult,
   type AnalyzedItem,
@@ -80,12 +85,31 @@ export function mapAnalyzeExpense(response: AnalyzeExpenseResponse | unknown): A
   const currencyHint = firstCurrencyCode(summary);
   const order = dateOrder(summary, country, currencyHint);
 
-  const totalField = chooseTotal(summary);
-  const total = totalField ? money(totalField.value, country) : null;
+  const items = chosen.flatMap((doc) =>
+    records<LineItemGroup>(doc.LineItemGroups).flatMap((g) => records<LineItemFields>(g.LineItems)),
+  );
+  const printed = [
+    ...summary.filter((f) => MONEY_TYPES.has(f.type)).map((f) => f.value),
+    ...items.flatMap((li) =>
+      records<ExpenseField>(li.LineItemExpenseFields)
+        .filter((f) => f.Type?.Text === 'PRICE' || f.Type?.Text === 'UNIT_PRICE')
+        .map((f) => text(f.ValueDetection?.Text)),
+    ),
+  ];
+  const ctx: MoneyContext = {
+    country,
+    wholeUnits: printsWholeUnits(printed, currencyHint ?? detectCurrency(printed.join(' '), country)),
+  };
+
+  const chosenTotal = chooseTotal(summary, ctx);
+  const totalField = chosenTotal?.field;
+  const total = chosenTotal?.amount ?? null;
   note('receipt.total_amount', totalField);
-  const subtotalField = chooseSubtotal(summary);
+  if (chosenTotal?.confirmed && totalField?.confidence != null)
+    confidence['receipt.total_amount'] = Math.max(totalField.confidence, 0.9);
+  const subtotalField = chooseSubtotal(summary, ctx);
   note('receipt.subtotal', subtotalField);
-  const taxes = mapTaxes(summary, country);
+  const taxes = mapTaxes(summary, ctx);
   if (taxes.fields.length > 0)
     confidence['receipt.total_tax'] = Math.min(...taxes.fields.map((f) => f.confidence ?? 1));
 
@@ -93,12 +117,9 @@ export function mapAnalyzeExpense(response: AnalyzeExpenseResponse | unknown): A
   note('receipt.transaction_date', dateField?.field);
   const time = chooseTime(summary, chosen);
 
-  const items = chosen.flatMap((doc) =>
-    records<LineItemGroup>(doc.LineItemGroups).flatMap((g) => records<LineItemFields>(g.LineItems)),
-  );
   const mappedItems: AnalyzedItem[] = [];
   for (const lineItem of items) {
-    const mapped = mapLineItem(lineItem, country);
+    const mapped = mapLineItem(lineItem, ctx);
     if (!mapped) continue;
     const index = mappedItems.length;
     mappedItems.push(mapped.item);
@@ -118,14 +139,14 @@ export function mapAnalyzeExpense(response: AnalyzeExpenseResponse | unknown): A
       country,
     );
 
-  return {
+  const result: AnalysisResult = {
     analyzer: 'textract',
     receipt: {
       doc_type: docType(summary),
       receipt_type: null,
       country_region: country,
       total_amount: total,
-      subtotal: subtotalField ? money(subtotalField.value, country) : null,
+      subtotal: subtotalField ? money(subtotalField.value, ctx) : null,
       currency_code: currency,
       total_tax: taxes.total,
       transaction_date: dateField?.iso ?? null,
@@ -144,6 +165,7 @@ export function mapAnalyzeExpense(response: AnalyzeExpenseResponse | unknown): A
     confidence,
     raw: response,
   };
+  return { ...result, confidence: checkedConfidence(result) };
 }
 
 /** One expense field, flattened and cleaned. */
@@ -216,8 +238,21 @@ function toField(raw: ExpenseField, order = 0): Field {
   };
 }
 
-function money(text: string, country: string | null): number | null {
-  return parseMoney(text, country)?.amount ?? null;
+/** How the amounts of one document are read: its country (for `$`) and whether it prints whole units. */
+interface MoneyContext {
+  country: string | null;
+  wholeUnits: boolean;
+}
+
+/**
+ * One amount. A value with noise before it (`4.00)240.000`, OCR joining a label's end to the value)
+ * is read from its last number when the whole does not read.
+ */
+function money(text: string, ctx: MoneyContext): number | null {
+  const whole = parseMoney(text, ctx.country, ctx)?.amount;
+  if (whole !== undefined) return whole;
+  const tail = /[)\]:]\s*([-\p{Sc}A-Za-z.]*\s?\d[\d.,]*)\s*$/u.exec(text)?.[1];
+  return tail ? (parseMoney(tail, ctx.country, ctx)?.amount ?? null) : null;
 }
 
 function normKey(text: string | null | undefined): string {
@@ -268,13 +303,25 @@ interface MerchantParts {
   country: string | null;
 }
 
+const OWNER_LABEL = /\b(owned|operated|managed)\s+by\b/i;
+
 function mapMerchant(summary: Field[], note: Note): MerchantParts {
   const names = summary.filter((f) => isVendorName(f) && f.value !== '');
+  // The trading company (a name with its legal form) is who issued the receipt; a name labelled as
+  // the owner (`Owned By:`) is the company behind the shop, not the shop. Then the most confident.
+  const rank = (f: Field) =>
+    (OWNER_LABEL.test(f.label ?? '') ? -2 : 0) +
+    (LEGAL_ENTITY_RE.test(tidyMerchantName(f.value).toUpperCase()) ? 1 : 0);
   let nameField: Field | undefined = names.reduce<Field | undefined>(
-    (best, f) => (best === undefined || (f.confidence ?? 0) > (best.confidence ?? 0) ? f : best),
+    (best, f) =>
+      best === undefined ||
+      rank(f) > rank(best) ||
+      (rank(f) === rank(best) && (f.confidence ?? 0) > (best.confidence ?? 0))
+        ? f
+        : best,
     undefined,
   );
-  let name = nameField ? trimPunctuation(nameField.value) : null;
+  let name = nameField ? tidyMerchantName(trimPunctuation(nameField.value)) : null;
   if (!name) {
     // Invoices often print the seller only as a web address.
     const urls = summary.filter((f) => f.type === 'VENDOR_URL' && f.value !== '');
@@ -347,68 +394,127 @@ function dateOrder(summary: Field[], country: string | null, currency: string | 
   return currency && MONTH_FIRST_CURRENCIES.has(currency) ? 'mdy' : 'dmy';
 }
 
+/** Labels of a total after rounding or of the net amount due: these beat a plain TOTAL. */
+const ROUNDED_TOTAL = /\b(total rounded|rounded total|nett? total|total nett?|total after rounding)\b/;
+/** Labels of the change given back, in the languages of the receipts we read. */
+const CHANGE = /\b(change|kembali|kembalian|baki|monnaie|rendu|wechselgeld|cambio|vuelto)\b/;
+
 /** How much a label says "this is the amount to pay" (see {@link mapAnalyzeExpense}). */
 function totalScore(f: Field): number {
   const typeBonus = f.type === 'TOTAL' ? 0 : f.type === 'AMOUNT_DUE' ? -0.25 : -0.5;
-  const label = normKey(f.label);
+  // What a label adds in brackets is a note: `TOTAL (Qty 2)`, `Total Sales (Inclusive GST)`.
+  const label = normKey((f.label ?? '').replace(/\([^)]*\)?/g, ' '));
   if (label === '') return 2 + typeBonus;
+  if (ROUNDED_TOTAL.test(label)) return 4;
   if (/\b(sub ?total|subtotal|before tax|excl|excluding|net amount)\b/.test(label)) return -3;
+  if (CHANGE.test(label)) return -3;
   if (
-    /\b(change|savings?|saved|you save|discounts?|rebate|points?|items?|qty|quantity|tips?|gratuity|deposit|rounding)\b/.test(
+    /\b(savings?|saved|you save|discounts?|diskon|rebate|points?|items?|qty|quantity|tips?|gratuity|deposit|rounding)\b/.test(
       label,
     )
   ) {
     return -3;
   }
   if (
-    /\b(tax|vat|gst|sst|hst|pst|btw|tva|mwst)\b/.test(label) &&
-    !/\b(incl|including|inc|with|after)\b/.test(label)
+    /\b(tax|vat|gst|sst|hst|pst|btw|tva|mwst|ppn|pb1)\b/.test(label) &&
+    !/\b(incl|including|inclusive|inc|with|after)\b/.test(label)
   ) {
     return -2;
   }
   if (
-    /\b(cash|tend|tendered|card|visa|mastercard|amex|credit|debit|payment|paid by)\b/.test(label) &&
+    /\b(cash|tend|tendered|card|visa|mastercard|amex|credit|debit|payment|paid by|tunai|bayar|debet)\b/.test(
+      label,
+    ) &&
     !/\btotal\b/.test(label)
   ) {
     return 0 + typeBonus;
   }
   if (/\bbalance\b/.test(label) && !/\bdue\b/.test(label)) return -1;
   if (/\b(charges?|fees?)\b/.test(label)) return 1;
-  if (/\b(total|due|payable|to pay|paid)\b/.test(label)) return 3 + typeBonus;
+  if (/\b(total|due|payable|to pay|paid|jumlah|facture)\b/.test(label)) return 3 + typeBonus;
   return 1.5 + typeBonus;
 }
 
-function chooseTotal(summary: Field[]): Field | undefined {
-  const candidates = summary.filter(
-    (f) =>
-      (f.type === 'TOTAL' || f.type === 'AMOUNT_DUE' || f.type === 'AMOUNT_PAID') &&
-      money(f.value, null) !== null,
-  );
-  if (candidates.length === 0) return undefined;
-  const best = Math.max(...candidates.map(totalScore));
-  const top = candidates.filter((f) => totalScore(f) === best);
-  const frequency = (f: Field) => top.filter((g) => money(g.value, null) === money(f.value, null)).length;
-  return [...top].sort(
-    (a, b) =>
-      frequency(b) - frequency(a) || b.page - a.page || (b.top ?? -1) - (a.top ?? -1) || b.order - a.order,
-  )[0];
+/** The total chosen, its amount, and whether the tender and the change confirm it. */
+interface ChosenTotal {
+  field: Field;
+  amount: number;
+  confirmed: boolean;
 }
 
-function chooseSubtotal(summary: Field[]): Field | undefined {
-  const candidates = summary.filter((f) => f.type === 'SUBTOTAL' && money(f.value, null) !== null);
+/**
+ * The amount to pay. Candidates are the TOTAL, AMOUNT_DUE and AMOUNT_PAID fields, and OTHER fields
+ * labelled as a rounded or nett total; they are ranked by {@link totalScore}, a zero total loses to a
+ * non-zero one, ties go to the value printed most often, then to the one lowest on the page. Then the
+ * tender minus the change given back is the amount paid: when it differs from the total by a rounding
+ * adjustment (under 0.10) the rounded amount is the total; when it equals it, the total is confirmed.
+ */
+function chooseTotal(summary: Field[], ctx: MoneyContext): ChosenTotal | undefined {
+  const candidates = summary.filter(
+    (f) =>
+      (f.type === 'TOTAL' ||
+        f.type === 'AMOUNT_DUE' ||
+        f.type === 'AMOUNT_PAID' ||
+        (f.type === 'OTHER' && ROUNDED_TOTAL.test(normKey(f.label)))) &&
+      money(f.value, ctx) !== null,
+  );
+  if (candidates.length === 0) return undefined;
+  const score = (f: Field) => totalScore(f) + (money(f.value, ctx) === 0 ? -10 : 0);
+  const best = Math.max(...candidates.map(score));
+  const top = candidates.filter((f) => score(f) === best);
+  const frequency = (f: Field) => top.filter((g) => money(g.value, ctx) === money(f.value, ctx)).length;
+  const field = [...top].sort(
+    (a, b) =>
+      frequency(b) - frequency(a) || b.page - a.page || (b.top ?? -1) - (a.top ?? -1) || b.order - a.order,
+  )[0]!;
+  let amount = money(field.value, ctx)!;
+  const paid = amountPaid(summary, ctx);
+  let confirmed = false;
+  if (paid !== null && paid > 0) {
+    const gap = Math.abs(paid - amount);
+    if (gap < 0.005) confirmed = true;
+    else if (gap < 0.1 && !ctx.wholeUnits) {
+      amount = roundMoney(paid);
+      confirmed = true;
+    }
+  }
+  return { field, amount, confirmed };
+}
+
+/** The tender minus the change given back, when the receipt prints both; else null. */
+function amountPaid(summary: Field[], ctx: MoneyContext): number | null {
+  const change = summary.find(
+    (f) =>
+      (f.type === 'OTHER' || f.type === 'AMOUNT_PAID') &&
+      CHANGE.test(normKey(f.label)) &&
+      money(f.value, ctx) !== null,
+  );
+  const tender = summary.find(
+    (f) =>
+      f.type === 'AMOUNT_PAID' &&
+      f !== change &&
+      !CHANGE.test(normKey(f.label)) &&
+      (money(f.value, ctx) ?? 0) > 0,
+  );
+  if (!change || !tender) return null;
+  return roundMoney(money(tender.value, ctx)! - Math.abs(money(change.value, ctx)!));
+}
+
+function chooseSubtotal(summary: Field[], ctx: MoneyContext): Field | undefined {
+  const candidates = summary.filter((f) => f.type === 'SUBTOTAL' && money(f.value, ctx) !== null);
   return candidates.find((f) => /sub/i.test(f.label ?? '')) ?? candidates[0];
 }
 
 function mapTaxes(
   summary: Field[],
-  country: string | null,
+  ctx: MoneyContext,
 ): { total: number | null; lines: AnalyzedTax[]; fields: Field[] } {
   const seen = new Set<string>();
   const fields: Field[] = [];
   const lines: AnalyzedTax[] = [];
   for (const f of summary) {
     if (f.type !== 'TAX') continue;
-    const parsed = taxValue(f, country);
+    const parsed = taxValue(f, ctx);
     if (!parsed) continue;
     // Textract repeats a field it reads twice; the same label, amount and place is one tax line.
     const key = `${normKey(f.label)}|${parsed.amount}|${f.page}|${f.top === null ? '' : f.top.toFixed(3)}`;
@@ -427,7 +533,7 @@ function mapTaxes(
   return { total: roundMoney(lines.reduce((s, l) => s + (l.amount ?? 0), 0)), lines, fields };
 }
 
-function taxValue(f: Field, country: string | null): { amount: number; rate: number | null } | null {
+function taxValue(f: Field, ctx: MoneyContext): { amount: number; rate: number | null } | null {
   const percent = /(\d{1,2}(?:[.,]\d{1,3})?)\s?%/;
   let value = f.value;
   let rate: number | null = null;
@@ -438,7 +544,7 @@ function taxValue(f: Field, country: string | null): { amount: number; rate: num
   }
   const inLabel = percent.exec(f.label ?? '');
   if (rate === null && inLabel) rate = Number(inLabel[1]!.replace(',', '.'));
-  const amount = money(value, country);
+  const amount = money(value, ctx);
   return amount === null ? null : { amount, rate };
 }
 
@@ -508,7 +614,15 @@ interface MappedItem {
   priceField: Field | undefined;
 }
 
-function mapLineItem(lineItem: LineItemFields, country: string | null): MappedItem | null {
+/** Rows that take money off the line above (`DISKON (20%)`, `Discount`): not a purchase. */
+const DISCOUNT_ROW = /^\W*(discount|diskon|disc|potongan|rabatt?|remise|descuento)\b/i;
+
+/**
+ * One line item from its fields. A row priced 0 with no unit price is a choice or free add-on of the
+ * item above (`NATA DE COCO 0`), and a discount row is not a purchase: both are left out. Quantity ×
+ * unit price = amount fills in the value not printed (see `completeLinePrices`).
+ */
+function mapLineItem(lineItem: LineItemFields, ctx: MoneyContext): MappedItem | null {
   const fields = records<ExpenseField>(lineItem.LineItemExpenseFields).map((f, i) => toField(f, i));
   const first = (...types: string[]) => {
     for (const type of types) {
@@ -534,23 +648,30 @@ function mapLineItem(lineItem: LineItemFields, country: string | null): MappedIt
   }
   description = cleanText(description);
   let quantity = parseQuantity(quantityField?.value);
-  const unitPrice = unitField ? money(unitField.value, country) : null;
-  let total = priceField ? money(priceField.value, country) : null;
-  if (total === null && quantity !== null && unitPrice !== null) total = roundMoney(quantity * unitPrice);
-  if (total === null && unitPrice !== null && priceField) {
+  const unitPrice = unitField ? money(unitField.value, ctx) : null;
+  // OCR reads a lone 0 as the letter o.
+  let total = priceField ? (/^[oO]$/.test(priceField.value) ? 0 : money(priceField.value, ctx)) : null;
+  if (total === null && unitPrice !== null && priceField && quantity === null) {
     const repaired = repairPrice(priceField.value, unitPrice);
     if (repaired) {
       total = repaired.total;
-      quantity ??= repaired.quantity;
+      quantity = repaired.quantity;
     }
   }
   if (description === '' && total === null) return null;
+  if (DISCOUNT_ROW.test(description)) return null;
+  if (total === 0 && unitPrice === null) return null;
+  const completed = completeLinePrices({ quantity, unitPrice, total });
+  if (quantityField === undefined && completed.quantity !== null) {
+    // The quantity printed at the end of the description (`Propolis Cair 1`).
+    description = description.replace(new RegExp(`\\s+${completed.quantity}$`), '');
+  }
   return {
     item: {
       description,
-      quantity,
-      unit_price: unitPrice,
-      total_price: total,
+      quantity: completed.quantity,
+      unit_price: completed.unitPrice,
+      total_price: completed.total,
       product_identifier: code,
     },
     descriptionField,
@@ -575,9 +696,11 @@ function repairPrice(text: string, unitPrice: number): { total: number; quantity
   return fits.length === 1 ? fits[0]! : null;
 }
 
+/** A quantity as printed: `2`, `1x`, `x1`, `8 PCS`, `1.5 kg`; OCR's `i`, `l` or `I` for a lone 1. */
 function parseQuantity(text: string | undefined): number | null {
   if (!text) return null;
-  const m = /^\s*(\d+(?:[.,]\d+)?)\s*(?:x|pcs?|ea|units?)?\s*$/i.exec(text);
+  if (/^\s*[iIl|]\s*[xX]?\s*$/.test(text)) return 1;
+  const m = /^\s*(?:x\s*)?(\d+(?:[.,]\d+)?)\s*(?:x|pcs?|ea|units?|kg|qty)?\.?\s*$/i.exec(text);
   if (!m) return null;
   const n = Number(m[1]!.replace(',', '.'));
   return n > 0 ? n : null;

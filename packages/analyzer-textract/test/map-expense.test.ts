@@ -368,7 +368,7 @@ describe('mapAnalyzeExpense: line items', () => {
       ]),
     ).toEqual([
       ['Product 1', 1, 1000, 1000],
-      ['Service 3', null, 2789, 2789],
+      ['Service 3', 1, 2789, 2789],
       ['Product 2', 2, 106.04, 212.08],
       ['KS BUTTER', null, null, 10.39],
       ['J&JCHIZ CURLS 55G', 2, 21.5, 43],
@@ -512,7 +512,8 @@ describe('mapAnalyzeExpense: the whole result', () => {
     expect(r.items).toEqual([
       { description: 'X', quantity: null, unit_price: null, total_price: null, product_identifier: null },
     ]);
-    expect(r.confidence).toEqual({});
+    // No engine confidence at all: the total found starts at the default of an unchecked total.
+    expect(r.confidence).toEqual({ 'receipt.total_amount': 0.7 });
   });
 
   it('says whether the lines plus tax add up to the total', () => {
@@ -652,5 +653,98 @@ describe('mapAnalyzeExpense: malformed saved responses', () => {
     });
     expect(r.receipt.total_amount).toBe(4);
     expect(r.items).toEqual([]);
+  });
+});
+
+describe('mapAnalyzeExpense: receipt structure', () => {
+  it('reads a "Total incl. GST" line as the total, not a tax', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [
+          field('AMOUNT_PAID', '10.00', { label: 'CASH RM' }),
+          field('TOTAL', 'RM 9.90', { label: 'Total Sales (Inclusive GST)' }),
+        ],
+      }),
+    );
+    expect(r.receipt.total_amount).toBe(9.9);
+  });
+
+  it('takes the rounded total, and the tender minus change when it differs from the total by rounding', () => {
+    const rounded = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [
+          field('AMOUNT_PAID', 'RM 50.00', { label: 'CASH' }),
+          field('OTHER', '-RM 0.02', { label: 'ROUNDING ADJUSTMENT' }),
+          field('OTHER', 'RM 33.90', { label: 'TOTAL ROUNDED' }),
+        ],
+      }),
+    );
+    expect(rounded.receipt.total_amount).toBe(33.9);
+    const paid = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [
+          field('AMOUNT_PAID', '100.00', { label: 'CASH RM' }),
+          field('TOTAL', '72.74', { label: 'Total' }),
+          field('OTHER', 'RM 27.25', { label: 'CHANGE' }),
+        ],
+      }),
+    );
+    expect(paid.receipt.total_amount).toBe(72.75);
+  });
+
+  it('reads rupiah printed without minor units, and items with quantity x unit price', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [
+          field('TOTAL', '28.000', { label: 'TOTAL SALES' }),
+          field('AMOUNT_PAID', '0', { label: 'Total Kembalian' }),
+          field('TAX', '2.545', { label: 'PB1 (10%)' }),
+        ],
+        items: [
+          lineItem(
+            ['ITEM', 'JASMINE TEA'],
+            ['QUANTITY', '2x'],
+            ['UNIT_PRICE', '@12.000'],
+            ['PRICE', '24.000'],
+          ),
+          lineItem(['ITEM', 'EGG TART'], ['QUANTITY', 'i'], ['PRICE', '4,000']),
+          lineItem(['ITEM', 'NATA DE COCO'], ['QUANTITY', '1'], ['PRICE', '0']),
+          lineItem(['ITEM', 'DISKON (20%)'], ['PRICE', '800']),
+        ],
+      }),
+    );
+    expect(r.receipt.total_amount).toBe(28000);
+    expect(r.receipt.total_tax).toBe(2545);
+    expect(r.items.map((i) => [i.description, i.quantity, i.unit_price, i.total_price])).toEqual([
+      ['JASMINE TEA', 2, 12000, 24000],
+      ['EGG TART', 1, 4000, 4000],
+    ]);
+  });
+
+  it('names the trading company with its legal form, not the shop owner or the brand', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [
+          field('VENDOR_NAME', 'AEON BANDAR PUCHONG', { confidence: 99.9 }),
+          field('VENDOR_NAME', 'AEON CO. (M) BHD', { confidence: 96.9 }),
+          field('TOTAL', '1.00'),
+        ],
+      }),
+    );
+    expect(r.merchant.name).toBe('AEON CO. (M) BHD');
+    const owned = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [
+          field('VENDOR_NAME', 'SANYU SUPPLY SDN BHD', { label: 'Owned By :' }),
+          field('VENDOR_NAME', 'SANYU STATIONERY SHOP', { confidence: 85 }),
+          field('TOTAL', '1.00'),
+        ],
+      }),
+    );
+    expect(owned.merchant.name).toBe('SANYU STATIONERY SHOP');
+    const misread = mapAnalyzeExpense(
+      expenseResponse({ summary: [field('VENDOR_NAME', '99 SPEED MART 5/8'), field('TOTAL', '1.00')] }),
+    );
+    expect(misread.merchant.name).toBe('99 SPEED MART S/B');
   });
 });

@@ -11,6 +11,19 @@ export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 export const MAX_BODY_BYTES = Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 64 * 1024;
 /** How often the web app polls the queue while it is not empty (spec §9). */
 export const QUEUE_POLL_MS = 2000;
+/**
+ * A queued or analysing scan that has not moved for this long (15 minutes; a normal analysis takes
+ * seconds, and the worker's retries with backoff stay well within it) is taken as stuck: the person
+ * may retry it or remove it.
+ */
+export const STALE_SCAN_MS = 15 * 60 * 1000;
+
+/** Whether a queue entry last updated at `updatedAt` (ISO) has not moved for STALE_SCAN_MS. */
+export function isStale(updatedAt: string | undefined, now: Date): boolean {
+  const at = updatedAt ? Date.parse(updatedAt) : NaN;
+  return !Number.isFinite(at) || now.getTime() - at > STALE_SCAN_MS;
+}
+
 /** Rows per page in every table (spec §9). */
 export const TABLE_PAGE_SIZE = 5;
 
@@ -79,17 +92,63 @@ export interface DeleteReceiptAnswer {
   receiptId: string;
 }
 
+/** Limits of the `properties` of a client log event (POST /api/log, open to anyone). */
+export const LOG_PROPERTIES_LIMITS = { depth: 3, keys: 50, chars: 4000 } as const;
+
+/**
+ * What is wrong with a log event's properties, or null: nested deeper than `depth` levels, more
+ * than `keys` keys in all, or longer than `chars` as JSON. Walks without recursion and stops at the
+ * first limit passed, so no input can make it deep or slow.
+ */
+export function logPropertiesProblem(properties: Record<string, unknown>): string | null {
+  const { depth: maxDepth, keys: maxKeys, chars: maxChars } = LOG_PROPERTIES_LIMITS;
+  const pending: [value: unknown, depth: number][] = [[properties, 1]];
+  let keys = 0;
+  let chars = 0;
+  while (pending.length > 0) {
+    const [value, depth] = pending.pop()!;
+    if (value === null || typeof value !== 'object') {
+      chars += typeof value === 'string' ? value.length + 2 : String(value).length;
+    } else {
+      if (depth > maxDepth) return `properties may nest at most ${maxDepth} levels.`;
+      const entries = Array.isArray(value)
+        ? value.map((v, i) => [String(i), v] as const)
+        : Object.entries(value);
+      keys += entries.length;
+      if (keys > maxKeys) return `properties may hold at most ${maxKeys} keys and items in all.`;
+      for (const [key, child] of entries) {
+        chars += key.length + 4;
+        pending.push([child, depth + 1]);
+      }
+    }
+    if (chars > maxChars) return `properties may take at most ${maxChars} characters.`;
+  }
+  return null;
+}
+
 export const logBody = z.object({
   event: z.string().min(1, 'event is required.').max(200, 'event is too long.'),
-  properties: z.record(z.string(), z.unknown()).optional(),
+  properties: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .superRefine((properties, ctx) => {
+      const problem = properties && logPropertiesProblem(properties);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
 });
 
 export const uploadBody = z.object({
   userId: idSchema('userId'),
   imgSrc: z.string({ error: 'imgSrc (the image as a data URL) is required.' }).min(1, 'imgSrc is required.'),
   fileName: fileNameSchema('fileName'),
-  /** Sent by the file-picker variant of the spec; not read. */
-  appData: z.unknown().optional(),
+  /**
+   * Sent by the file-picker variant of the spec; not read, so not kept (the body's nesting depth is
+   * checked before parsing, see the handler).
+   */
+  appData: z
+    .unknown()
+    .optional()
+    .transform(() => undefined),
 });
 export interface UploadAnswer {
   fileName: string;
@@ -97,6 +156,13 @@ export interface UploadAnswer {
 }
 
 export const retryScanBody = z.object({ userId: idSchema('userId'), fileName: fileNameSchema('fileName') });
+
+/** DELETE /api/removeScan: a failed or stuck scan, with its image, out of the queue. */
+export const removeScanQuery = z.object({ userId: idSchema('userId'), fileName: fileNameSchema('fileName') });
+export interface RemoveScanAnswer {
+  removed: true;
+  fileName: string;
+}
 
 export type ListQueueAnswer = QueueEntry[];
 export type GetAppDataAnswer = AppData;
@@ -134,6 +200,7 @@ export const ROUTES = {
   log: { method: 'POST', path: '/api/log', auth: false },
   upload: { method: 'POST', path: '/api/upload', auth: true },
   retryScan: { method: 'POST', path: '/api/retryScan', auth: true },
+  removeScan: { method: 'DELETE', path: '/api/removeScan', auth: true },
   storageListTables: { method: 'GET', path: '/api/storage/tables', auth: true },
   storageListRecords: { method: 'GET', path: '/api/storage/records', auth: true },
   storageCreateRecord: { method: 'POST', path: '/api/storage/records', auth: true },

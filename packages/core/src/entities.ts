@@ -124,6 +124,10 @@ export interface QueueEntry {
   attempts?: number;
   /** ISO timestamp of the upload. */
   uploaded_at?: string;
+  /** ISO timestamp of the last change of status (a scan that has not moved for long is stale). */
+  updated_at?: string;
+  /** Type of the stored upload, e.g. image/jpeg or application/pdf. */
+  content_type?: string;
 }
 
 /** Everything the reports need, for one user (getAppData). */

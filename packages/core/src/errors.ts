@@ -32,6 +32,16 @@ export class ConflictError extends AppError {}
 /** The request body is larger than we accept (HTTP 413). */
 export class PayloadTooLargeError extends AppError {}
 
+/** The caller used up a quota (HTTP 429); `retryAfterSeconds` says when it may go on, when known. */
+export class TooManyRequestsError extends AppError {
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(message: string, options?: { cause?: unknown; code?: string; retryAfterSeconds?: number }) {
+    super(message, options);
+    this.retryAfterSeconds = options?.retryAfterSeconds;
+  }
+}
+
 /** The content type or format is not one we accept (HTTP 415). */
 export class UnsupportedMediaTypeError extends AppError {}
 
@@ -44,6 +54,12 @@ export class AnalyzerError extends AppError {
     this.retryable = options?.retryable ?? true;
   }
 }
+
+/**
+ * A service the app depends on (the identity provider, the scan queue) cannot be reached or failed on
+ * its side; the same request may work in a moment (HTTP 503). The message is written for the person.
+ */
+export class ServiceUnavailableError extends AppError {}
 
 /** A table store call failed for a reason other than the ones above. */
 export class StoreError extends AppError {
@@ -70,6 +86,14 @@ export class TransactionError extends StoreError {
   ) {
     super(message && message.length > 0 ? message : 'Transaction Failed', options);
     this.failedIndex = options?.failedIndex;
+  }
+
+  /**
+   * Whether another write got there first: an entity to create exists (409) or one to update has
+   * changed since it was read (412). Reading again and retrying may succeed; nothing is broken.
+   */
+  get lostRace(): boolean {
+    return this.status === 409 || this.status === 412;
   }
 }
 

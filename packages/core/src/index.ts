@@ -7,5 +7,6 @@ export * from './api';
 export * from './repository';
 export * from './use-cases';
 export * from './enrich';
+export * from './review';
 export * from './parsing';
 export * from './service-account';

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { cert, deleteApp, initializeApp, type App } from 'firebase-admin/app';
 import { getAuth, type Auth } from 'firebase-admin/auth';
+import type { AppError } from '@receipts/core';
 import {
-  AppError,
   ConfigurationError,
   parseServiceAccountKey,
+  ServiceUnavailableError,
   UnauthorizedError,
   type Identity,
   type IdentityVerifier,
@@ -89,7 +90,7 @@ export class FirebaseIdentityVerifier implements IdentityVerifier {
    * @param idToken - the bearer token from the request's Authorization header
    * @throws UnauthorizedError when the token is missing, malformed, expired, for another project,
    *   forged or revoked; the message tells the user to sign in again and never quotes internals
-   * @throws AppError (code `IdentityUnavailable`) when the token could not be checked at all, such as
+   * @throws ServiceUnavailableError (code `IdentityUnavailable`) when the token could not be checked at all, such as
    *   when Google's public keys or the Auth emulator cannot be reached
    */
   async verify(idToken: string): Promise<Identity> {
@@ -132,7 +133,7 @@ function translate(error: unknown): AppError {
     // firebase-admin reports a failed fetch of Google's public keys as an invalid argument.
     /fetching public keys|Error while making request/i.test(message);
   if (unavailable) {
-    return new AppError('Sign-ins cannot be checked right now. Try again in a moment.', {
+    return new ServiceUnavailableError('Sign-ins cannot be checked right now. Try again in a moment.', {
       code: 'IdentityUnavailable',
       cause: error,
     });

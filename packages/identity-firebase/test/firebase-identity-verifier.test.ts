@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppError, ConfigurationError, UnauthorizedError } from '@receipts/core';
+import type { AppError } from '@receipts/core';
+import { ConfigurationError, ServiceUnavailableError, UnauthorizedError } from '@receipts/core';
 import { FirebaseIdentityVerifier, assertEmulatorNotInCloud } from '../src';
 
 const PROJECT = 'demo-verifier-test';
@@ -170,7 +171,7 @@ describe('FirebaseIdentityVerifier.verify', () => {
 
     const error = await failureOf(verifier().verify(valid));
 
-    expect(error).toBeInstanceOf(AppError);
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
     expect(error).not.toBeInstanceOf(UnauthorizedError);
     expect((error as AppError).code).toBe('IdentityUnavailable');
   });

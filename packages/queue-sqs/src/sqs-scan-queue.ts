@@ -1,7 +1,7 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import {
-  AppError,
   ConfigurationError,
+  ServiceUnavailableError,
   ValidationError,
   fileNameSchema,
   idSchema,
@@ -81,7 +81,7 @@ export class SqsScanQueue implements ScanQueue {
    *
    * @param job - the user and the receipt image to analyse
    * @param options - `delaySeconds` postpones delivery; rounded up to whole seconds and capped at 900
-   * @throws ValidationError when the job or the delay is malformed; AppError (code `QueueUnavailable`)
+   * @throws ValidationError when the job or the delay is malformed; ServiceUnavailableError (code `QueueUnavailable`)
    *   with the SDK error as cause when SQS refuses the message
    */
   async enqueue(job: ScanJob, options?: { delaySeconds?: number }): Promise<void> {
@@ -115,7 +115,7 @@ export class SqsScanQueue implements ScanQueue {
           cause: error,
         });
       }
-      throw new AppError('The scan could not be queued. Try again in a moment.', {
+      throw new ServiceUnavailableError('The scan could not be queued. Try again in a moment.', {
         code: 'QueueUnavailable',
         cause: error,
       });

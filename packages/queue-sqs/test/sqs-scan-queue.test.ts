@@ -1,7 +1,8 @@
 import { QueueDoesNotExist, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { AppError, ConfigurationError, ValidationError } from '@receipts/core';
+import type { AppError } from '@receipts/core';
+import { ConfigurationError, ServiceUnavailableError, ValidationError } from '@receipts/core';
 import { SqsScanQueue, parseScanJob } from '../src';
 
 const QUEUE_URL = 'https://sqs.eu-west-1.amazonaws.com/123456789012/scan-queue';
@@ -73,7 +74,7 @@ describe('SqsScanQueue', () => {
     sqs.reset();
     sqs.on(SendMessageCommand).rejects(throttled);
     const error = await queue.enqueue({ userId: 'u', fileName: 'a.jpg' }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(AppError);
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
     expect((error as AppError).code).toBe('QueueUnavailable');
     expect((error as AppError).cause).toBe(throttled);
   });

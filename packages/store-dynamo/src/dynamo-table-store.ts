@@ -82,6 +82,22 @@ const TRANSACTION_FAILURES = {
   },
 } as const;
 
+/**
+ * Asks DynamoDB to return the item as it was when a condition failed, so a failure is explained by
+ * the state that caused it rather than by a later read that another write may have changed.
+ */
+const RETURN_ITEM_ON_FAILED_CONDITION = { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } as const;
+
+/**
+ * The item a failed condition saw (ConditionalCheckFailedException.Item, or a cancellation reason's
+ * Item), when the service returned it. DynamoDB returns none when there was no item; emulators that
+ * do not know ReturnValuesOnConditionCheckFailure never return one, so callers read when it is absent.
+ */
+function itemAtFailure(failure: unknown): Record<string, AttributeValue> | undefined {
+  const item = (failure as { Item?: Record<string, AttributeValue> } | null)?.Item;
+  return item && Object.keys(item).length > 0 ? item : undefined;
+}
+
 const BATCH_WRITE_LIMIT = 25;
 const BATCH_RETRIES = 8;
 
@@ -255,6 +271,7 @@ export class DynamoTableStore implements TableStore {
             Item: toItem(table, entity, etag, new Date().toISOString()),
             ConditionExpression: `attribute_not_exists(${expression.name(ATTR.pk)})`,
             ...expression.attributes(),
+            ...RETURN_ITEM_ON_FAILED_CONDITION,
           }),
         ),
       (cause) =>
@@ -447,6 +464,7 @@ export class DynamoTableStore implements TableStore {
             Key: keyItem(entityKey(table, partitionKey, rowKey)),
             ConditionExpression: condition(expression, true, options.etag),
             ...expression.attributes(),
+            ...RETURN_ITEM_ON_FAILED_CONDITION,
           }),
         ),
       (cause) => this.explainFailedCondition(table, { partitionKey, rowKey }, cause),
@@ -494,6 +512,7 @@ export class DynamoTableStore implements TableStore {
             Item: toItem(table, action[1], etag, new Date().toISOString()),
             ConditionExpression: `attribute_not_exists(${expression.name(ATTR.pk)})`,
             ...expression.attributes(),
+            ...RETURN_ITEM_ON_FAILED_CONDITION,
           },
         };
       }
@@ -505,6 +524,7 @@ export class DynamoTableStore implements TableStore {
             Key: keyItem(entityKey(table, action[1].partitionKey, action[1].rowKey)),
             ConditionExpression: condition(expression, true, undefined),
             ...expression.attributes(),
+            ...RETURN_ITEM_ON_FAILED_CONDITION,
           },
         };
       }
@@ -534,7 +554,9 @@ export class DynamoTableStore implements TableStore {
         Put: {
           TableName: this.tableName,
           Item: toItem(table, entity, etag, timestamp),
-          ...(conditionExpression ? { ConditionExpression: conditionExpression } : {}),
+          ...(conditionExpression
+            ? { ConditionExpression: conditionExpression, ...RETURN_ITEM_ON_FAILED_CONDITION }
+            : {}),
           ...expression.attributes(),
         },
       };
@@ -561,7 +583,9 @@ export class DynamoTableStore implements TableStore {
         TableName: this.tableName,
         Key: keyItem(entityKey(table, entity.partitionKey, entity.rowKey)),
         UpdateExpression: update,
-        ...(conditionExpression ? { ConditionExpression: conditionExpression } : {}),
+        ...(conditionExpression
+          ? { ConditionExpression: conditionExpression, ...RETURN_ITEM_ON_FAILED_CONDITION }
+          : {}),
         ...expression.attributes(),
       },
     };
@@ -591,8 +615,7 @@ export class DynamoTableStore implements TableStore {
 
   /** A failed "exists (and has this etag)" condition: a missing table or entity, or a stale etag. */
   private async explainFailedCondition(table: string, keys: EntityKeys, cause: unknown): Promise<Error> {
-    const current = await this.getEntity(table, keys.partitionKey, keys.rowKey);
-    if (current) {
+    if (itemAtFailure(cause) || (await this.getEntity(table, keys.partitionKey, keys.rowKey))) {
       return new ConflictError(
         `The entity with ${describe(table, keys)} has changed since it was read (its etag no longer matches).`,
         { cause, code: 'EtagMismatch' },
@@ -628,7 +651,8 @@ export class DynamoTableStore implements TableStore {
     let failure: (typeof TRANSACTION_FAILURES)[keyof typeof TRANSACTION_FAILURES];
     if (action[0] === 'create') failure = TRANSACTION_FAILURES.exists;
     else {
-      const current = await this.getEntity(table, action[1].partitionKey, action[1].rowKey);
+      const current =
+        itemAtFailure(reason) ?? (await this.getEntity(table, action[1].partitionKey, action[1].rowKey));
       failure = current ? TRANSACTION_FAILURES.stale : TRANSACTION_FAILURES.missing;
     }
     return new TransactionError(failure.message, {

@@ -260,6 +260,81 @@ describe('DynamoTableStore requests', () => {
     ).rejects.toThrow(ConflictError);
   });
 
+  it('asks for the item as it was whenever a write carries a condition', async () => {
+    dynamo.on(GetItemCommand).resolves(registryItem('Receipts'));
+    dynamo.on(UpdateItemCommand).resolves({});
+    dynamo.on(PutItemCommand).resolves({});
+    dynamo.on(DeleteItemCommand).resolves({});
+    await store.updateEntity('Receipts', { partitionKey: 'u1', rowKey: 'r1', total: 4 }, 'Merge');
+    await store.updateEntity('Receipts', { partitionKey: 'u1', rowKey: 'r1', total: 5 }, 'Replace');
+    await store.deleteEntity('Receipts', 'u1', 'r1', { etag: 'W/"e1"' });
+    await store.upsertEntity('Receipts', { partitionKey: 'u1', rowKey: 'r2' }, 'Replace');
+    const sent = [
+      ...dynamo.commandCalls(UpdateItemCommand),
+      ...dynamo.commandCalls(PutItemCommand),
+      ...dynamo.commandCalls(DeleteItemCommand),
+    ].map(
+      (call) =>
+        call.args[0].input as { ConditionExpression?: string; ReturnValuesOnConditionCheckFailure?: string },
+    );
+    expect(sent).toHaveLength(4);
+    for (const input of sent) {
+      expect(input.ReturnValuesOnConditionCheckFailure).toBe(
+        input.ConditionExpression ? 'ALL_OLD' : undefined,
+      );
+    }
+    // The unconditional upsert asks for nothing.
+    expect(sent.filter((input) => input.ConditionExpression)).toHaveLength(3);
+  });
+
+  it('explains a failed condition by the item DynamoDB returned with it, without reading again', async () => {
+    // Another writer changed the entity (the failure carries it) and then deleted it: a read now would
+    // find nothing and wrongly report a missing entity.
+    dynamo.on(UpdateItemCommand).rejects(
+      new ConditionalCheckFailedException({
+        message: 'failed',
+        Item: storedItem('u1', 'r1', { etag: { S: 'W/"newer"' } }),
+        ...metadata,
+      }),
+    );
+    dynamo.on(GetItemCommand).resolves({});
+    await expect(
+      store.updateEntity('Receipts', { partitionKey: 'u1', rowKey: 'r1' }, 'Merge', { etag: 'W/"old"' }),
+    ).rejects.toMatchObject({ name: 'ConflictError', code: 'EtagMismatch' });
+    expect(dynamo.commandCalls(GetItemCommand)).toHaveLength(0);
+  });
+
+  it("names a transaction's stale operation from the cancellation reason's item, without reading again", async () => {
+    dynamo.on(GetItemCommand).resolvesOnce(registryItem('Items')).resolves({});
+    dynamo.on(TransactWriteItemsCommand).rejects(
+      new TransactionCanceledException({
+        message: 'Transaction cancelled [ConditionalCheckFailed]',
+        CancellationReasons: [
+          {
+            Code: 'ConditionalCheckFailed',
+            Message: 'failed',
+            Item: storedItem('rc1', 'a', { etag: { S: 'W/"x"' } }),
+          },
+        ],
+        ...metadata,
+      }),
+    );
+    const error = (await store
+      .submitTransaction('Items', [
+        ['update', { partitionKey: 'rc1', rowKey: 'a' }, 'Merge', { etag: 'W/"old"' }],
+      ])
+      .catch((failure: unknown) => failure)) as TransactionError;
+    expect(error).toMatchObject({
+      failedIndex: 0,
+      status: 412,
+      code: 'UpdateConditionNotSatisfied',
+      lostRace: true,
+    });
+    expect(dynamo.commandCalls(GetItemCommand)).toHaveLength(1);
+    const [item] = dynamo.commandCalls(TransactWriteItemsCommand)[0]!.args[0].input.TransactItems!;
+    expect(item!.Update?.ReturnValuesOnConditionCheckFailure).toBe('ALL_OLD');
+  });
+
   it('sends a transaction as one TransactWriteItems with a condition per operation', async () => {
     dynamo.on(GetItemCommand).resolves(registryItem('Items'));
     dynamo.on(TransactWriteItemsCommand).resolves({});

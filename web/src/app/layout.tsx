@@ -5,6 +5,8 @@ import { HeaderBar } from '../components/header-bar';
 import { SessionSync } from '../features/auth/components/session-sync';
 import { PushRegistration } from '../features/notifications/components/push-registration';
 import { QueueWatcher } from '../features/queue/components/queue-watcher';
+import { useNow } from '../hooks/use-now';
+import { queueCounts } from '../lib/queue';
 import { useAppActions, useAppState } from '../stores/app-state';
 
 /** The frame of every screen: header bar, the screen, the message bar, and the background services. */
@@ -12,12 +14,14 @@ export function AppLayout() {
   const { signedIn, newReport, scanning, message } = useAppState();
   const actions = useAppActions();
   const navigation = useNavigation();
+  const counts = queueCounts(scanning, useNow());
   return (
     <>
       <HeaderBar
         signedIn={signedIn}
         newReport={newReport}
-        pendingCount={scanning.length}
+        pendingCount={counts.inProgress}
+        attentionCount={counts.needsAttention}
         onReportsClick={() => actions.setNewReport(false)}
       />
       {navigation.state === 'loading' && (

@@ -50,6 +50,20 @@ describe('HeaderBar', () => {
     expect(counter.querySelector('svg')).not.toBeNull();
   });
 
+  it('does not count failed or stuck scans as in progress, but links to them when nothing else is', () => {
+    renderHeader({ signedIn: true, pendingCount: 0, attentionCount: 1 });
+    expect(screen.queryByRole('link', { name: /in progress/ })).not.toBeInTheDocument();
+    const attention = screen.getByRole('link', { name: '1 scan needs attention' });
+    expect(attention).toHaveAttribute('href', '/ReceiptImages');
+    expect(attention).toHaveTextContent('1');
+  });
+
+  it('shows only the in-progress counter while scans are on their way', () => {
+    renderHeader({ signedIn: true, pendingCount: 1, attentionCount: 2 });
+    expect(screen.getByRole('link', { name: '1 receipt in progress' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /attention/ })).not.toBeInTheDocument();
+  });
+
   it('makes the reports icon blink while a new report is ready, and clears the flag when followed', async () => {
     const { onReportsClick } = renderHeader({ signedIn: true, newReport: true });
     const reports = screen.getByRole('link', { name: 'Reports (new report ready)' });

@@ -6,6 +6,7 @@ import { PersonDelete24Regular } from '@fluentui/react-icons/svg/person-delete';
 import { DocumentBulletList24Regular } from '@fluentui/react-icons/svg/document-bullet-list';
 import { Camera24Regular } from '@fluentui/react-icons/svg/camera';
 import { ArrowUpload24Regular } from '@fluentui/react-icons/svg/arrow-upload';
+import { ErrorCircle24Regular } from '@fluentui/react-icons/svg/error-circle';
 import { IconLink } from './icon-link';
 
 const useStyles = makeStyles({
@@ -39,14 +40,22 @@ export interface HeaderBarProps {
   signedIn: boolean;
   /** Set while a new report is ready: the reports icon blinks. */
   newReport: boolean;
-  /** Number of scans pending; the counter shows when it is above 0. */
+  /** Number of scans queued or being analysed; the counter shows when it is above 0. */
   pendingCount: number;
+  /** Failed or stuck scans; shown (as a way to the queue) when nothing is in progress. */
+  attentionCount?: number;
   /** Called when the reports icon is followed (clears the new-report flag). */
   onReportsClick: () => void;
 }
 
 /** The header bar of spec §2, with the conditions on each icon. */
-export function HeaderBar({ signedIn, newReport, pendingCount, onReportsClick }: HeaderBarProps) {
+export function HeaderBar({
+  signedIn,
+  newReport,
+  pendingCount,
+  attentionCount = 0,
+  onReportsClick,
+}: HeaderBarProps) {
   const styles = useStyles();
   return (
     <header className={styles.bar}>
@@ -62,6 +71,18 @@ export function HeaderBar({ signedIn, newReport, pendingCount, onReportsClick }:
           >
             <span className={styles.count} data-testid="pending-count">
               {pendingCount}
+            </span>
+          </IconLink>
+        )}
+        {signedIn && pendingCount === 0 && attentionCount > 0 && (
+          <IconLink
+            tone="onBrand"
+            to="/ReceiptImages"
+            label={`${attentionCount} ${attentionCount === 1 ? 'scan needs' : 'scans need'} attention`}
+            icon={<ErrorCircle24Regular />}
+          >
+            <span className={styles.count} data-testid="attention-count">
+              {attentionCount}
             </span>
           </IconLink>
         )}

@@ -1,5 +1,7 @@
 import { Spinner, makeStyles, tokens } from '@fluentui/react-components';
+import { isPdf } from '../lib/queue';
 import { Modal } from './modal';
+import { PdfPreview } from './pdf-preview';
 
 const useStyles = makeStyles({
   image: { display: 'block', width: '100%', height: 'auto', maxWidth: '900px' },
@@ -17,7 +19,7 @@ export interface ImageModalProps {
   alt: string;
 }
 
-/** The stored image in a modal up to 900px and 80vw wide (spec §2, §9). */
+/** The stored image in a modal up to 900px and 80vw wide (spec §2, §9); a PDF as a link that opens it. */
 export function ImageModal({ open, onClose, title, src, loading, error, alt }: ImageModalProps) {
   const styles = useStyles();
   return (
@@ -28,7 +30,8 @@ export function ImageModal({ open, onClose, title, src, loading, error, alt }: I
           {error}
         </p>
       )}
-      {src && !error && <img className={styles.image} src={src} alt={alt} />}
+      {src && !error && isPdf(src) && <PdfPreview src={src} name={alt} />}
+      {src && !error && !isPdf(src) && <img className={styles.image} src={src} alt={alt} />}
     </Modal>
   );
 }

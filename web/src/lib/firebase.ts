@@ -88,6 +88,20 @@ export async function createAccount(name: string, email: string, password: strin
   return { ...toUser(credential.user), displayName: name || credential.user.displayName };
 }
 
+/**
+ * Asks the identity provider to email a password-reset link. Rejects with the SDK's error (it
+ * carries a `code`); an unknown address is not an error to show, so as not to tell who has an account.
+ */
+export async function sendPasswordReset(email: string): Promise<void> {
+  const { auth, sdk } = await load();
+  try {
+    await sdk.sendPasswordResetEmail(auth, email);
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'auth/user-not-found') return;
+    throw error;
+  }
+}
+
 /** Set while a Google redirect is under way, so only a return from Google reads its result. */
 const REDIRECT_PENDING = 'google_redirect_pending';
 

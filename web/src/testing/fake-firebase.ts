@@ -19,6 +19,9 @@ export const fakeFirebaseModule = {
     fakeAuth.user = { uid: 'user-2', email, displayName: name };
     return fakeAuth.user;
   }),
+  sendPasswordReset: vi.fn(async (email: string) => {
+    void email;
+  }),
   signInWithGoogle: vi.fn(async () => undefined),
   redirectResult: vi.fn(async () => null),
   signOutUser: vi.fn(async () => {

@@ -98,6 +98,8 @@ const UNAMBIGUOUS_MARKS: ReadonlyArray<readonly [string, string]> = [
   ['Kč', 'CZK'],
   ['RM', 'MYR'],
   ['Rp', 'IDR'],
+  ['DH', 'MAD'],
+  ['Dhs', 'AED'],
   ['Rs.', 'INR'],
   ['Rs', 'INR'],
 ];
@@ -150,7 +152,7 @@ const MARK_PATTERN = new RegExp(
   [
     String.raw`(?<![A-Za-z])(?:US|NZ|HK|MX|AU|CA|S|A|C|R)\$`,
     String.raw`[€£₹₱₩₫฿₺₽₪$¥]`,
-    String.raw`(?<![A-Za-z])(?:zł|Kč|RM|Rp|kr|Fr\.)(?![A-Za-z])`,
+    String.raw`(?<![A-Za-z])(?:zł|Kč|RM|Rp|kr|Fr\.|DH|Dhs)(?![A-Za-z])`,
     // `Rs` is also an abbreviation in words and addresses: it counts only right before an amount.
     String.raw`(?<![A-Za-z])Rs\.?(?=\s?\d)`,
     String.raw`(?<![A-Za-z])[A-Z]{3}(?![A-Za-z])`,

@@ -2,3 +2,4 @@ export * from './parse-amount';
 export * from './parse-date';
 export * from './currency';
 export * from './country';
+export * from './merchant-name';

@@ -7,6 +7,9 @@
  * (a space after the decimal point), `300-00` (a dash printed for the decimal point), `RMO0.00` (OCR's
  * letter O among digits).
  *
+ * With `wholeUnits` (see {@link printsWholeUnits}) a single `.` or `,` before three digits groups
+ * thousands: `64.500` and `64,500` are 64500.
+ *
  * Separators: when both `.` and `,` appear, the last one is the decimal point. When only one kind
  * appears once, it is the decimal point unless exactly three digits follow a comma (`1,810` is one
  * thousand eight hundred and ten); `1.810` stays one point eight one because a dot before three digits
@@ -32,8 +35,54 @@ export interface Money {
 const UNIT_SUFFIX = /\s*(?:\/|per\s+)\s*(?:unit|ea|each|pc|pcs|pce|item|kg|g|lb|l|ltr)\.?\s*$/i;
 const TRAILING_FLAGS = /(?:\s+[A-Za-z*#]|\s*\*+|(?<=\d[.,]\d\d)[A-Za-z])+$/;
 
+/**
+ * Currencies printed without minor units: `64.500` and `64,500` are both sixty-four thousand five
+ * hundred rupiah.
+ */
+export const WHOLE_UNIT_CURRENCIES: ReadonlySet<string> = new Set([
+  'IDR',
+  'JPY',
+  'KRW',
+  'VND',
+  'CLP',
+  'ISK',
+  'PYG',
+  'UGX',
+]);
+
+/**
+ * Whether a document prints its amounts in whole units (no minor units), so that a single `.` or `,`
+ * before three digits groups thousands: true for a currency without minor units, else when at least
+ * two of its amounts end in a group of three digits after a separator (`60.000`, `5,455`) and at most
+ * one in four of those with a separator ends otherwise (two decimals).
+ * @param values - the document's money values as printed
+ * @param currency - the document's currency when known
+ */
+export function printsWholeUnits(
+  values: Array<string | null | undefined>,
+  currency?: string | null,
+): boolean {
+  if (currency && WHOLE_UNIT_CURRENCIES.has(currency)) return true;
+  let grouped = 0;
+  let other = 0;
+  for (const value of values) {
+    for (const m of (value ?? '').matchAll(/\d[\d.,]*[.,](\d+)(?![\d.,]*\d)/g)) {
+      if (m[1]!.length === 3) grouped++;
+      else other++;
+    }
+  }
+  // One stray reading (`4.00)240.000`, a quantity run into the amount) does not outvote the rest.
+  return grouped >= 2 && other * 3 <= grouped;
+}
+
+/** How to read the separators of one amount. */
+export interface MoneyOptions {
+  /** The document prints whole units (see {@link printsWholeUnits}): `64.500` is 64500. */
+  wholeUnits?: boolean;
+}
+
 /** Digits with optional `.`, `,`, `'` or spaces between them, to be read by {@link readNumber}. */
-function readNumber(raw: string): number | null {
+function readNumber(raw: string, wholeUnits = false): number | null {
   let s = raw
     // A space after a separator, or a thin space grouping thousands, is print noise.
     .replace(/([.,])\s+(?=\d)/g, '$1')
@@ -61,7 +110,7 @@ function readNumber(raw: string): number | null {
     const parts = s.split(sep);
     const last = parts[parts.length - 1]!;
     if (count === 1) {
-      if (sep === ',' && last.length === 3 && validGroups(s, ',')) {
+      if ((sep === ',' || wholeUnits) && last.length === 3 && validGroups(s, sep)) {
         intPart = parts.join('');
       } else {
         intPart = parts[0]!;
@@ -93,7 +142,11 @@ function validGroups(s: string, sep: string): boolean {
  * @param text - one field value (newlines and extra spaces allowed)
  * @param country - the document's country (ISO 3166-1 alpha-2), to read a bare `$`
  */
-export function parseMoney(text: string | null | undefined, country?: string | null): Money | null {
+export function parseMoney(
+  text: string | null | undefined,
+  country?: string | null,
+  options: MoneyOptions = {},
+): Money | null {
   if (typeof text !== 'string') return null;
   let s = repairAmountText(text.normalize('NFKC')).replace(/\s+/g, ' ').trim();
   if (s === '') return null;
@@ -102,7 +155,8 @@ export function parseMoney(text: string | null | undefined, country?: string | n
     negative = true;
     s = s.slice(1, -1).trim();
   }
-  s = s.replace(UNIT_SUFFIX, '');
+  // `@ 12.00` is a price per unit.
+  s = s.replace(UNIT_SUFFIX, '').replace(/^@\s*/, '');
   let currency: string | null = null;
   let mark: string | null = null;
   const marks = findCurrencyMarks(s, country);
@@ -111,6 +165,8 @@ export function parseMoney(text: string | null | undefined, country?: string | n
     currency ??= found.code;
     s = `${s.slice(0, found.index)} ${s.slice(found.index + found.mark.length)}`;
   }
+  // `Rp.118.000`, `Rs.25`: the dot that ends an abbreviated mark.
+  if (mark !== null) s = s.replace(/^\s*\.\s*(?=\d)/, '');
   // The peso sign often prints as a plain `P` right before the digits.
   const peso = /^P(?=\s?\d)/.exec(s.trim());
   if (peso && mark === null) {
@@ -130,7 +186,7 @@ export function parseMoney(text: string | null | undefined, country?: string | n
     s = s.slice(0, trail.index);
   }
   if (s === '') return null;
-  const amount = readNumber(s);
+  const amount = readNumber(s, options.wholeUnits);
   if (amount === null) return null;
   return { amount: negative && amount !== 0 ? -amount : amount, currency, mark };
 }

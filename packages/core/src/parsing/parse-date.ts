@@ -61,11 +61,16 @@ const MONTH_ALT = [...MONTH_BY_NAME.keys()].sort((a, b) => b.length - a.length).
 
 // Year first tolerates mixed separators (`2019-03/12`), as OCR reads them.
 const YEAR_FIRST = /(?<!\d)((?:19|20)\d{2})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)/g;
-const NUMERIC = /(?<![\d./-])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d/]|\.\d)/g;
+// A four-digit year may run straight into the time after it (`25/12/20188:13:39PM`): OCR's lost space.
+const GLUED_YEAR = String.raw`(?:19|20)\d{2}(?=\d{1,2}:\d{2})`;
+const NUMERIC = new RegExp(
+  String.raw`(?<![\d./-])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(${GLUED_YEAR}|(?:\d{4}|\d{2})(?![\d/]|\.\d))`,
+  'g',
+);
 // A word glued before the day or after a four-digit year (`DATE12 MAR 2018PM`) is OCR's lost space;
 // a two-digit year must still end at a word boundary so that `5 Jan 12pcs` is no date.
 const DAY_MONTH_YEAR = new RegExp(
-  String.raw`(?<!\d)(\d{1,2})(?:st|nd|rd|th|er|\.)?[\s\-/.,]*(${MONTH_ALT})\.?[\s\-/.,]*('?\d{4}(?!\d)|'?\d{2}(?![\d\p{L}]))`,
+  String.raw`(?<!\d)(\d{1,2})(?:st|nd|rd|th|er|\.)?[\s\-/.,]*(${MONTH_ALT})\.?[\s\-/.,]*(${GLUED_YEAR}|'?\d{4}(?!\d)|'?\d{2}(?![\d\p{L}]))`,
   'giu',
 );
 const MONTH_DAY_YEAR = new RegExp(

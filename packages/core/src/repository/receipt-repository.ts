@@ -33,6 +33,9 @@ import {
 } from './rows';
 import type { Tax } from '../entities';
 
+/** Receipts whose items are read from their own partition at once (see listItemsOfReceipts). */
+const CONSISTENT_READS_AT_ONCE = 16;
+
 /** Most device tokens kept per user; the oldest is dropped first. */
 export const MAX_FCM_TOKENS = 10;
 /**
@@ -131,14 +134,34 @@ export class ReceiptRepository {
     return row ? { entry: rowToQueue(row), etag: row.etag } : null;
   }
 
-  /** Writes the entry; with `etag`, only when it is unchanged since read (else ConflictError). */
-  async saveQueueEntry(entry: QueueRow, etag?: string): Promise<void> {
-    if (etag) await this.store.updateEntity(TABLES.scanQueue, queueToRow(entry), 'Replace', { etag });
-    else await this.store.upsertEntity(TABLES.scanQueue, queueToRow(entry), 'Replace');
+  /**
+   * Writes the entry; with `etag`, only when it is unchanged since read (else ConflictError, or
+   * NotFoundError when it is gone).
+   * @returns the entry's new etag
+   */
+  async saveQueueEntry(entry: QueueRow, etag?: string): Promise<string> {
+    const written = etag
+      ? await this.store.updateEntity(TABLES.scanQueue, queueToRow(entry), 'Replace', { etag })
+      : await this.store.upsertEntity(TABLES.scanQueue, queueToRow(entry), 'Replace');
+    return written.etag;
   }
 
-  async deleteQueueEntry(userId: string, fileName: string): Promise<void> {
-    await ignoreNotFound(this.store.deleteEntity(TABLES.scanQueue, userId, fileName));
+  /**
+   * Writes a new entry, only when there is none for this file name (else ConflictError).
+   * @returns the entry's etag
+   */
+  async createQueueEntry(entry: QueueRow): Promise<string> {
+    return (await this.store.createEntity(TABLES.scanQueue, queueToRow(entry))).etag;
+  }
+
+  /**
+   * Removes the entry; a missing one is fine. With `etag`, only when it is unchanged since read
+   * (else ConflictError).
+   */
+  async deleteQueueEntry(userId: string, fileName: string, etag?: string): Promise<void> {
+    await ignoreNotFound(
+      this.store.deleteEntity(TABLES.scanQueue, userId, fileName, etag ? { etag } : undefined),
+    );
   }
 
   /** The user's pending and failed scans, oldest upload first. */
@@ -205,8 +228,12 @@ export class ReceiptRepository {
     return row ? rowToMerchant(row) : null;
   }
 
+  /**
+   * Writes the merchant, merging into the stored row: two scans of one shop at once each add what
+   * they know, and neither erases the other's fields.
+   */
   async saveMerchant(merchant: MerchantRow): Promise<void> {
-    await this.store.upsertEntity(TABLES.merchants, merchantToRow(merchant), 'Replace');
+    await this.store.upsertEntity(TABLES.merchants, withoutNulls(merchantToRow(merchant)), 'Merge');
   }
 
   async deleteMerchant(userId: string, merchantId: string): Promise<void> {
@@ -221,6 +248,31 @@ export class ReceiptRepository {
       partitionKeyPrefix: userKeyPrefix(userId),
     });
     return rows.map(rowToItem);
+  }
+
+  /**
+   * The items of these receipts of the user, as current as the receipts. The user-wide listing
+   * (listItemsOfUser) may come from an index that lags behind the writes (DynamoDB's global
+   * secondary index is eventually consistent); a receipt whose listed items are not as many as its
+   * row says, or whose row does not say, has its own partition read instead, which is consistent
+   * on every store.
+   */
+  async listItemsOfReceipts(userId: string, receipts: ReceiptRow[]): Promise<ItemRow[]> {
+    const listed = new Map<string, ItemRow[]>();
+    for (const item of await this.listItemsOfUser(userId)) {
+      const group = listed.get(item.receipt_id);
+      if (group) group.push(item);
+      else listed.set(item.receipt_id, [item]);
+    }
+    const behind = receipts.filter(
+      (r) => typeof r.item_count !== 'number' || (listed.get(r.receipt_id)?.length ?? 0) !== r.item_count,
+    );
+    for (let i = 0; i < behind.length; i += CONSISTENT_READS_AT_ONCE) {
+      const batch = behind.slice(i, i + CONSISTENT_READS_AT_ONCE);
+      const read = await Promise.all(batch.map((r) => this.listItemsOfReceipt(r.receipt_id)));
+      batch.forEach((r, j) => listed.set(r.receipt_id, read[j]!));
+    }
+    return receipts.flatMap((r) => listed.get(r.receipt_id) ?? []);
   }
 
   async listItemsOfReceipt(receiptId: string): Promise<ItemRow[]> {
@@ -323,6 +375,11 @@ function toUserRow(row: StoredEntity): UserRow {
     fcm_tokens: tokens,
     data_version: str(row, 'data_version'),
   };
+}
+
+/** The entity without its null properties: merged, a null would erase what another writer stored. */
+function withoutNulls(entity: TableEntity): TableEntity {
+  return Object.fromEntries(Object.entries(entity).filter(([, value]) => value !== null)) as TableEntity;
 }
 
 async function ignoreNotFound(promise: Promise<unknown>): Promise<void> {

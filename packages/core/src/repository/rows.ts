@@ -26,6 +26,13 @@ const bool = (row: Row, name: string): boolean => row[name] === true || row[name
 export interface ReceiptRow extends Receipt {
   file_name: string;
   analyzed_at: string;
+  /**
+   * How many item rows the receipt has, when known: a listing of the user's items that finds
+   * another number is behind the writes (see consistentItems).
+   */
+  item_count?: number | null;
+  /** Size of the stored image, counted in the user's storage quota. */
+  image_bytes?: number | null;
 }
 
 export function receiptToRow(receipt: ReceiptRow): TableEntity {
@@ -50,6 +57,8 @@ export function rowToReceipt(row: StoredEntity): ReceiptRow {
     total_checks_out: bool(row, 'total_checks_out'),
     file_name: str(row, 'file_name') ?? '',
     analyzed_at: str(row, 'analyzed_at') ?? '',
+    item_count: num(row, 'item_count'),
+    image_bytes: num(row, 'image_bytes'),
   };
 }
 
@@ -130,6 +139,8 @@ export interface QueueRow {
   uploaded_at: string;
   updated_at: string;
   content_type: string;
+  /** Size of the uploaded image, counted in the user's storage quota. */
+  image_bytes?: number | null;
 }
 
 export function queueToRow(entry: QueueRow): TableEntity {
@@ -142,6 +153,7 @@ export function queueToRow(entry: QueueRow): TableEntity {
     uploaded_at: entry.uploaded_at,
     updated_at: entry.updated_at,
     content_type: entry.content_type,
+    image_bytes: entry.image_bytes ?? null,
   };
 }
 
@@ -156,6 +168,7 @@ export function rowToQueue(row: StoredEntity): QueueRow {
     uploaded_at: str(row, 'uploaded_at') ?? '',
     updated_at: str(row, 'updated_at') ?? '',
     content_type: str(row, 'content_type') ?? 'image/jpeg',
+    image_bytes: num(row, 'image_bytes'),
   };
 }
 
@@ -168,5 +181,7 @@ export function queueToEntry(row: QueueRow, image: string): QueueEntry {
     reason: row.reason,
     attempts: row.attempts,
     uploaded_at: row.uploaded_at,
+    updated_at: row.updated_at,
+    content_type: row.content_type,
   };
 }

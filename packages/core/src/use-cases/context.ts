@@ -2,6 +2,7 @@ import { idSchema } from '../api';
 import { ForbiddenError } from '../errors';
 import type { BlobStore, Identity, Logger, ScanQueue } from '../ports';
 import type { TableStore } from '../table-store';
+import type { UploadQuotas } from './quotas';
 
 /** The ports the request use cases work with. */
 export interface AppDeps {
@@ -11,6 +12,8 @@ export interface AppDeps {
   logger: Logger;
   /** The clock (tests pass a fixed one). */
   now?: () => Date;
+  /** Per-user upload limits (default DEFAULT_UPLOAD_QUOTAS). */
+  quotas?: UploadQuotas;
 }
 
 export const nowOf = (deps: { now?: () => Date }): Date => (deps.now ? deps.now() : new Date());

@@ -5,6 +5,8 @@ import { analysisKey, imageKey, parseReceiptId } from '../repository/keys';
 import { ReceiptRepository } from '../repository/receipt-repository';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
 import { refreshAppDataCache } from './get-app-data';
+import { removeMerchantIfUnused } from './process-scan';
+import { releaseStoredBytes } from './quotas';
 import { isStale } from './retry-scan';
 
 /**
@@ -55,19 +57,33 @@ export async function deleteReceiptData(
     throw new NotFoundError(`There is no receipt "${receiptId}".`, { code: 'ReceiptNotFound' });
   }
   const now = nowOf(deps);
-  if (queued?.entry.status === 'Analyzing' && !isStale(queued.entry.updated_at, now)) {
-    throw new ConflictError('This receipt is being analysed; delete it when the analysis has finished.', {
+  const beingAnalysed = () =>
+    new ConflictError('This receipt is being analysed; delete it when the analysis has finished.', {
       code: 'BeingAnalysed',
     });
+  if (queued?.entry.status === 'Analyzing' && !isStale(queued.entry.updated_at, now)) throw beingAnalysed();
+  if (queued) {
+    // First, and with the etag read above: a worker that claimed the scan since then keeps it (and
+    // this delete answers 409), and one whose claim this removes writes nothing more (its writes are
+    // fenced by the entry it claimed) or takes back what it wrote.
+    try {
+      await repo.deleteQueueEntry(uid, fileName, queued.etag);
+    } catch (error) {
+      if (error instanceof ConflictError) throw beingAnalysed();
+      throw error;
+    }
   }
 
   await Promise.all([repo.replaceItems(receiptId, []), repo.replaceTaxes(receiptId, [])]);
   await Promise.all(storedBlobs.map((key) => deps.blobs.delete(key)));
-  await repo.deleteQueueEntry(uid, fileName);
-  await repo.deleteReceipt(uid, receiptId);
-  if (receipt && !(await repo.merchantHasReceipts(uid, receipt.merchant_id))) {
-    await repo.deleteMerchant(uid, receipt.merchant_id);
+  if (storedBlobs.includes(imageKey(uid, fileName))) {
+    const size = receipt?.image_bytes ?? queued?.entry.image_bytes ?? 0;
+    await releaseStoredBytes(deps.store, uid, size).catch((error: unknown) =>
+      deps.logger.warn('stored bytes not released', { userId: uid, error: String(error) }),
+    );
   }
+  await repo.deleteReceipt(uid, receiptId);
+  if (receipt) await removeMerchantIfUnused(repo, uid, receipt.merchant_id);
   await repo.bumpDataVersion(uid, now);
   // The client reloads its reports right after a delete; have them ready.
   await refreshAppDataCache(deps, uid).catch((error: unknown) =>

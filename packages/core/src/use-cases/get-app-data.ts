@@ -53,11 +53,10 @@ async function buildAndCache(
   version: string,
 ): Promise<string> {
   const repo = new ReceiptRepository(deps.store);
-  const [receipts, merchants, items] = await Promise.all([
-    repo.listReceipts(uid),
-    repo.listMerchants(uid),
-    repo.listItemsOfUser(uid),
-  ]);
+  const [receipts, merchants] = await Promise.all([repo.listReceipts(uid), repo.listMerchants(uid)]);
+  // Read after the receipts, and checked against them: a cached report must never miss the items
+  // of a receipt it shows.
+  const items = await repo.listItemsOfReceipts(uid, receipts);
   const json = JSON.stringify(buildAppData({ version, receipts, merchants, items }));
   try {
     await deps.blobs.put(appDataCacheKey(uid), new TextEncoder().encode(json), 'application/json');

@@ -1,7 +1,8 @@
 import { fileNameSchema, idSchema } from '../api';
 import { totalChecksOut, type AnalysisResult } from '../analysis';
+import { assessReview } from '../review';
 import type { Tax } from '../entities';
-import { AnalyzerError, AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
+import { AnalyzerError, ConflictError, NotFoundError, StoreError, ValidationError } from '../errors';
 import type { Analyzer, BlobStore, Logger, Notifier, ScanJob, ScanQueue } from '../ports';
 import type { TableStore } from '../table-store';
 import {
@@ -119,15 +120,13 @@ export async function processScan(deps: ScanWorkerDeps, job: ScanJob): Promise<S
     attempts: found.entry.attempts + 1,
     updated_at: nowOf(deps).toISOString(),
   };
-  try {
-    // The etag makes one of two simultaneous deliveries give way.
-    await repo.saveQueueEntry(claimed, found.etag);
-  } catch (error) {
-    if (error instanceof ConflictError || error instanceof NotFoundError) {
-      logger.info('scan skipped: claimed by another delivery', { ...job });
-      return { outcome: 'skipped' };
-    }
-    throw error;
+  // The claim's etag fences every later write of this delivery: one of two simultaneous deliveries
+  // gives way here, and a user's delete (which removes the entry with the etag it read) or a later
+  // delivery that takes over an expired claim changes it, which this delivery notices below.
+  const fence = new ClaimFence(repo, claimed);
+  if (!(await fence.take(found.etag))) {
+    logger.info('scan skipped: claimed by another delivery', { ...job });
+    return { outcome: 'skipped' };
   }
 
   const started = Date.now();
@@ -146,9 +145,18 @@ export async function processScan(deps: ScanWorkerDeps, job: ScanJob): Promise<S
       deps.blobs.locate?.(imageKey(job.userId, job.fileName)),
     );
     if (deps.enrich) result = await deps.enrich(result);
-    receipt = await persistAnalysis(deps, repo, job, result);
+    result = { ...result, ...assessReview(result, nowOf(deps).toISOString().slice(0, 10)) };
+    // Analysis takes long; the user may have deleted the scan meanwhile.
+    if (!(await fence.renew(nowOf(deps)))) return dropped(deps, job, 'before writing');
+    receipt = await persistAnalysis(deps, repo, job, result, image.bytes.length);
   } catch (error) {
-    return recordFailure(deps, repo, claimed, error);
+    return recordFailure(deps, fence, error);
+  }
+  // Deleted while the rows were written: the delete may have run before some of them, so this
+  // delivery takes back what it wrote.
+  if (!(await fence.renew(nowOf(deps)))) {
+    await rollBack(deps, repo, receipt);
+    return dropped(deps, job, 'while writing');
   }
 
   await repo.bumpDataVersion(job.userId, nowOf(deps));
@@ -157,7 +165,7 @@ export async function processScan(deps: ScanWorkerDeps, job: ScanJob): Promise<S
   await refreshAppDataCache(deps, job.userId).catch((error: unknown) =>
     logger.warn('report cache not refreshed', { ...job, error: String(error) }),
   );
-  await repo.deleteQueueEntry(job.userId, job.fileName);
+  await repo.deleteQueueEntry(job.userId, job.fileName, fence.etag);
   logger.info('scan analysed', {
     userId: job.userId,
     fileName: job.fileName,
@@ -171,24 +179,102 @@ export async function processScan(deps: ScanWorkerDeps, job: ScanJob): Promise<S
   return { outcome: 'analysed', receiptId: receipt.receipt_id };
 }
 
+/**
+ * A delivery's claim on a queue entry, by etag. Every write to the entry goes through it, so a
+ * delivery never writes over an entry someone else changed or removed since its claim.
+ */
+class ClaimFence {
+  etag = '';
+  constructor(
+    private readonly repo: ReceiptRepository,
+    public entry: QueueRow,
+  ) {}
+
+  /** Writes the entry as `etag` was read; false when another writer came first. */
+  async take(etag: string): Promise<boolean> {
+    return this.write(this.entry, etag);
+  }
+
+  /** Writes the claim again with a new time (renewing the lease); false when it was lost. */
+  async renew(now: Date): Promise<boolean> {
+    return this.write({ ...this.entry, updated_at: now.toISOString() }, this.etag);
+  }
+
+  /** Replaces the entry, if the claim still holds; false when it was lost. */
+  async write(entry: QueueRow, etag = this.etag): Promise<boolean> {
+    try {
+      this.etag = await this.repo.saveQueueEntry(entry, etag);
+      this.entry = entry;
+      return true;
+    } catch (error) {
+      if (error instanceof ConflictError || error instanceof NotFoundError) return false;
+      throw error;
+    }
+  }
+}
+
+/**
+ * The reason a user reads for a failed attempt: the analyzer's and the checks' own messages are
+ * written for them; anything else (a store or blob error, whose message may name buckets, paths or
+ * endpoints) gets a fixed text, and its details stay in the log.
+ */
+export function failureReason(error: unknown): string {
+  if (error instanceof AnalyzerError || error instanceof ValidationError) return error.message;
+  if (error instanceof StoreError)
+    return 'The receipt could not be saved because a storage service was unavailable.';
+  return 'The receipt could not be analysed because of an internal error.';
+}
+
+function dropped(deps: ScanWorkerDeps, job: ScanJob, when: string): ScanResult {
+  deps.logger.info(`scan dropped: deleted or taken over ${when}`, { ...job });
+  return { outcome: 'skipped', reason: 'deleted or taken over' };
+}
+
+/**
+ * Removes what persistAnalysis wrote, after the scan was deleted during the writes. A receipt row
+ * written since by another delivery (a later analysed_at) is left alone.
+ */
+async function rollBack(deps: ScanWorkerDeps, repo: ReceiptRepository, receipt: ReceiptRow): Promise<void> {
+  const { user_id: userId, receipt_id: receiptId, file_name: fileName } = receipt;
+  const stored = await repo.getReceipt(userId, receiptId);
+  if (stored && stored.analyzed_at !== receipt.analyzed_at) return;
+  await Promise.all([repo.replaceItems(receiptId, []), repo.replaceTaxes(receiptId, [])]);
+  await deps.blobs.delete(analysisKey(userId, fileName)).catch(() => undefined);
+  await repo.deleteReceipt(userId, receiptId);
+  await removeMerchantIfUnused(repo, userId, receipt.merchant_id);
+  await repo.bumpDataVersion(userId, nowOf(deps));
+}
+
+/**
+ * Deletes the user's merchant when no receipt is from it. A scan of the same merchant may write its
+ * receipt meanwhile: the receipts are checked again after the delete, and the merchant put back
+ * when one appeared (the scan writes its receipt before its final merchant write, so either that
+ * write or this check sees the other).
+ */
+export async function removeMerchantIfUnused(
+  repo: ReceiptRepository,
+  userId: string,
+  merchantId: string,
+  exceptReceiptId?: string,
+): Promise<void> {
+  if (await repo.merchantHasReceipts(userId, merchantId, exceptReceiptId)) return;
+  const merchant = await repo.getMerchant(userId, merchantId);
+  if (!merchant) return;
+  await repo.deleteMerchant(userId, merchantId);
+  if (await repo.merchantHasReceipts(userId, merchantId, exceptReceiptId)) await repo.saveMerchant(merchant);
+}
+
 function claimExpired(updatedAt: string, now: Date, deps: Pick<ScanWorkerDeps, 'claimLeaseMs'>): boolean {
   const at = Date.parse(updatedAt);
   return !Number.isFinite(at) || now.getTime() - at > (deps.claimLeaseMs ?? SCAN_CLAIM_LEASE_MS);
 }
 
-async function recordFailure(
-  deps: ScanWorkerDeps,
-  repo: ReceiptRepository,
-  claimed: QueueRow,
-  error: unknown,
-): Promise<ScanResult> {
+async function recordFailure(deps: ScanWorkerDeps, fence: ClaimFence, error: unknown): Promise<ScanResult> {
+  const claimed = fence.entry;
   const permanent =
     (error instanceof AnalyzerError && !error.retryable) ||
     (error instanceof ValidationError && !(error instanceof AnalyzerError));
-  const reason =
-    error instanceof AppError
-      ? error.message
-      : 'The receipt could not be analysed because of an internal error.';
+  const reason = failureReason(error);
   const job = { userId: claimed.userId, fileName: claimed.fileName };
   const maxAttempts = Math.max(1, deps.maxAttempts);
   const now = nowOf(deps).toISOString();
@@ -200,16 +286,19 @@ async function recordFailure(
     error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
     cause: error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined,
   });
+  // Through the fence: a scan deleted during the attempt must not come back as a failed entry.
   if (permanent || claimed.attempts >= maxAttempts) {
-    await repo.saveQueueEntry({ ...claimed, status: 'Failed', reason, updated_at: now });
+    if (!(await fence.write({ ...claimed, status: 'Failed', reason, updated_at: now })))
+      return dropped(deps, job, 'before failing');
     return { outcome: 'failed', reason };
   }
-  await repo.saveQueueEntry({
+  const queuedAgain = await fence.write({
     ...claimed,
     status: 'false',
     reason: `Attempt ${claimed.attempts} of ${maxAttempts} failed: ${reason} Trying again.`,
     updated_at: now,
   });
+  if (!queuedAgain) return dropped(deps, job, 'before retrying');
   const delaySeconds = (deps.retryDelaySeconds ?? defaultRetryDelaySeconds)(claimed.attempts);
   await deps.queue.enqueue(job, { delaySeconds });
   return { outcome: 'retrying', reason };
@@ -238,6 +327,7 @@ async function persistAnalysis(
   repo: ReceiptRepository,
   job: ScanJob,
   result: AnalysisResult,
+  imageBytes: number,
 ): Promise<ReceiptRow> {
   const { userId, fileName } = job;
   const receiptId = receiptIdFor(userId, fileName);
@@ -332,14 +422,17 @@ async function persistAnalysis(
         : totalChecksOut(r.total_amount, result.items, r.total_tax),
     file_name: fileName,
     analyzed_at: analyzedAt,
+    item_count: items.length,
+    image_bytes: imageBytes,
   };
   // Written last: its presence is what makes the receipt (and its items) part of the reports.
   await repo.saveReceipt(receipt);
+  // Again after the receipt: a delete of the merchant's last other receipt that ran since the first
+  // write removed the merchant, and either sees this receipt or is followed by this write.
+  await repo.saveMerchant(merchant);
 
   if (previous && previous.merchant_id !== merchant.merchant_id) {
-    if (!(await repo.merchantHasReceipts(userId, previous.merchant_id, receiptId))) {
-      await repo.deleteMerchant(userId, previous.merchant_id);
-    }
+    await removeMerchantIfUnused(repo, userId, previous.merchant_id, receiptId);
   }
   return receipt;
 }

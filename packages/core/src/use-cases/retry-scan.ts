@@ -1,16 +1,10 @@
-import { ConflictError, NotFoundError, StoreError } from '../errors';
+import { isStale } from '../api';
+import { ConflictError, NotFoundError, ServiceUnavailableError } from '../errors';
 import type { Identity } from '../ports';
 import { ReceiptRepository } from '../repository/receipt-repository';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
 
-/** A queued or analysing scan untouched for this long is taken as stuck and may be retried. */
-export const STALE_SCAN_MS = 15 * 60 * 1000;
-
-/** Whether a queue entry has not moved for STALE_SCAN_MS. */
-export function isStale(updatedAt: string, now: Date): boolean {
-  const at = Date.parse(updatedAt);
-  return !Number.isFinite(at) || now.getTime() - at > STALE_SCAN_MS;
-}
+export { isStale };
 
 /** Queues a failed (or stuck) scan again with fresh attempts (POST /api/retryScan). */
 export async function retryScan(
@@ -70,10 +64,9 @@ export async function retryScan(
       reason: 'The receipt could not be queued for analysis. Retry it.',
       updated_at: now.toISOString(),
     });
-    throw new StoreError('The receipt could not be queued for analysis; retry it in a moment.', {
+    throw new ServiceUnavailableError('The receipt could not be queued for analysis; retry it in a moment.', {
       cause: error,
       code: 'QueueUnavailable',
-      status: 503,
     });
   }
   return { fileName: input.fileName, status: 'false' };

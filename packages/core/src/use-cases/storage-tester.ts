@@ -29,13 +29,17 @@ export async function listStorageTables(store: TableStore): Promise<{ tables: st
   return { tables: await store.listTables() };
 }
 
-/** One page of a table's records (admin). */
+/**
+ * One page of a table's test records (admin): only the test partition, never users' rows, which
+ * the storage tester has no reason to show.
+ */
 export async function listStorageRecords(
   store: TableStore,
   input: { table: string; continuationToken?: string | undefined },
 ): Promise<{ records: StorageRecord[]; continuationToken?: string }> {
   assertKnownTable(input.table);
   const page = await store.listEntities(input.table, {
+    partitionKey: TEST_PARTITION,
     pageSize: STORAGE_PAGE_SIZE,
     continuationToken: input.continuationToken,
   });

@@ -1,17 +1,18 @@
 import type { UploadAnswer } from '../api';
-import { ConflictError, NotFoundError, StoreError, ValidationError } from '../errors';
+import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from '../errors';
 import type { Identity } from '../ports';
 import { ANALYSIS_SUFFIX, imageKey, receiptIdFor } from '../repository/keys';
 import { ReceiptRepository } from '../repository/receipt-repository';
 import type { QueueRow } from '../repository/rows';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
 import { parseImageDataUrl } from './image-data-url';
+import { DEFAULT_UPLOAD_QUOTAS, releaseStoredBytes, reserveUpload } from './quotas';
 
 /**
  * Accepts a receipt image for analysis (spec §7 POST /api/upload): checks it, stores it under the
  * user's prefix, writes the queue entry (status 'false') and enqueues the scan. It does not wait
- * for the analysis. Uploading the same file name again while it is queued or failed replaces it
- * (a client retrying after a lost answer gets the same result).
+ * for the analysis. Uploading the same file name again replaces a failed scan; while it is queued or
+ * being analysed, or when two uploads of one name race, the later one is refused (409).
  */
 export async function uploadReceipt(
   deps: AppDeps,
@@ -39,14 +40,23 @@ export async function uploadReceipt(
       { code: 'AlreadyAnalysed' },
     );
   }
-  if (existing?.entry.status === 'Analyzing') {
-    throw new ConflictError(`"${fileName}" is being analysed right now; wait until it has finished.`, {
-      code: 'BeingAnalysed',
-    });
+  if (existing && existing.entry.status !== 'Failed') {
+    throw new ConflictError(
+      existing.entry.status === 'Analyzing'
+        ? `"${fileName}" is being analysed right now; wait until it has finished.`
+        : `"${fileName}" is already queued for analysis; wait until it has finished or delete it first.`,
+      { code: existing.entry.status === 'Analyzing' ? 'BeingAnalysed' : 'AlreadyQueued' },
+    );
   }
 
-  await deps.blobs.put(imageKey(uid, fileName), bytes, contentType);
-  const now = nowOf(deps).toISOString();
+  const at = nowOf(deps);
+  await reserveUpload(deps.store, deps.quotas ?? DEFAULT_UPLOAD_QUOTAS, uid, bytes.length, at);
+  // The bytes this upload no longer holds (when it is not kept, or a failed scan's image it replaces).
+  const release = (size: number) =>
+    releaseStoredBytes(deps.store, uid, size).catch((error: unknown) =>
+      deps.logger.warn('stored bytes not released', { userId: uid, error: String(error) }),
+    );
+  const now = at.toISOString();
   const entry: QueueRow = {
     userId: uid,
     fileName,
@@ -56,17 +66,35 @@ export async function uploadReceipt(
     uploaded_at: existing?.entry.uploaded_at || now,
     updated_at: now,
     content_type: contentType,
+    image_bytes: bytes.length,
   };
+  // The entry is written before the image, insert-only (or over the failed entry read above, by its
+  // etag): of two uploads of one name at once only one gets here, and an image is never replaced
+  // under a scan that a worker may be reading.
+  let etag: string;
   try {
-    // With the etag of the entry read above: a worker that claimed the scan meanwhile keeps its
-    // claim (overwriting it would let a second delivery analyse the same scan again).
-    await repo.saveQueueEntry(entry, existing?.etag);
+    etag = existing ? await repo.saveQueueEntry(entry, existing.etag) : await repo.createQueueEntry(entry);
   } catch (error) {
+    await release(bytes.length);
     if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;
-    throw new ConflictError(
-      `"${fileName}" started being analysed while it was uploaded again; wait until it has finished.`,
-      { code: 'BeingAnalysed', cause: error },
+    throw new ConflictError(`"${fileName}" was uploaded again at the same time; this upload was not kept.`, {
+      code: 'UploadedTwice',
+      cause: error,
+    });
+  }
+  if (existing?.entry.image_bytes) await release(existing.entry.image_bytes);
+  try {
+    await deps.blobs.put(imageKey(uid, fileName), bytes, contentType);
+  } catch (error) {
+    await release(bytes.length);
+    await repo.deleteQueueEntry(uid, fileName, etag).catch((cleanup: unknown) =>
+      deps.logger.warn('queue entry of a failed upload not removed', {
+        userId: uid,
+        fileName,
+        error: String(cleanup),
+      }),
     );
+    throw error;
   }
   try {
     await deps.queue.enqueue({ userId: uid, fileName });
@@ -78,12 +106,11 @@ export async function uploadReceipt(
       status: 'Failed',
       reason: 'The receipt was saved but could not be queued for analysis. Retry it.',
     });
-    throw new StoreError(
+    throw new ServiceUnavailableError(
       'The receipt was saved but could not be queued for analysis; retry it in a moment.',
       {
         cause: error,
         code: 'QueueUnavailable',
-        status: 503,
       },
     );
   }

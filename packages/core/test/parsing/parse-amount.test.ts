@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findAmounts, parseAmount, parseMoney } from '../../src';
+import { completeLinePrices, findAmounts, parseAmount, parseMoney, printsWholeUnits } from '../../src';
 
 describe('parseAmount', () => {
   it.each([
@@ -136,5 +136,45 @@ describe('findAmounts', () => {
     expect(findAmounts('DATE 12.03.2019 TIME 16.57.00')).toEqual([]);
     expect(findAmounts('INVOICE 2018041810090010447')).toEqual([]);
     expect(findAmounts('TEL 03-7731 8169')).toEqual([]);
+  });
+});
+
+describe('amounts of currencies without minor units', () => {
+  it('reads a single dot or comma before three digits as grouping thousands', () => {
+    expect(parseMoney('64.500', null, { wholeUnits: true })?.amount).toBe(64500);
+    expect(parseMoney('64,500', null, { wholeUnits: true })?.amount).toBe(64500);
+    expect(parseMoney('Rp.118.000', null, { wholeUnits: true })).toMatchObject({
+      amount: 118000,
+      currency: 'IDR',
+    });
+    expect(parseMoney('64.500')?.amount).toBe(64.5);
+  });
+
+  it('tells a document printed in whole units from one with cents', () => {
+    expect(printsWholeUnits(['60.000', '5.455', '28,000'])).toBe(true);
+    expect(printsWholeUnits(['RM 33.92', '50.00'])).toBe(false);
+    expect(printsWholeUnits(['1.50'], 'JPY')).toBe(true);
+    // One stray reading among several whole amounts does not change the verdict.
+    expect(printsWholeUnits(['250.000', '4.00)240.000', '240.000', '60.000'])).toBe(true);
+    expect(printsWholeUnits(['12.000'])).toBe(false);
+  });
+
+  it('reads a price per unit and the dirham', () => {
+    expect(parseMoney('@12.00')?.amount).toBe(12);
+    expect(parseMoney('56.00 DH')).toMatchObject({ amount: 56, currency: 'MAD' });
+  });
+});
+
+describe('completeLinePrices', () => {
+  it('derives what quantity x unit price = amount determines', () => {
+    expect(completeLinePrices({ quantity: 2, unitPrice: null, total: 24000 })).toEqual({
+      quantity: 2,
+      unitPrice: 12000,
+      total: 24000,
+    });
+    expect(completeLinePrices({ quantity: 3, unitPrice: 1.5, total: null }).total).toBe(4.5);
+    expect(completeLinePrices({ quantity: null, unitPrice: 2.5, total: 7.5 }).quantity).toBe(3);
+    // A unit price that does not come out in whole cents is left unknown.
+    expect(completeLinePrices({ quantity: 3, unitPrice: null, total: 264.5 }).unitPrice).toBeNull();
   });
 });

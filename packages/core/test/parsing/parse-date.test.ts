@@ -183,3 +183,13 @@ describe('parseTime on receipt text read by OCR', () => {
     expect(parseTime('TOTAL 14.35')).toBeNull();
   });
 });
+
+describe('dates whose year runs into the time', () => {
+  it.each([
+    ['Date 25/12/20188:13:39PM', '2018-12-25'],
+    ['Date: 22/12/201714:03', '2017-12-22'],
+    ['05Mar201818:24', '2018-03-05'],
+  ])('reads %j as %s', (text, iso) => {
+    expect(parseDate(text)).toBe(iso);
+  });
+});

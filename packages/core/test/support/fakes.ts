@@ -41,6 +41,8 @@ export const identity = (uid: string, email = `${uid}@example.com`): Identity =>
 export interface FakeReceipt {
   merchant: string;
   postal?: string | null;
+  phone?: string;
+  city?: string;
   date: string;
   currency?: string;
   total: number;
@@ -90,9 +92,9 @@ export class FakeAnalyzer implements Analyzer {
       },
       merchant: {
         name: receipt.merchant,
-        phone_number: null,
+        phone_number: receipt.phone ?? null,
         postal_code: receipt.postal ?? null,
-        city: null,
+        city: receipt.city ?? null,
         street_address: null,
       },
       items: receipt.items.map((i) => ({

@@ -4,6 +4,7 @@ import {
   ConflictError,
   ForbiddenError,
   NotFoundError,
+  ServiceUnavailableError,
   StoreError,
   TABLES,
   deleteReceiptData,
@@ -35,6 +36,17 @@ const lidl: FakeReceipt = {
     { description: 'COCA-COLA 1.5L', price: 2.1, brand: 'Coca-Cola', owner: 'The Coca-Cola Company' },
     { description: 'HEINZ KETCHUP', price: 4.2, brand: 'Heinz', owner: 'Kraft Heinz' },
   ],
+};
+
+const sampleEntry = {
+  userId: 'alice',
+  fileName: 'x.jpg',
+  status: 'false' as const,
+  reason: null,
+  attempts: 0,
+  uploaded_at: '2024-05-01T00:00:00.000Z',
+  updated_at: '2024-05-01T00:00:00.000Z',
+  content_type: 'image/jpeg',
 };
 
 async function upload(
@@ -301,6 +313,22 @@ describe('upload and the scan worker', () => {
     expect(world.store.dump(TABLES.receipts)).toHaveLength(0);
   });
 
+  it("shows the user a fixed reason for a storage failure, never the store's message", async () => {
+    const world = await createWorld();
+    world.worker.maxAttempts = 1;
+    await upload(world);
+    world.blobs.get = async () => {
+      throw new StoreError(
+        'GetObject s3://receipts-images-123456789012/alice/x.jpg at https://s3.eu-west-1.amazonaws.com failed',
+      );
+    };
+    await world.drain();
+    const [entry] = await listQueue(world.deps, alice, { userId: 'alice' });
+    expect(entry).toMatchObject({ status: 'Failed' });
+    expect(entry!.reason).toBe('The receipt could not be saved because a storage service was unavailable.');
+    expect(entry!.reason).not.toMatch(/s3|amazonaws|alice\//);
+  });
+
   it('queues retries with growing delays', async () => {
     const world = await createWorld();
     world.analyzer.failures = [new StoreError('busy'), new StoreError('busy')];
@@ -405,22 +433,39 @@ describe('upload and the scan worker', () => {
     expect(world.blobs.objects.has('alice/y.jpg')).toBe(false);
   });
 
-  it('does not undo the claim of a worker that starts on a scan while it is uploaded again', async () => {
+  it('refuses an upload over a queued scan and keeps its image, job and entry', async () => {
     const world = await createWorld();
     await upload(world);
-    world.queue.jobs.length = 0;
+    const image = world.blobs.objects.get('alice/1714560000000-receipt.jpg');
+    await expect(
+      upload(world, alice, '1714560000000-receipt.jpg', { ...lidl, merchant: 'ALDI Gent' }),
+    ).rejects.toMatchObject({ code: 'AlreadyQueued' });
+    expect(world.blobs.objects.get('alice/1714560000000-receipt.jpg')).toBe(image);
+    expect(world.queue.jobs).toHaveLength(1);
+    const [entry] = await listQueue(world.deps, alice, { userId: 'alice' });
+    expect(entry).toMatchObject({ status: 'false', attempts: 0 });
+  });
+
+  it('never writes the image of an upload that lost the race for the queue entry', async () => {
+    const world = await createWorld();
     const repo = new ReceiptRepository(world.store);
-    const put = world.blobs.put.bind(world.blobs);
-    world.blobs.put = async (...args) => {
-      // The worker claims the first upload between the second upload's checks and its write.
-      const found = (await repo.getQueueEntry('alice', '1714560000000-receipt.jpg'))!;
-      await repo.saveQueueEntry({ ...found.entry, status: 'Analyzing', attempts: 1 }, found.etag);
-      return put(...args);
+    const create = repo.createQueueEntry.bind(repo);
+    // Another upload of the name inserts its entry between this upload's checks and its insert.
+    const racing = await upload(world, alice, 'other.jpg');
+    expect(racing.status).toBe('false');
+    const getQueueEntry = ReceiptRepository.prototype.getQueueEntry;
+    ReceiptRepository.prototype.getQueueEntry = async function (userId, fileName) {
+      const found = await getQueueEntry.call(this, userId, fileName);
+      if (fileName === 'raced.jpg' && !found) await create({ ...sampleEntry, fileName: 'raced.jpg' });
+      return found;
     };
-    await expect(upload(world)).rejects.toMatchObject({ code: 'BeingAnalysed' });
-    const entry = await repo.getQueueEntry('alice', '1714560000000-receipt.jpg');
-    expect(entry?.entry).toMatchObject({ status: 'Analyzing', attempts: 1 });
-    expect(world.queue.jobs).toHaveLength(0);
+    try {
+      await expect(upload(world, alice, 'raced.jpg')).rejects.toMatchObject({ code: 'UploadedTwice' });
+    } finally {
+      ReceiptRepository.prototype.getQueueEntry = getQueueEntry;
+    }
+    expect(world.blobs.objects.has('alice/raced.jpg')).toBe(false);
+    expect(world.queue.jobs.map((j) => j.job.fileName)).toEqual(['other.jpg']);
   });
 
   it('keeps the upload and marks it Failed (retryable) when the queue is down', async () => {
@@ -443,7 +488,9 @@ describe('upload and the scan worker', () => {
       throw new Error('queue offline');
     };
     const input = { userId: 'alice', fileName: '1714560000000-receipt.jpg' };
-    await expect(retryScan(world.deps, alice, input)).rejects.toMatchObject({ code: 'QueueUnavailable' });
+    const refused = retryScan(world.deps, alice, input);
+    await expect(refused).rejects.toBeInstanceOf(ServiceUnavailableError);
+    await expect(refused).rejects.toMatchObject({ code: 'QueueUnavailable' });
     const [entry] = await listQueue(world.deps, alice, { userId: 'alice' });
     expect(entry).toMatchObject({ status: 'Failed', reason: expect.stringMatching(/Retry it/) });
   });

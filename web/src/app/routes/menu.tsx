@@ -4,6 +4,7 @@ import { Home24Regular } from '@fluentui/react-icons/svg/home';
 import { DocumentBulletList24Regular } from '@fluentui/react-icons/svg/document-bullet-list';
 import { ArrowUpload24Regular } from '@fluentui/react-icons/svg/arrow-upload';
 import { Storage24Regular } from '@fluentui/react-icons/svg/storage';
+import { Receipt24Regular as ReceiptIcon } from '@fluentui/react-icons/svg/receipt';
 import type { ReactNode } from 'react';
 import { Page } from '../../components/page';
 import { isAdminEmail, useConfig } from '../../config/config-context';
@@ -40,7 +41,7 @@ function MenuLink({ to, icon, children }: { to: string; icon: ReactNode; childre
   );
 }
 
-/** The menu (spec §2): Home always; Reports and Upload when signed in; Storage Tester for the admin. */
+/** The menu (spec §2): Home always; Reports, Receipts and Upload when signed in; Storage Tester for the admin. */
 export function MenuRoute() {
   const styles = useStyles();
   const config = useConfig();
@@ -56,6 +57,11 @@ export function MenuRoute() {
           {signedIn && (
             <MenuLink to="/Reports" icon={<DocumentBulletList24Regular />}>
               Reports
+            </MenuLink>
+          )}
+          {signedIn && (
+            <MenuLink to="/Receipts" icon={<ReceiptIcon />}>
+              Receipts
             </MenuLink>
           )}
           {signedIn && (

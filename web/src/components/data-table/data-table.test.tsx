@@ -73,6 +73,28 @@ describe('DataTable', () => {
     expect(screen.getByText('2 of 3')).toBeInTheDocument();
   });
 
+  it('keeps the page when the data changes, and shows the last page left when rows go', async () => {
+    const user = userEvent.setup();
+    const { rerender } = render(
+      <DataTable ariaLabel="Things" data={rows(12)} columns={columns} getRowId={(r) => r.id} />,
+    );
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(screen.getByText('3 of 3')).toBeInTheDocument();
+
+    // A reload brings a new array with one more row (a scan finished): still on page 3.
+    rerender(<DataTable ariaLabel="Things" data={rows(13)} columns={columns} getRowId={(r) => r.id} />);
+    expect(screen.getByText('3 of 3')).toBeInTheDocument();
+    const table = screen.getByRole('table', { name: 'Things' });
+    expect(bodyNames(table)).toEqual(['Item 11', 'Item 12', 'Item 13']);
+
+    rerender(<DataTable ariaLabel="Things" data={rows(7)} columns={columns} getRowId={(r) => r.id} />);
+    expect(screen.getByText('2 of 2')).toBeInTheDocument();
+    expect(bodyNames(table)).toEqual(['Item 06', 'Item 07']);
+    await user.click(screen.getByRole('button', { name: 'Previous page' }));
+    expect(screen.getByText('1 of 2')).toBeInTheDocument();
+  });
+
   it('sorts ascending on the first click of a header and toggles to descending on the next', async () => {
     const user = userEvent.setup();
     const data = [

@@ -105,15 +105,21 @@ export function DataTable<T>({
   const styles = useStyles();
   const [sorting, setSorting] = useState<SortingState>(initialSorting);
   const [pagination, setPagination] = useState({ pageIndex: 0, pageSize });
+  // The page is kept when the data changes (a scan finishing reloads it); when rows go, the last page
+  // that still exists is shown.
+  const lastPageIndex = Math.max(Math.ceil(data.length / pagination.pageSize) - 1, 0);
+  const page = { ...pagination, pageIndex: Math.min(pagination.pageIndex, lastPageIndex) };
 
   // TanStack Table returns functions that the React Compiler must not memoise.
   // eslint-disable-next-line react-hooks/incompatible-library
   const table = useReactTable({
     data,
     columns,
-    state: { sorting, pagination, columnVisibility: columnVisibility ?? {} },
+    state: { sorting, pagination: page, columnVisibility: columnVisibility ?? {} },
     onSortingChange: setSorting,
-    onPaginationChange: setPagination,
+    // Page moves start from the page shown, not from one that no longer exists.
+    onPaginationChange: (update) => setPagination(typeof update === 'function' ? update(page) : update),
+    autoResetPageIndex: false,
     enableSortingRemoval: false,
     // Every column starts ascending, numbers included, then toggles.
     sortDescFirst: false,
@@ -154,7 +160,7 @@ export function DataTable<T>({
       });
 
   const pageCount = Math.max(table.getPageCount(), 1);
-  const pageNumber = Math.min(pagination.pageIndex + 1, pageCount);
+  const pageNumber = Math.min(page.pageIndex + 1, pageCount);
 
   return (
     <div className={styles.wrapper}>

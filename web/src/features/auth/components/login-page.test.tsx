@@ -62,7 +62,11 @@ describe('Login', () => {
     ['auth/invalid-credential', 'Invalid email or password.'],
     ['auth/invalid-login-credentials', 'Invalid email or password.'],
     ['auth/too-many-requests', 'Too many failed login attempts. Please try again later.'],
-    ['auth/network-request-failed', 'Firebase: Error (auth/network-request-failed).'],
+    [
+      'auth/network-request-failed',
+      'Could not reach the sign-in service. Check your connection and try again.',
+    ],
+    ['auth/internal-error', 'An unknown error occurred during sign-in.'],
   ])('shows the message for %s', async (code, expected) => {
     fakeFirebaseModule.signInWithEmail.mockRejectedValueOnce(firebaseError(code));
     renderApp('/Login');
@@ -128,6 +132,59 @@ describe('Login', () => {
     });
   });
 
+  it.each([
+    [
+      'auth/email-already-in-use',
+      'An account with this email already exists. Sign in instead, or reset its password.',
+    ],
+    ['auth/weak-password', 'Choose a longer password: at least 6 characters.'],
+    ['auth/invalid-email', 'Invalid email address format.'],
+    ['auth/missing-password', 'Please enter a password.'],
+  ])(
+    'says in its own words why an account could not be created (%s), never the raw provider text',
+    async (code, expected) => {
+      fakeFirebaseModule.createAccount.mockRejectedValueOnce(firebaseError(code));
+      renderApp('/Login');
+      const { user } = await openEmailForms();
+      const create = screen.getByRole('form', { name: 'Create account' });
+      await user.type(within(create).getByLabelText('Email'), 'bob@example.com');
+      await user.type(within(create).getByLabelText('Password'), 'secret12');
+      await user.click(within(create).getByRole('button', { name: 'Create account' }));
+      const alert = await within(create).findByRole('alert');
+      expect(alert).toHaveTextContent(expected);
+      expect(alert).not.toHaveTextContent('Firebase');
+      expect(alert).not.toHaveTextContent('auth/');
+    },
+  );
+
+  it("sends a password-reset email for the address typed in, and asks for one when it's empty", async () => {
+    renderApp('/Login');
+    const { user, form } = await openEmailForms();
+    await user.click(within(form).getByRole('button', { name: 'Forgot password?' }));
+    expect(within(form).getByRole('alert')).toHaveTextContent('Enter your email address above');
+    expect(fakeFirebaseModule.sendPasswordReset).not.toHaveBeenCalled();
+
+    await user.type(within(form).getByLabelText('Email'), 'ann@example.com');
+    await user.click(within(form).getByRole('button', { name: 'Forgot password?' }));
+    expect(await within(form).findByRole('status')).toHaveTextContent(
+      'If there is an account for ann@example.com, an email with a link to choose a new password is on its way.',
+    );
+    expect(fakeFirebaseModule.sendPasswordReset).toHaveBeenCalledWith('ann@example.com');
+    expect(within(form).queryByText(/Enter your email address/)).not.toBeInTheDocument();
+  });
+
+  it('says why a password reset could not be sent', async () => {
+    fakeFirebaseModule.sendPasswordReset.mockRejectedValueOnce(firebaseError('auth/invalid-email'));
+    renderApp('/Login');
+    const { user, form } = await openEmailForms();
+    await user.type(within(form).getByLabelText('Email'), 'not-an-email');
+    await user.click(within(form).getByRole('button', { name: 'Forgot password?' }));
+    await waitFor(() =>
+      expect(within(form).getByRole('alert')).toHaveTextContent('Invalid email address format.'),
+    );
+    expect(within(form).queryByRole('status')).not.toBeInTheDocument();
+  });
+
   it('when signed in, welcomes by name; Sign Out clears the stored keys and push token and goes to /', async () => {
     window.localStorage.setItem('signed_in', 'true');
     window.localStorage.setItem('signed_in_id', 'user-1');
@@ -176,8 +233,8 @@ describe('Login with Google', () => {
       }),
     );
     renderApp('/Login');
-    expect(await screen.findByRole('alert')).toHaveTextContent(
-      'auth/account-exists-with-different-credential',
-    );
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('This email already has an account that signs in another way.');
+    expect(alert).not.toHaveTextContent('Firebase');
   });
 });

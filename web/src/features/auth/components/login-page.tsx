@@ -1,17 +1,19 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { Button, Field, Input, Subtitle1, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { useMutation } from '@tanstack/react-query';
+import { Button, Field, Input, Link, Subtitle1, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { Mail24Regular } from '@fluentui/react-icons/svg/mail';
 import { Page } from '../../../components/page';
 import {
   createAccount,
   redirectResult,
+  sendPasswordReset,
   signInWithEmail,
   signInWithGoogle,
   type SignedInUser,
 } from '../../../lib/firebase';
 import { useAppState } from '../../../stores/app-state';
 import { useCompleteSignIn, useSignOut } from '../hooks/use-sign-in';
-import { SIGN_IN_MESSAGES, signInErrorMessage } from '../utils/sign-in-errors';
+import { ACCOUNT_MESSAGES, SIGN_IN_MESSAGES, signInErrorMessage } from '../utils/sign-in-errors';
 
 const useStyles = makeStyles({
   column: { display: 'grid', gap: tokens.spacingVerticalL, maxWidth: '420px', width: '100%' },
@@ -24,6 +26,7 @@ const useStyles = makeStyles({
   },
   error: { color: tokens.colorPaletteRedForeground1, margin: 0 },
   google: { justifySelf: 'stretch' },
+  forgot: { justifySelf: 'start' },
 });
 
 function ErrorText({ message, id }: { message: string | null; id: string }) {
@@ -121,9 +124,22 @@ function EmailPasswordFields(props: EmailPasswordFieldsProps) {
 }
 
 function EmailLoginForm() {
+  const styles = useStyles();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const { error, setError, busy, run } = useSignInSubmit();
+  // The identity provider emails the reset link; it works against the Auth emulator too.
+  const reset = useMutation({ mutationFn: (address: string) => sendPasswordReset(address) });
+
+  function forgotPassword() {
+    setError(null);
+    reset.reset();
+    if (!email.trim()) {
+      setError(ACCOUNT_MESSAGES.resetNeedsEmail);
+      return;
+    }
+    reset.mutate(email.trim(), { onError: (failure) => setError(signInErrorMessage(failure)) });
+  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -153,6 +169,16 @@ function EmailLoginForm() {
         onEmail={setEmail}
         onPassword={setPassword}
       />
+      <Link
+        as="button"
+        type="button"
+        className={styles.forgot}
+        disabled={reset.isPending}
+        onClick={forgotPassword}
+      >
+        Forgot password?
+      </Link>
+      {reset.isSuccess && <Text role="status">{ACCOUNT_MESSAGES.resetSent(reset.variables)}</Text>}
     </AccountForm>
   );
 }

@@ -15,7 +15,13 @@ export function uploadReceipt(input: UploadInput): Promise<UploadAnswer | undefi
   return apiRequest<UploadAnswer | undefined>('upload', { body: input });
 }
 
-/** Uploads, then adds the scan to the pending list and refreshes the queue (spec §2 Camera). */
+/** What the person sees (on Home, where an upload lands) once the receipt is in. */
+export const UPLOADED_MESSAGE = 'Receipt uploaded — analysing';
+
+/**
+ * Uploads, then adds the scan to the pending list, says so in the message bar and refreshes the queue
+ * (spec §2 Camera).
+ */
 export function useUploadReceipt() {
   const actions = useAppActions();
   const queryClient = useQueryClient();
@@ -27,6 +33,7 @@ export function useUploadReceipt() {
         image: input.imgSrc,
         status: answer?.status ?? 'false',
       });
+      actions.showMessage({ intent: 'success', title: UPLOADED_MESSAGE });
       void queryClient.invalidateQueries({ queryKey: queryKeys.queue(input.userId) });
     },
   });

@@ -17,7 +17,7 @@ describe('Camera (file picker)', () => {
     expect(screen.queryByText(/Processing receipt/)).not.toBeInTheDocument();
   });
 
-  it('uploads the picked image, adds it to the pending list and returns to /', async () => {
+  it('uploads the picked image, adds it to the pending list and returns to /, saying it is analysing', async () => {
     let queue: unknown[] = [];
     const api = fakeApi({
       'GET /api/listQueue': () => queue,
@@ -40,6 +40,8 @@ describe('Camera (file picker)', () => {
     });
     expect((upload?.body as { fileName: string }).fileName).toMatch(/^\d{13}-receipt\.png$/);
     expect(await screen.findByRole('link', { name: '1 receipt in progress' })).toBeInTheDocument();
+    const message = await screen.findByText('Receipt uploaded — analysing');
+    expect(message.closest('[role="status"]')).not.toBeNull();
   });
 
   it("shows '[ Uh oh ... ]' with the server's message when the upload fails, and stays", async () => {

@@ -55,9 +55,21 @@ describe('Merchant', () => {
     expect(within(table.querySelector('tfoot') as HTMLElement).getByText('20.75 EUR')).toBeInTheDocument();
   });
 
-  it("falls back to 'Unknown Merchant'", async () => {
+  it("falls back to 'Unknown Merchant' for receipts whose merchant row is missing", async () => {
+    fakeApi({
+      'GET /api/getAppData': makeAppData({ reportReceipts: [makeReceipt({ merchant_id: 'm7' })] }),
+      'GET /api/listQueue': [],
+    });
+    renderApp('/Merchant?merchantId=m7', { state: signedInState() });
+    expect(await screen.findByRole('heading', { name: 'Unknown Merchant' })).toBeInTheDocument();
+  });
+
+  it('says the merchant is not found, with a way to the reports, rather than an empty summary', async () => {
     fakeApi({ 'GET /api/getAppData': makeAppData(), 'GET /api/listQueue': [] });
     renderApp('/Merchant?merchantId=missing', { state: signedInState() });
-    expect(await screen.findByRole('heading', { name: 'Unknown Merchant' })).toBeInTheDocument();
+    expect(await screen.findByText(/Merchant not found/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'See your reports' })).toHaveAttribute('href', '/Reports');
+    expect(screen.queryByRole('region', { name: 'Merchant summary' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
   });
 });

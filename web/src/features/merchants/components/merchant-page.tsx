@@ -50,8 +50,18 @@ export function MerchantPage() {
   if (!signedIn) return <Navigate to="/Login" replace />;
   return (
     <Page title="Merchant">
-      <PageDataStatus query={data} loadingLabel="Loading the merchant" />
-      {data.data && (
+      <PageDataStatus
+        query={data}
+        loadingLabel="Loading the merchant"
+        found={merchant !== null || receipts.length > 0}
+        notFound={
+          <p>
+            Merchant not found. Its receipts may have been deleted.{' '}
+            <RouterLink to="/Reports">See your reports</RouterLink>
+          </p>
+        }
+      />
+      {data.data && (merchant || receipts.length > 0) && (
         <>
           <MerchantSummary merchant={merchant} totals={merchantTotals(data.data, merchantId)} />
           <PageSection id="merchant-receipts" title="Receipts for this Merchant">

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { STALE_SCAN_MS } from '@receipts/core/api';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { makeAppData, makeQueueEntry } from '../../../testing/data';
@@ -49,6 +50,114 @@ describe('Images in progress', () => {
     });
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Failed' })).not.toBeInTheDocument());
     expect(within(screen.getByRole('region', { name: 'Queued' })).getAllByRole('listitem')).toHaveLength(3);
+  });
+
+  it('removes a failed scan with Remove, without flagging a new report', async () => {
+    let queue = [
+      makeQueueEntry({
+        fileName: '1714550000001-receipt.jpg',
+        status: 'Analyzing',
+        updated_at: new Date().toISOString(),
+      }),
+      makeQueueEntry({ fileName: '1714550000004-receipt.jpg', status: 'Failed', reason: 'Unreadable.' }),
+    ];
+    const api = fakeApi({
+      'GET /api/listQueue': () => queue,
+      'DELETE /api/removeScan': (call) => {
+        queue = queue.filter((e) => e.fileName !== call.query.fileName);
+        return { removed: true, fileName: call.query.fileName };
+      },
+    });
+    renderApp('/ReceiptImages', { state: signedInState() });
+    const failed = await screen.findByRole('region', { name: 'Failed' });
+    expect(
+      within(failed).getByRole('button', { name: 'Retry 1714550000004-receipt.jpg' }),
+    ).toBeInTheDocument();
+    await userEvent
+      .setup()
+      .click(within(failed).getByRole('button', { name: 'Remove 1714550000004-receipt.jpg' }));
+
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Failed' })).not.toBeInTheDocument());
+    expect(api.callsTo('DELETE', '/api/removeScan')[0]?.query).toEqual({
+      userId: 'user-1',
+      fileName: '1714550000004-receipt.jpg',
+    });
+    expect(screen.getByRole('region', { name: 'Now analyzing' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Reports' })).toBeInTheDocument();
+  });
+
+  it("shows the server's words when Remove is refused, and keeps the scan", async () => {
+    fakeApi({
+      'GET /api/listQueue': [makeQueueEntry({ fileName: '1714550000004-receipt.jpg', status: 'Failed' })],
+      'DELETE /api/removeScan': {
+        status: 409,
+        body: { error: 'AlreadyQueued', message: '"1714550000004-receipt.jpg" is queued or being analysed.' },
+      },
+    });
+    renderApp('/ReceiptImages', { state: signedInState() });
+    const failed = await screen.findByRole('region', { name: 'Failed' });
+    await userEvent.setup().click(within(failed).getByRole('button', { name: /^Remove / }));
+    expect(await within(failed).findByRole('alert')).toHaveTextContent('is queued or being analysed.');
+    expect(within(failed).getAllByRole('listitem')).toHaveLength(1);
+  });
+
+  it('offers Retry and Remove on a scan that has not moved for 15 minutes, and not on a fresh one', async () => {
+    const longAgo = new Date(Date.now() - STALE_SCAN_MS - 60_000).toISOString();
+    fakeApi({
+      'GET /api/listQueue': [
+        makeQueueEntry({ fileName: '1714550000001-receipt.jpg', status: 'Analyzing', updated_at: longAgo }),
+        makeQueueEntry({
+          fileName: '1714550000002-receipt.jpg',
+          status: 'false',
+          updated_at: new Date().toISOString(),
+        }),
+      ],
+    });
+    renderApp('/ReceiptImages', { state: signedInState() });
+    const analyzing = await screen.findByRole('region', { name: 'Now analyzing' });
+    expect(within(analyzing).getByText(/Not moved for over 15 minutes/)).toBeInTheDocument();
+    expect(within(analyzing).getByRole('button', { name: 'Retry 1714550000001-receipt.jpg' })).toBeEnabled();
+    expect(within(analyzing).getByRole('button', { name: 'Remove 1714550000001-receipt.jpg' })).toBeEnabled();
+    const queued = screen.getByRole('region', { name: 'Queued' });
+    expect(within(queued).queryByRole('button')).not.toBeInTheDocument();
+    expect(within(queued).queryByText(/Not moved/)).not.toBeInTheDocument();
+  });
+
+  it('shows a PDF upload as a PDF icon with a link that opens it, not a broken image', async () => {
+    const pdf = `data:application/pdf;base64,${btoa('%PDF-1.4 receipt')}`;
+    fakeApi({
+      'GET /api/listQueue': [
+        makeQueueEntry({
+          fileName: '1714550000003-receipt.pdf',
+          status: 'Failed',
+          content_type: 'application/pdf',
+          image: '/api/getImage?userId=user-1&blobName=1714550000003-receipt.pdf',
+        }),
+      ],
+      'GET /api/getImage': pdf,
+    });
+    const open = vi.fn();
+    vi.stubGlobal('open', open);
+    const created = vi.fn(() => 'blob:receipt');
+    Object.assign(URL, { createObjectURL: created, revokeObjectURL: vi.fn() });
+    renderApp('/ReceiptImages', { state: signedInState() });
+    const failed = await screen.findByRole('region', { name: 'Failed' });
+    expect(
+      within(failed).getByRole('img', { name: 'PDF receipt 1714550000003-receipt.pdf' }),
+    ).toBeInTheDocument();
+    expect(within(failed).queryByRole('img', { name: /^Receipt / })).not.toBeInTheDocument();
+    await userEvent
+      .setup()
+      .click(await within(failed).findByRole('button', { name: 'Open PDF 1714550000003-receipt.pdf' }));
+    expect(open).toHaveBeenCalledWith('blob:receipt', '_blank');
+    const blob = (created.mock.calls[0] as unknown as [Blob])[0];
+    expect(blob.type).toBe('application/pdf');
+    const text = await new Promise((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(reader.result);
+      reader.readAsText(blob);
+    });
+    expect(text).toBe('%PDF-1.4 receipt');
   });
 
   it('goes to /Reports when the queue is empty', async () => {

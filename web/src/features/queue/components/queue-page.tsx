@@ -2,12 +2,18 @@ import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import { Button, Caption1, Subtitle1, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { ArrowClockwise20Regular } from '@fluentui/react-icons/svg/arrow-clockwise';
+import { Delete20Regular } from '@fluentui/react-icons/svg/delete';
+import { STALE_SCAN_MS } from '@receipts/core/api';
 import type { QueueEntry } from '@receipts/core/entities';
 import { Page, PageError, PageLoading } from '../../../components/page';
+import { PdfPreview } from '../../../components/pdf-preview';
+import { useNow } from '../../../hooks/use-now';
 import { errorMessage } from '../../../lib/api-client';
 import { useQueueThumbnail } from '../../../lib/images';
+import { isPdf, isStuck } from '../../../lib/queue';
 import { useAppState } from '../../../stores/app-state';
 import { useQueue } from '../api/list-queue';
+import { useRemoveScan } from '../api/remove-scan';
 import { useRetryScan } from '../api/retry-scan';
 
 const useStyles = makeStyles({
@@ -32,7 +38,11 @@ const useStyles = makeStyles({
   },
   text: { display: 'grid', flexGrow: 1, minWidth: '0', overflowWrap: 'anywhere' },
   reason: { color: tokens.colorPaletteRedForeground1 },
+  actions: { display: 'grid', gap: tokens.spacingVerticalXS, justifyItems: 'start' },
+  buttons: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
 });
+
+const STALE_MINUTES = Math.round(STALE_SCAN_MS / 60_000);
 
 function uploadedAt(entry: QueueEntry): string | null {
   const fromIso = entry.uploaded_at ? Date.parse(entry.uploaded_at) : NaN;
@@ -45,13 +55,15 @@ function uploadedAt(entry: QueueEntry): string | null {
   return time === null ? null : new Date(time).toLocaleString();
 }
 
-function EntryRow({ entry, action }: { entry: QueueEntry; action?: ReactNode }) {
+function EntryRow({ entry, stuck, action }: { entry: QueueEntry; stuck: boolean; action?: ReactNode }) {
   const styles = useStyles();
   const when = uploadedAt(entry);
   const thumbnail = useQueueThumbnail(entry.image);
   return (
     <li className={styles.entry}>
-      {thumbnail.src ? (
+      {isPdf(thumbnail.src, entry.content_type) ? (
+        <PdfPreview className={styles.thumb} src={thumbnail.src} name={entry.fileName} />
+      ) : thumbnail.src ? (
         <img className={styles.thumb} src={thumbnail.src} alt={`Receipt ${entry.fileName}`} />
       ) : (
         <span className={styles.thumb} aria-hidden />
@@ -65,22 +77,20 @@ function EntryRow({ entry, action }: { entry: QueueEntry; action?: ReactNode }) 
           </Text>
         )}
         {entry.status !== 'Failed' && entry.reason && <Caption1>{entry.reason}</Caption1>}
+        {stuck && (
+          <Text className={styles.reason}>
+            Not moved for over {STALE_MINUTES} minutes: it may be stuck. Retry or remove it.
+          </Text>
+        )}
       </span>
       {action}
     </li>
   );
 }
 
-function Section({
-  title,
-  entries,
-  children,
-}: {
-  title: string;
-  entries: QueueEntry[];
-  children?: (e: QueueEntry) => ReactNode;
-}) {
+function Section({ title, entries, userId }: { title: string; entries: QueueEntry[]; userId: string }) {
   const styles = useStyles();
+  const now = useNow();
   if (entries.length === 0) return null;
   const id = `queue-${title.toLowerCase().replace(/\W+/g, '-')}`;
   return (
@@ -89,37 +99,72 @@ function Section({
         {title}
       </Subtitle1>
       <ul className={styles.list}>
-        {entries.map((entry) => (
-          <EntryRow key={entry.fileName} entry={entry} action={children?.(entry)} />
-        ))}
+        {entries.map((entry) => {
+          const stuck = isStuck(entry, now);
+          return (
+            <EntryRow
+              key={entry.fileName}
+              entry={entry}
+              stuck={stuck}
+              action={
+                entry.status === 'Failed' || stuck ? (
+                  <EntryActions userId={userId} fileName={entry.fileName} />
+                ) : undefined
+              }
+            />
+          );
+        })}
       </ul>
     </section>
   );
 }
 
-function RetryButton({ userId, fileName }: { userId: string; fileName: string }) {
+/** Retry and Remove for a failed or stuck scan, with the server's words when one of them fails. */
+function EntryActions({ userId, fileName }: { userId: string; fileName: string }) {
   const styles = useStyles();
   const retry = useRetryScan(userId);
+  const remove = useRemoveScan(userId);
+  const busy = retry.isPending || remove.isPending;
+  const error = retry.error ?? remove.error;
   return (
-    <span className={styles.text} style={{ flexGrow: 0 }}>
-      <Button
-        icon={<ArrowClockwise20Regular />}
-        disabled={retry.isPending}
-        onClick={() => retry.mutate(fileName)}
-        aria-label={`Retry ${fileName}`}
-      >
-        Retry
-      </Button>
-      {retry.error && (
+    <span className={styles.actions}>
+      <span className={styles.buttons}>
+        <Button
+          icon={<ArrowClockwise20Regular />}
+          disabled={busy}
+          onClick={() => {
+            remove.reset();
+            retry.mutate(fileName);
+          }}
+          aria-label={`Retry ${fileName}`}
+        >
+          Retry
+        </Button>
+        <Button
+          icon={<Delete20Regular />}
+          disabled={busy}
+          onClick={() => {
+            retry.reset();
+            remove.mutate(fileName);
+          }}
+          aria-label={`Remove ${fileName}`}
+        >
+          Remove
+        </Button>
+      </span>
+      {error && (
         <Text role="alert" className={styles.reason}>
-          {errorMessage(retry.error)}
+          {errorMessage(error)}
         </Text>
       )}
     </span>
   );
 }
 
-/** Images in progress (spec §2): analysing, queued and failed scans; to /Reports once the queue is empty. */
+/**
+ * Images in progress (spec §2): analysing, queued and failed scans; to /Reports once the queue is
+ * empty. Failed scans, and queued or analysing ones stuck for STALE_SCAN_MS, offer Retry and Remove.
+ */
 export function QueuePage() {
   const { userId } = useAppState();
   const queue = useQueue(userId);
@@ -146,11 +191,9 @@ export function QueuePage() {
   const failed = queue.data.filter((e) => e.status === 'Failed');
   return (
     <Page title="Images in progress">
-      <Section title="Now analyzing" entries={analyzing} />
-      <Section title="Queued" entries={queued} />
-      <Section title="Failed" entries={failed}>
-        {(entry) => <RetryButton userId={userId} fileName={entry.fileName} />}
-      </Section>
+      <Section title="Now analyzing" entries={analyzing} userId={userId} />
+      <Section title="Queued" entries={queued} userId={userId} />
+      <Section title="Failed" entries={failed} userId={userId} />
     </Page>
   );
 }

@@ -81,7 +81,11 @@ describe('Receipt', () => {
   it('deletes: shows the busy label, then the success bar at the merchant screen', async () => {
     let release: () => void = () => undefined;
     const api = fakeApi({
-      'GET /api/getAppData': data,
+      // Another receipt from the same merchant keeps the merchant.
+      'GET /api/getAppData': {
+        ...data,
+        reportReceipts: [...data.reportReceipts, makeReceipt({ receipt_id: 'r0' })],
+      },
       'GET /api/listQueue': [],
       'DELETE /api/deleteReceiptData': () =>
         new Promise((resolve) => {
@@ -104,6 +108,19 @@ describe('Receipt', () => {
     });
     await userEvent.setup().click(within(bar).getByRole('button', { name: 'Dismiss message' }));
     expect(screen.queryByText('Receipt and data deleted successfully.')).not.toBeInTheDocument();
+  });
+
+  it("goes to the reports, with the success bar, when the merchant's last receipt is deleted", async () => {
+    fakeApi({
+      'GET /api/getAppData': data,
+      'GET /api/listQueue': [],
+      'DELETE /api/deleteReceiptData': { deleted: true, receiptId: 'r1' },
+    });
+    const { router } = renderApp('/Receipt?receiptId=r1', { state: signedInState() });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Delete receipt' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/Reports'));
+    expect(await screen.findByRole('status')).toHaveTextContent('Receipt and data deleted successfully.');
+    expect(screen.queryByText('Unknown Merchant')).not.toBeInTheDocument();
   });
 
   it("shows the error bar with the server's message when the delete fails, still going to the merchant", async () => {

@@ -15,7 +15,7 @@ import { Modal } from '../../../components/modal';
 import { FactList } from '../../../components/fact-list';
 import { Page, PageDataStatus, PageSection } from '../../../components/page';
 import { errorMessage } from '../../../lib/api-client';
-import { buildAnalysisResult, merchantTotals, useAppData } from '../../../lib/app-data';
+import { buildAnalysisResult, merchantReceipts, merchantTotals, useAppData } from '../../../lib/app-data';
 import { blobNameOf, formatMoney, formatQuantity, orDash } from '../../../lib/format';
 import { useReceiptImage } from '../../../lib/images';
 import { useAppActions, useAppState, type AnalysisResultState } from '../../../stores/app-state';
@@ -136,6 +136,10 @@ export function ReceiptPage() {
   const owner = userId;
   function onDelete() {
     actions.dismissMessage();
+    // The merchant goes with its last receipt: then there is no merchant screen to go back to.
+    const merchantGoes = data.data
+      ? merchantReceipts(data.data, receipt.merchant_id).every((r) => r.receipt_id === receipt.receipt_id)
+      : false;
     remove.mutate(
       { userId: owner, receiptId: receipt.receipt_id, blobName: blobName || undefined },
       {
@@ -146,7 +150,12 @@ export function ReceiptPage() {
             title: DELETE_MESSAGES.failure,
             detail: errorMessage(error),
           }),
-        onSettled: () => navigate(`/Merchant?merchantId=${encodeURIComponent(receipt.merchant_id)}`),
+        onSettled: (_answer, error) =>
+          navigate(
+            merchantGoes && !error
+              ? '/Reports'
+              : `/Merchant?merchantId=${encodeURIComponent(receipt.merchant_id)}`,
+          ),
       },
     );
   }

@@ -17,12 +17,18 @@ const column = createColumnHelper<Receipt>();
 
 /**
  * The receipts table of spec §2: merchant, date, currency and category (wider than 900), region (wider
- * than 1200), total (red when the total check fails) and an open icon.
+ * than 1200), total (red when the total check fails; with its currency code where the currency column
+ * is hidden) and an open icon.
  */
 export function ReceiptsTable({ data }: { data: AppData }) {
   const styles = useStyles();
   const width = useWindowWidth();
   const actions = useAppActions();
+  const showCurrency = width > BREAKPOINTS.medium;
+  const amount = (receipt: Receipt) =>
+    showCurrency || !receipt.currency_code
+      ? formatMoney(receipt.total_amount)
+      : `${formatMoney(receipt.total_amount)} ${receipt.currency_code}`;
 
   const columns = [
     column.accessor('merchant_name', {
@@ -59,10 +65,10 @@ export function ReceiptsTable({ data }: { data: AppData }) {
       meta: { width: '17%', numeric: true, total: 'money' },
       cell: (info) =>
         info.row.original.total_checks_out ? (
-          formatMoney(info.getValue())
+          amount(info.row.original)
         ) : (
           <span className={styles.failed} title="The items do not add up to this total">
-            {formatMoney(info.getValue())}
+            {amount(info.row.original)}
             <span className="visually-hidden"> (does not add up)</span>
           </span>
         ),
@@ -86,8 +92,8 @@ export function ReceiptsTable({ data }: { data: AppData }) {
       currencyOf={(r) => r.currency_code}
       initialSorting={[{ id: 'transaction_date', desc: true }]}
       columnVisibility={{
-        currency_code: width > BREAKPOINTS.medium,
-        receipt_type: width > BREAKPOINTS.medium,
+        currency_code: showCurrency,
+        receipt_type: showCurrency,
         country_region: width > BREAKPOINTS.wide,
       }}
       emptyText="No receipts yet. Scan one with the camera icon."

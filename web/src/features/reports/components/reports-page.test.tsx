@@ -82,6 +82,28 @@ describe('Reports', () => {
     expect(headers(items)).toEqual(['Description', 'Quantity', 'Total', 'Open']);
   });
 
+  it('shows the currency code beside each total below 900 px, where the currency column is hidden', async () => {
+    fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
+    setWidth(390);
+    renderApp('/Reports', { state: signedInState() });
+    const table = await screen.findByRole('table', { name: 'Receipts' });
+    const totals = () =>
+      within(table)
+        .getAllByRole('row')
+        .slice(1, 3)
+        .map((row) => within(row).getAllByRole('cell').at(-2)?.textContent);
+    expect(totals()).toEqual(expect.arrayContaining(['12.50 EUR', expect.stringMatching(/^7\.25 GBP/)]));
+    act(() => setWidth(1000));
+    expect(totals()).toEqual(expect.arrayContaining(['12.50', expect.stringMatching(/^7\.25(?! GBP)/)]));
+  });
+
+  it('links the receipts on their own page', async () => {
+    fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
+    renderApp('/Reports', { state: signedInState() });
+    const section = await screen.findByRole('region', { name: 'Receipts' });
+    expect(within(section).getByRole('link', { name: 'All receipts' })).toHaveAttribute('href', '/Receipts');
+  });
+
   it('lists only brands with purchases, sorted by total descending', async () => {
     fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
     renderApp('/Reports', { state: signedInState() });

@@ -1,4 +1,4 @@
-import { Navigate } from 'react-router';
+import { Link as RouterLink, Navigate } from 'react-router';
 import { Page, PageDataStatus, PageSection } from '../../../components/page';
 import { useAppData } from '../../../lib/app-data';
 import { useAppState } from '../../../stores/app-state';
@@ -22,6 +22,7 @@ export function ReportsPage() {
         <>
           <PageSection id="receipts-heading" title="Receipts">
             <ReceiptsTable data={data.data} />
+            <RouterLink to="/Receipts">All receipts</RouterLink>
           </PageSection>
           <PageSection id="brands-heading" title="Brands">
             <BrandsTable brands={data.data.brands} />

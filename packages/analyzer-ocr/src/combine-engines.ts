@@ -1,0 +1,75 @@
+import { LEGAL_ENTITY_RE, tidyMerchantName, totalChecksOut } from '@receipts/core';
+import { BUSINESS_WORD_RE } from './receipt-lines';
+import type { ParsedReceipt } from './parse-receipt';
+
+/** Confidence of a field the two engines read differently: below `LOW_CONFIDENCE`, so it is reviewed. */
+const DISAGREE = 0.45;
+/** Confidence of a field both engines read alike. */
+const AGREE = 0.9;
+
+/**
+ * One receipt from two engines' readings: PaddleOCR reads digits far more reliably (totals, dates),
+ * Tesseract keeps the spaces between words (merchant names and addresses). The receipt fields, items
+ * and taxes come from the PaddleOCR reading when it found a total, else from Tesseract's; the
+ * transaction date is PaddleOCR's, else Tesseract's; the merchant is Tesseract's, unless only
+ * PaddleOCR's reads as a company (a legal form or a shop word once the spaces it dropped are back).
+ * Where both engines read the total (or the date) alike its confidence is at least 0.9; where they
+ * differ it is at most 0.45, which puts the receipt up for review.
+ */
+export function combineEngineReadings(paddle: ParsedReceipt, tesseract: ParsedReceipt): ParsedReceipt {
+  const figures = paddle.receipt.total_amount !== null ? paddle : tesseract;
+  const words =
+    tesseract.merchant.name !== null &&
+    !(looksLikeCompany(respace(paddle.merchant.name)) && !looksLikeCompany(tesseract.merchant.name))
+      ? tesseract
+      : paddle;
+  const receipt = {
+    ...figures.receipt,
+    transaction_date: paddle.receipt.transaction_date ?? tesseract.receipt.transaction_date,
+    transaction_time: paddle.receipt.transaction_time ?? tesseract.receipt.transaction_time,
+  };
+  receipt.total_checks_out = totalChecksOut(receipt.total_amount, figures.items, receipt.total_tax);
+  const confidence: Record<string, number> = {};
+  for (const [key, value] of Object.entries(figures.confidence))
+    if (!key.startsWith('merchant.')) confidence[key] = value;
+  for (const [key, value] of Object.entries(words.confidence))
+    if (key.startsWith('merchant.')) confidence[key] = value;
+  const agreement = (key: string, a: unknown, b: unknown) => {
+    if (a === null || b === null || a === undefined || b === undefined) return;
+    const base = confidence[key] ?? 0.7;
+    confidence[key] = a === b ? Math.max(base, AGREE) : Math.min(base, DISAGREE);
+  };
+  agreement('receipt.total_amount', paddle.receipt.total_amount, tesseract.receipt.total_amount);
+  agreement('receipt.transaction_date', paddle.receipt.transaction_date, tesseract.receipt.transaction_date);
+  const merchant =
+    words === paddle
+      ? {
+          ...paddle.merchant,
+          name: paddle.merchant.name && tidyMerchantName(respace(paddle.merchant.name) ?? ''),
+        }
+      : words.merchant;
+  return {
+    receipt,
+    merchant,
+    items: figures.items,
+    taxes: figures.taxes,
+    confidence,
+  };
+}
+
+/** Words of company names that PaddleOCR runs into their neighbours: `UNIHAKKAINTERNATIONALSDNBHD`. */
+const GLUED_WORDS =
+  /(?<=[A-Z.)])(?=(?:SDN|BHD|ENTERPRISE|TRADING|HOLDINGS|INTERNATIONAL|STATIONERY|RESTAURANT|HARDWARE|BOOKCENTRE|MARKET|RESOURCES|INDUSTRIES|MARKETING|SERVICES|\(M\))(?![a-z]))/g;
+const GLUED_PREFIX = /\b(PERNIAGAAN|SYARIKAT|KEDAI|RESTORAN)(?=[A-Z])/g;
+
+/** A name read without the spaces between its words, with them put back where the words are known. */
+export function respace(name: string | null): string | null {
+  if (name === null) return null;
+  return name.replace(GLUED_WORDS, ' ').replace(GLUED_PREFIX, '$1 ').replace(/\s+/g, ' ').trim();
+}
+
+function looksLikeCompany(name: string | null): boolean {
+  if (!name) return false;
+  const upper = name.toUpperCase();
+  return LEGAL_ENTITY_RE.test(upper) || BUSINESS_WORD_RE.test(upper);
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { combineEngineReadings, parseReceiptText, respace } from '../src';
+
+const paddle = parseReceiptText(
+  ['SANSAMTRADINGCO', 'Date 25/12/20188:13:39PM', 'EZL A4 PAPER 1X 8.90 8.90', 'TOTAL RM 14.10'].join('\n'),
+);
+const tesseract = parseReceiptText(
+  ['SAN SAM TRADING CO', 'Date 25/12/2018 8:13:39PM', 'EZL A4 PAPER 1X 8.90 8.90', 'TOTAL RM 14.01'].join(
+    '\n',
+  ),
+);
+
+describe('combineEngineReadings', () => {
+  it("takes PaddleOCR's figures and Tesseract's words, and marks the total the engines disagree on", () => {
+    const combined = combineEngineReadings(paddle, tesseract);
+    expect(combined.merchant.name).toBe('SAN SAM TRADING CO');
+    expect(combined.receipt.total_amount).toBe(14.1);
+    expect(combined.receipt.transaction_date).toBe('2018-12-25');
+    expect(combined.confidence['receipt.total_amount']).toBeLessThanOrEqual(0.6);
+    expect(combined.confidence['receipt.transaction_date']).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it("falls back to Tesseract's reading when PaddleOCR found no total", () => {
+    const none = parseReceiptText('SANSAMTRADINGCO');
+    expect(combineEngineReadings(none, tesseract).receipt.total_amount).toBe(14.01);
+  });
+});
+
+describe('respace', () => {
+  it('puts back the spaces PaddleOCR drops between the known words of company names', () => {
+    expect(respace('UNIHAKKAINTERNATIONALSDNBHD')).toBe('UNIHAKKA INTERNATIONAL SDN BHD');
+    expect(respace('PERNIAGAANRIANG RIA')).toBe('PERNIAGAAN RIANG RIA');
+    expect(respace('SINNATHAMBYHOLDINGSSDN.BHD.')).toBe('SINNATHAMBY HOLDINGS SDN. BHD.');
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * Company names as receipts print them: the legal form (`SDN BHD`, `S/B`, `LTD`, `GMBH`…), a
+ * registration number printed after the name, and OCR's usual misreadings of both. Shared by the
+ * analyzers. Pure functions.
+ */
+
+/** A legal form in an upper-cased name: `SDN BHD`, `BHD`, `S/B`, `LTD`, `INC`, `GMBH`, `PTE`, `CO.`… */
+export const LEGAL_ENTITY_RE = new RegExp(
+  String.raw`\bS[DO]N\.?\s*[B8]HD\b|\bBHD\b|\bBERHAD\b|\bS\/B\b|\bLTD\b|\bLIMITED\b|\bLLC\b|\bINC\b|\bPLC\b|\bGMBH\b|\bPTE\b|\bCORP(?:ORATION)?\b|\bCO\.\s|\bCO\.$|\bCOMPANY\b|\bENTERPRISE\b|\bTRADING\b|\bB\.?V\.?$|\bN\.?V\.?$|\bS\.?A\.?$|\bSRL\b|\bAG\b`,
+);
+
+/** Removes a company registration number printed after a name: `AEON CO. (M) BHD (126826-H)`. */
+export function stripRegistration(text: string): string {
+  return text
+    .replace(/\(\s*(?:CO\.?\s*(?:REG|NO)\.?\s*:?\s*)?\d{4,}[\s-]*[A-Z]?\s*\)?\s*$/i, '')
+    .replace(/\s+\(?\d{5,}[\s-]?[A-Z]\s*\)?\s*$/, '')
+    .trim();
+}
+
+/** Repairs the misreadings OCR makes most often in company suffixes and tidies the edges. */
+export function tidyMerchantName(text: string): string {
+  return (
+    stripRegistration(text)
+      .replace(/\bS[O0]N(\.?\s*[B8]HD)\b/g, 'SDN$1')
+      .replace(/\b(SDN\.?\s*)8HD\b/g, '$1BHD')
+      // S/B (Sendirian Berhad) read with 5 for S or 8 for B: `99 SPEED MART 5/8`.
+      .replace(/(?<=\p{L}\s+)[S5]\/[B8]\b/gu, 'S/B')
+      .replace(/\b([A-Z]+\s+(?:SDN\.?\s*BHD|BHD|S\/B)\.?)\s+[A-Z]$/i, '$1')
+      // Whatever follows the legal suffix in brackets is a registration number, however misread.
+      .replace(
+        /(\b(?:S[DO0]N\.?\s*[B8]HD|BHD|BERHAD|S\/B|LTD|LIMITED|INC|LLC|PLC)\.?)\s*\([^)]*\)?\s*$/i,
+        '$1',
+      )
+      .replace(/[\s:;,|#*~_=]+$/, '')
+      .replace(/^[\s:;,|.]+/, '')
+      .trim()
+  );
+}

@@ -1,0 +1,114 @@
+import { ConflictError, NotFoundError, TooManyRequestsError } from '../errors';
+import { TABLES } from '../entities';
+import { ReceiptRepository } from '../repository/receipt-repository';
+import { num, str } from '../repository/rows';
+import type { TableStore } from '../table-store';
+
+/** Per-user limits on uploads, kept on the server (see the README's Configuration). */
+export interface UploadQuotas {
+  /** Uploads accepted per user per UTC day. */
+  uploadsPerDay: number;
+  /** Scans a user may have queued or being analysed at once. */
+  pendingScans: number;
+  /** Bytes of receipt images a user may keep stored. */
+  storedBytes: number;
+}
+
+export const DEFAULT_UPLOAD_QUOTAS: UploadQuotas = {
+  uploadsPerDay: 200,
+  pendingScans: 25,
+  storedBytes: 1024 * 1024 * 1024,
+};
+
+const MB = 1024 * 1024;
+
+/** Seconds from `now` to the next UTC midnight, when the daily count starts again. */
+function secondsToNextDay(now: Date): number {
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
+}
+
+/**
+ * Refuses an upload that would pass one of the user's quotas (TooManyRequestsError, HTTP 429, with
+ * when to go on), else counts it: one more upload today and `bytes` more stored, on the user's row
+ * with optimistic concurrency, so uploads at once are all counted.
+ */
+export async function reserveUpload(
+  store: TableStore,
+  quotas: UploadQuotas,
+  userId: string,
+  bytes: number,
+  now: Date,
+): Promise<void> {
+  const repo = new ReceiptRepository(store);
+  const pending = (await repo.listQueue(userId)).filter((e) => e.status !== 'Failed').length;
+  if (pending >= quotas.pendingScans) {
+    throw new TooManyRequestsError(
+      `You have ${pending} receipts waiting to be analysed, the most at once. Upload more when some have finished (in a minute or so).`,
+      { code: 'TooManyPendingScans', retryAfterSeconds: 60 },
+    );
+  }
+  const today = now.toISOString().slice(0, 10);
+  await editUsage(store, userId, (usage) => {
+    const uploadsToday = usage.day === today ? usage.uploads : 0;
+    if (uploadsToday >= quotas.uploadsPerDay) {
+      const wait = secondsToNextDay(now);
+      throw new TooManyRequestsError(
+        `You have uploaded ${uploadsToday} receipts today, the most per day. You can upload again in ${formatWait(wait)} (at 00:00 UTC).`,
+        { code: 'DailyUploadQuota', retryAfterSeconds: wait },
+      );
+    }
+    if (usage.bytes + bytes > quotas.storedBytes) {
+      throw new TooManyRequestsError(
+        `Your receipt images take ${(usage.bytes / MB).toFixed(1)} MB of the ${(quotas.storedBytes / MB).toFixed(0)} MB you may store. Delete receipts you no longer need to upload more.`,
+        { code: 'StorageQuota' },
+      );
+    }
+    return { day: today, uploads: uploadsToday + 1, bytes: usage.bytes + bytes };
+  });
+}
+
+/** Gives back `bytes` of the user's stored quota (an image deleted, or an upload not kept). */
+export async function releaseStoredBytes(store: TableStore, userId: string, bytes: number): Promise<void> {
+  if (!(bytes > 0)) return;
+  await editUsage(store, userId, (usage) => ({ ...usage, bytes: Math.max(0, usage.bytes - bytes) }));
+}
+
+interface Usage {
+  day: string;
+  uploads: number;
+  bytes: number;
+}
+
+async function editUsage(store: TableStore, userId: string, edit: (usage: Usage) => Usage): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const row = await store.getEntity(TABLES.users, userId, userId);
+    const usage: Usage = {
+      day: (row && str(row, 'quota_day')) ?? '',
+      uploads: (row && num(row, 'quota_uploads')) ?? 0,
+      bytes: (row && num(row, 'stored_bytes')) ?? 0,
+    };
+    const next = edit(usage);
+    const entity = {
+      partitionKey: userId,
+      rowKey: userId,
+      quota_day: next.day,
+      quota_uploads: next.uploads,
+      stored_bytes: next.bytes,
+    };
+    try {
+      if (row) await store.updateEntity(TABLES.users, entity, 'Merge', { etag: row.etag });
+      else await store.createEntity(TABLES.users, { ...entity, user_id: userId });
+      return;
+    } catch (error) {
+      const raced = error instanceof ConflictError || error instanceof NotFoundError;
+      if (!raced || attempt >= 9) throw error;
+    }
+  }
+}
+
+function formatWait(seconds: number): string {
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.ceil((seconds % 3600) / 60);
+  return hours > 0 ? `${hours} h ${minutes} min` : `${minutes} min`;
+}

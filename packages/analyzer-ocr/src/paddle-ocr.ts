@@ -69,13 +69,14 @@ const PROCESS_EVENTS = ['unhandledRejection', 'uncaughtException'] as const;
  * process: one stray rejected promise anywhere in the server would otherwise end it.
  */
 export async function keepingProcessHandlers<T>(load: () => Promise<T>): Promise<T> {
-  const before = new Map(PROCESS_EVENTS.map((e) => [e, new Set(process.listeners(e))] as const));
+  const emitter: NodeJS.EventEmitter = process;
+  const before = new Map(PROCESS_EVENTS.map((e) => [e, new Set(emitter.listeners(e))] as const));
   try {
     return await load();
   } finally {
     for (const event of PROCESS_EVENTS) {
-      for (const listener of process.listeners(event)) {
-        if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+      for (const listener of emitter.listeners(event)) {
+        if (!before.get(event)!.has(listener)) emitter.removeListener(event, listener as () => void);
       }
     }
   }

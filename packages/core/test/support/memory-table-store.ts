@@ -1,15 +1,20 @@
 import {
   ConflictError,
-  MAX_PAGE_SIZE,
   NotFoundError,
   TransactionError,
+  ValidationError,
   assertUpdateMode,
-  assertValidKeys,
+  assertValidEntityAddress,
+  assertValidFilter,
   assertValidTableName,
   assertValidTransaction,
+  assertValidWrite,
+  checkListOptions,
   matchesFilter,
+  silentLogger,
   userProperties,
   type EntityValue,
+  type Logger,
   type ListOptions,
   type Page,
   type StoredEntity,
@@ -39,6 +44,9 @@ export class MemoryTableStore implements TableStore {
   private readonly tables = new Map<string, Map<string, Row>>();
   private counter = 0;
   readonly calls: Record<string, number> = {};
+
+  /** @param logger - where it notes what the adapters note (a table that already existed) */
+  constructor(private readonly logger: Logger = silentLogger) {}
   /** Set to make the next calls of a method fail (tests of failure paths). */
   failNext: { method: string; error: Error; times: number } | undefined;
 
@@ -53,7 +61,7 @@ export class MemoryTableStore implements TableStore {
   private table(name: string): Map<string, Row> {
     assertValidTableName(name);
     const table = this.tables.get(name);
-    if (!table) throw new NotFoundError(`Table ${name} does not exist.`, { code: 'TableNotFound' });
+    if (!table) throw new NotFoundError(`Table "${name}" does not exist.`, { code: 'TableNotFound' });
     return table;
   }
 
@@ -84,11 +92,14 @@ export class MemoryTableStore implements TableStore {
   async createTable(table: string): Promise<void> {
     this.track('createTable');
     assertValidTableName(table);
-    if (!this.tables.has(table)) this.tables.set(table, new Map());
+    if (this.tables.has(table)) {
+      this.logger.info('Table already exists; nothing to create.', { table, code: 'TableAlreadyExists' });
+    } else this.tables.set(table, new Map());
   }
 
   async deleteTable(table: string): Promise<void> {
     this.track('deleteTable');
+    assertValidTableName(table);
     this.tables.delete(table);
   }
 
@@ -108,9 +119,9 @@ export class MemoryTableStore implements TableStore {
     return this.table(table).get(MemoryTableStore.id(pk, rk));
   }
 
-  private checkEtag(row: Row, options?: WriteOptions): void {
+  private checkEtag(row: Row | undefined, options?: WriteOptions): void {
     const etag = options?.etag ?? '*';
-    if (etag !== '*' && etag !== row.etag) {
+    if (etag !== '*' && etag !== row?.etag) {
       throw new ConflictError('The entity was changed since it was read.', {
         code: 'UpdateConditionNotSatisfied',
       });
@@ -119,7 +130,7 @@ export class MemoryTableStore implements TableStore {
 
   async createEntity(table: string, entity: TableEntity): Promise<WriteResult> {
     this.track('createEntity');
-    assertValidKeys(entity);
+    assertValidWrite(table, entity);
     if (this.existing(table, entity.partitionKey, entity.rowKey)) {
       throw new ConflictError('The entity already exists.', { code: 'EntityAlreadyExists' });
     }
@@ -132,8 +143,8 @@ export class MemoryTableStore implements TableStore {
     rowKey: string,
   ): Promise<StoredEntity<T> | null> {
     this.track('getEntity');
-    assertValidKeys({ partitionKey, rowKey });
-    const row = this.existing(table, partitionKey, rowKey);
+    assertValidEntityAddress(table, partitionKey, rowKey);
+    const row = this.tables.get(table)?.get(MemoryTableStore.id(partitionKey, rowKey));
     return row ? (MemoryTableStore.stored(row) as StoredEntity<T>) : null;
   }
 
@@ -142,7 +153,9 @@ export class MemoryTableStore implements TableStore {
     options: ListOptions = {},
   ): Promise<Page<StoredEntity<T>>> {
     this.track('listEntities');
-    const pageSize = Math.min(options.pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE);
+    const pageSize = checkListOptions(table, options);
+    const { filter } = options;
+    if (filter) assertValidFilter(filter);
     const rows = [...this.table(table).values()]
       .filter((row) =>
         options.partitionKey !== undefined
@@ -150,14 +163,24 @@ export class MemoryTableStore implements TableStore {
           : options.partitionKeyPrefix === undefined ||
             row.partitionKey.startsWith(options.partitionKeyPrefix),
       )
-      .sort((a, b) => compare(a.partitionKey, b.partitionKey) || compare(a.rowKey, b.rowKey));
-    const start = options.continuationToken ? Number(options.continuationToken) : 0;
-    const slice = rows.slice(start, start + pageSize);
-    const items = slice
+      .sort((a, b) => compare(a.partitionKey, b.partitionKey) || compare(a.rowKey, b.rowKey))
       .map(MemoryTableStore.stored)
-      .filter((entity) => !options.filter || matchesFilter(entity, options.filter)) as StoredEntity<T>[];
+      .filter((entity) => !filter || matchesFilter(entity, filter)) as StoredEntity<T>[];
+    const start = options.continuationToken === undefined ? 0 : MemoryTableStore.offset(options.continuationToken);
+    const items = rows.slice(start, start + pageSize);
     const next = start + pageSize;
-    return next < rows.length ? { items, continuationToken: String(next) } : { items };
+    return next < rows.length ? { items, continuationToken: `m${next}` } : { items };
+  }
+
+  /** The position a continuation token this store handed out stands for. */
+  private static offset(token: string): number {
+    const match = /^m(\d{1,9})$/.exec(token);
+    if (!match) {
+      throw new ValidationError('The continuation token is not one this store handed out.', {
+        code: 'InvalidContinuationToken',
+      });
+    }
+    return Number(match[1]);
   }
 
   async updateEntity(
@@ -167,7 +190,7 @@ export class MemoryTableStore implements TableStore {
     options?: WriteOptions,
   ): Promise<WriteResult> {
     this.track('updateEntity');
-    assertValidKeys(entity);
+    assertValidWrite(table, entity);
     assertUpdateMode(mode);
     const row = this.existing(table, entity.partitionKey, entity.rowKey);
     if (!row) throw new NotFoundError('The entity does not exist.', { code: 'ResourceNotFound' });
@@ -183,10 +206,10 @@ export class MemoryTableStore implements TableStore {
     options?: WriteOptions,
   ): Promise<WriteResult> {
     this.track('upsertEntity');
-    assertValidKeys(entity);
+    assertValidWrite(table, entity);
     assertUpdateMode(mode);
     const row = this.existing(table, entity.partitionKey, entity.rowKey);
-    if (row) this.checkEtag(row, options);
+    this.checkEtag(row, options);
     const props =
       row && mode === 'Merge' ? { ...row.props, ...userProperties(entity) } : userProperties(entity);
     return this.write(table, entity, props);
@@ -199,7 +222,7 @@ export class MemoryTableStore implements TableStore {
     options?: WriteOptions,
   ): Promise<void> {
     this.track('deleteEntity');
-    assertValidKeys({ partitionKey, rowKey });
+    assertValidEntityAddress(table, partitionKey, rowKey);
     const row = this.existing(table, partitionKey, rowKey);
     if (!row) throw new NotFoundError('The entity does not exist.', { code: 'ResourceNotFound' });
     this.checkEtag(row, options);
@@ -208,11 +231,14 @@ export class MemoryTableStore implements TableStore {
 
   async submitTransaction(table: string, actions: TransactionAction[]): Promise<void> {
     this.track('submitTransaction');
+    assertValidTableName(table);
     assertValidTransaction(actions);
     const data = this.table(table);
     const snapshot = new Map(data);
+    let index = 0;
     try {
-      for (const action of actions) {
+      for (const [at, action] of actions.entries()) {
+        index = at;
         switch (action[0]) {
           case 'create':
             await this.createEntity(table, action[1]);
@@ -233,7 +259,21 @@ export class MemoryTableStore implements TableStore {
     } catch (error) {
       data.clear();
       for (const [k, v] of snapshot) data.set(k, v);
-      throw new TransactionError(error instanceof Error ? error.message : undefined, { cause: error });
+      // The status and code Azure Tables and DynamoDB report for the operation that failed.
+      const [status, code] =
+        error instanceof NotFoundError
+          ? [404, 'ResourceNotFound']
+          : error instanceof ConflictError && error.code === 'EntityAlreadyExists'
+            ? [409, 'EntityAlreadyExists']
+            : error instanceof ConflictError
+              ? [412, 'UpdateConditionNotSatisfied']
+              : [400, 'InvalidInput'];
+      throw new TransactionError(error instanceof Error ? error.message : undefined, {
+        cause: error,
+        code,
+        status,
+        failedIndex: index,
+      });
     }
   }
 

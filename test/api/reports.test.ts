@@ -81,7 +81,7 @@ describe.each(backends)('report queries on $name', ({ storageBackend }) => {
   });
 
   const report = <T = unknown>(client: ApiClient, query: Record<string, string>) =>
-    client.call<ReportPage & { rows: T[] }>('GET', '/api/report', {
+    client.call<Omit<ReportPage, 'rows'> & { rows: T[] }>('GET', '/api/report', {
       query: { userId: client.userId, ...query },
     });
 
@@ -90,7 +90,7 @@ describe.each(backends)('report queries on $name', ({ storageBackend }) => {
     let pageToken: string | null = null;
     let pages = 0;
     do {
-      const answer = await report<Receipt>(alice, {
+      const answer: Awaited<ReturnType<typeof report<Receipt>>> = await report<Receipt>(alice, {
         table: 'receipts',
         pageSize: '4',
         ...(pageToken ? { pageToken } : {}),

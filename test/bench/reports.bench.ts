@@ -56,7 +56,7 @@ async function bench(name: string, store: TableStore, blobDir: string): Promise<
   const deps = { store, blobs: new LocalBlobStore({ root: blobDir }), logger: silentLogger };
   const uid = 'benchReportsMain';
   const identity = { uid, email: null, name: null };
-  let t = performance.now();
+  const t = performance.now();
   await seedReceipts(store, uid, generatedReceipts(uid, RECEIPTS, ITEMS), 8);
   for (let u = 0; u < OTHER_USERS; u++) {
     await seedReceipts(store, `benchReportsOther${u}`, generatedReceipts(`o${u}`, OTHER_RECEIPTS, ITEMS), 8);

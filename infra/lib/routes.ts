@@ -35,6 +35,9 @@ export const ROUTE_ACCESS: Record<RouteName, RouteAccess> = {
   listQueue: reads,
   getImage: { ...reads, images: ['read'] },
   getAppData: { ...reads, appDataCache: true },
+  // Both read the user's cached report data (and rebuild it when it is stale).
+  report: { ...reads, appDataCache: true },
+  exportCsv: { ...reads, appDataCache: true },
   // Lists the receipt's objects (image, analysis) to delete those that exist, then rebuilds the
   // user's cached report so the next read is current.
   deleteReceiptData: { ...writes, images: ['list', 'delete'], appDataCache: true },

@@ -10,6 +10,8 @@ export const ROUTE_HANDLER_FILES: Record<RouteName, string> = {
   listQueue: 'list-queue.ts',
   getImage: 'get-image.ts',
   getAppData: 'get-app-data.ts',
+  report: 'query-report.ts',
+  exportCsv: 'export-csv.ts',
   deleteReceiptData: 'delete-receipt-data.ts',
   log: 'log-event.ts',
   upload: 'upload-receipt.ts',

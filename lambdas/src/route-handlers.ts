@@ -2,10 +2,12 @@ import type { RouteName } from '@receipts/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { HttpResult } from './http/responses';
 import { handler as deleteReceiptData } from './handlers/delete-receipt-data';
+import { streamHandler as exportCsv } from './handlers/export-csv';
 import { handler as getAppData } from './handlers/get-app-data';
 import { handler as getImage } from './handlers/get-image';
 import { handler as listQueue } from './handlers/list-queue';
 import { handler as log } from './handlers/log-event';
+import { handler as report } from './handlers/query-report';
 import { handler as login } from './handlers/login-user';
 import { handler as registerFCMToken } from './handlers/register-fcm-token';
 import { handler as removeScan } from './handlers/remove-scan';
@@ -25,6 +27,8 @@ export const ROUTE_HANDLERS: Record<RouteName, ApiHandler> = {
   listQueue,
   getImage,
   getAppData,
+  report,
+  exportCsv,
   deleteReceiptData,
   log,
   upload,

@@ -4,6 +4,12 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 export type HttpResult = APIGatewayProxyStructuredResultV2 & {
   statusCode: number;
   headers: Record<string, string>;
+  /**
+   * A body sent in chunks as they are made (the CSV export), instead of `body`. The local server
+   * writes it out chunk by chunk; on Lambda, whose HTTP API integration answers in one piece,
+   * {@link bufferedResult} joins it first.
+   */
+  bodyStream?: AsyncIterable<string>;
 };
 
 const BASE_HEADERS = {
@@ -47,4 +53,30 @@ export function header(event: APIGatewayProxyEventV2 | undefined, name: string):
     if (key.toLowerCase() === wanted) return value;
   }
   return undefined;
+}
+
+/** A streamed text download, e.g. a CSV file. */
+export function streamedDownload(
+  stream: AsyncIterable<string>,
+  contentType: string,
+  fileName: string,
+): HttpResult {
+  return {
+    statusCode: 200,
+    headers: {
+      ...BASE_HEADERS,
+      'content-type': contentType,
+      'content-disposition': `attachment; filename="${fileName}"`,
+    },
+    bodyStream: stream,
+  };
+}
+
+/** The result with a streamed body joined into `body`, for a runtime that answers in one piece. */
+export async function bufferedResult(result: HttpResult): Promise<HttpResult> {
+  if (!result.bodyStream) return result;
+  const { bodyStream, ...rest } = result;
+  let body = '';
+  for await (const chunk of bodyStream) body += chunk;
+  return { ...rest, body, isBase64Encoded: false };
 }

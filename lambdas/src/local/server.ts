@@ -219,7 +219,27 @@ export function toApiGatewayEvent(
   };
 }
 
-function sendResult(res: ServerResponse, result: HttpResult): void {
+/** Writes a streamed body chunk by chunk, waiting whenever the socket's buffer is full. */
+async function sendStream(
+  res: ServerResponse,
+  result: HttpResult,
+  stream: AsyncIterable<string>,
+): Promise<void> {
+  res.writeHead(result.statusCode, { ...result.headers, 'transfer-encoding': 'chunked' });
+  try {
+    for await (const chunk of stream) {
+      if (res.destroyed) return;
+      if (!res.write(chunk)) await new Promise<void>((resolveDrain) => res.once('drain', resolveDrain));
+    }
+    res.end();
+  } catch {
+    // The answer has started; all that can be said now is that it broke off.
+    res.destroy();
+  }
+}
+
+function sendResult(res: ServerResponse, result: HttpResult): void | Promise<void> {
+  if (result.bodyStream) return sendStream(res, result, result.bodyStream);
   const body =
     result.body === undefined
       ? Buffer.alloc(0)
@@ -370,7 +390,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     }
     const routeKey = `${method} ${url.pathname}`;
     const result = await handlers[route.name](toApiGatewayEvent(req, url, body, routeKey));
-    sendResult(res, result);
+    await sendResult(res, result);
   };
 
   const server: Server = createServer((req, res) => {

@@ -196,6 +196,8 @@ export const ROUTES = {
   listQueue: { method: 'GET', path: '/api/listQueue', auth: true },
   getImage: { method: 'GET', path: '/api/getImage', auth: true },
   getAppData: { method: 'GET', path: '/api/getAppData', auth: true },
+  report: { method: 'GET', path: '/api/report', auth: true },
+  exportCsv: { method: 'GET', path: '/api/exportCsv', auth: true },
   deleteReceiptData: { method: 'DELETE', path: '/api/deleteReceiptData', auth: true },
   log: { method: 'POST', path: '/api/log', auth: false },
   upload: { method: 'POST', path: '/api/upload', auth: true },

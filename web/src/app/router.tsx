@@ -36,6 +36,14 @@ export const routes: RouteObject[] = [
           import('../features/reports/components/reports-page').then((m) => ({ Component: m.ReceiptsPage })),
       },
       {
+        path: 'Corporation',
+        caseSensitive: true,
+        lazy: () =>
+          import('../features/reports/components/reports-page').then((m) => ({
+            Component: m.CorporationPage,
+          })),
+      },
+      {
         path: 'Receipt',
         caseSensitive: true,
         lazy: () =>

@@ -7,6 +7,7 @@ import { DocumentBulletList24Regular } from '@fluentui/react-icons/svg/document-
 import { Camera24Regular } from '@fluentui/react-icons/svg/camera';
 import { ArrowUpload24Regular } from '@fluentui/react-icons/svg/arrow-upload';
 import { ErrorCircle24Regular } from '@fluentui/react-icons/svg/error-circle';
+import { Search24Regular } from '@fluentui/react-icons/svg/search';
 import { IconLink } from './icon-link';
 
 const useStyles = makeStyles({
@@ -95,6 +96,9 @@ export function HeaderBar({
             className={newReport ? styles.blink : undefined}
             onClick={onReportsClick}
           />
+        )}
+        {signedIn && (
+          <IconLink tone="onBrand" to="/Reports#search" label="Search receipts" icon={<Search24Regular />} />
         )}
         {signedIn && (
           <IconLink

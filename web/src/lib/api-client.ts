@@ -94,3 +94,33 @@ export function errorMessage(error: unknown): string {
   if (error instanceof Error && error.message) return error.message;
   return 'Something went wrong.';
 }
+
+/**
+ * Calls a download route (e.g. the CSV export) with the ID token and returns the file as a blob with
+ * the name the server gave it.
+ * @throws ApiError carrying the server's message
+ */
+export async function apiDownload(
+  route: RouteName,
+  query: Record<string, string | undefined>,
+): Promise<{ blob: Blob; fileName: string }> {
+  const { method, path } = ROUTES[route];
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, value);
+  const token = await tokenSource().catch(() => null);
+  if (!token) throw new ApiError('You are signed out. Please sign in again.', 401, 'Unauthorized');
+  let response: Response;
+  try {
+    response = await fetch(`${path}?${params}`, { method, headers: { authorization: `Bearer ${token}` } });
+  } catch {
+    throw new ApiError('Could not reach the server. Check your connection and try again.', 0, 'NetworkError');
+  }
+  if (!response.ok) {
+    const body: unknown = await response.json().catch(() => null);
+    if (isErrorAnswer(body)) throw new ApiError(body.message, response.status, body.error || 'Error');
+    throw new ApiError(`The server answered ${response.status}.`, response.status, 'HttpError');
+  }
+  const fileName =
+    /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'export.csv';
+  return { blob: await response.blob(), fileName };
+}

@@ -2,3 +2,4 @@ export * from './keys';
 export * from './rows';
 export * from './receipt-repository';
 export * from './app-data';
+export * from './report-index';

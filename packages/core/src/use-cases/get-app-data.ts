@@ -17,14 +17,39 @@ export async function getAppDataJson(
 ): Promise<string> {
   assertOwnUserId(identity, input.userId);
   const uid = identity.uid;
-  const cacheKey = appDataCacheKey(uid);
   const [version, cached] = await Promise.all([
     new ReceiptRepository(deps.store).getDataVersion(uid),
-    deps.blobs.get(cacheKey).catch((error: unknown) => {
-      deps.logger.warn('app data cache unreadable', { userId: uid, error: String(error) });
-      return null;
-    }),
+    readCache(deps, uid),
   ]);
+  return cachedOrBuilt(deps, uid, version, cached);
+}
+
+/**
+ * The user's report data as JSON text for a data version the caller has just read: the cached copy
+ * when it is of that version, else rebuilt (and cached). The report queries use it on a miss of
+ * their in-memory index.
+ */
+export async function appDataJsonAt(
+  deps: Pick<AppDeps, 'store' | 'blobs' | 'logger'>,
+  userId: string,
+  version: string,
+): Promise<string> {
+  return cachedOrBuilt(deps, userId, version, await readCache(deps, userId));
+}
+
+function readCache(deps: Pick<AppDeps, 'blobs' | 'logger'>, uid: string) {
+  return deps.blobs.get(appDataCacheKey(uid)).catch((error: unknown) => {
+    deps.logger.warn('app data cache unreadable', { userId: uid, error: String(error) });
+    return null;
+  });
+}
+
+function cachedOrBuilt(
+  deps: Pick<AppDeps, 'store' | 'blobs' | 'logger'>,
+  uid: string,
+  version: string,
+  cached: { bytes: Uint8Array } | null,
+): Promise<string> | string {
   // `version` is the first property of the cached JSON, so a stale copy is told without parsing it.
   if (cached) {
     const text = new TextDecoder().decode(cached.bytes);

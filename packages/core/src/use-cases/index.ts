@@ -15,3 +15,4 @@ export * from './process-scan';
 export * from './resume-scans';
 export * from './sweep-scans';
 export * from './storage-tester';
+export * from './query-report';

@@ -85,6 +85,26 @@ export interface DataTableProps<T> {
   emptyText?: string;
   /** Rows per page (spec §9: 5). */
   pageSize?: number;
+  /**
+   * Set when the server sorts, pages and totals (the report tables): `data` is the page shown, and
+   * the header clicks, page buttons and footer use this instead of the rows at hand.
+   */
+  remote?: RemoteTableState;
+}
+
+/** Sorting, paging and totals of a table whose rows the server sorts and pages. */
+export interface RemoteTableState {
+  sorting: SortingState;
+  onSortingChange: (sorting: SortingState) => void;
+  /** 1-based page shown and the number of pages. */
+  pageNumber: number;
+  pageCount: number;
+  onPreviousPage?: (() => void) | undefined;
+  onNextPage?: (() => void) | undefined;
+  /** Money over every row under the filter, per currency ('' for amounts without one). */
+  totals: Record<string, number>;
+  /** Counts over every row under the filter, by column id. */
+  sums: Record<string, number>;
 }
 
 /**
@@ -101,14 +121,18 @@ export function DataTable<T>({
   getRowId,
   emptyText = 'Nothing to show yet.',
   pageSize = TABLE_PAGE_SIZE,
+  remote,
 }: DataTableProps<T>) {
   const styles = useStyles();
-  const [sorting, setSorting] = useState<SortingState>(initialSorting);
+  const [localSorting, setSorting] = useState<SortingState>(initialSorting);
+  const sorting = remote ? remote.sorting : localSorting;
   const [pagination, setPagination] = useState({ pageIndex: 0, pageSize });
   // The page is kept when the data changes (a scan finishing reloads it); when rows go, the last page
   // that still exists is shown.
   const lastPageIndex = Math.max(Math.ceil(data.length / pagination.pageSize) - 1, 0);
-  const page = { ...pagination, pageIndex: Math.min(pagination.pageIndex, lastPageIndex) };
+  const page = remote
+    ? { pageIndex: 0, pageSize: Math.max(data.length, 1) }
+    : { ...pagination, pageIndex: Math.min(pagination.pageIndex, lastPageIndex) };
 
   // TanStack Table returns functions that the React Compiler must not memoise.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -116,7 +140,12 @@ export function DataTable<T>({
     data,
     columns,
     state: { sorting, pagination: page, columnVisibility: columnVisibility ?? {} },
-    onSortingChange: setSorting,
+    onSortingChange: (update) => {
+      if (!remote) return setSorting(update);
+      remote.onSortingChange(typeof update === 'function' ? update(remote.sorting) : update);
+    },
+    manualSorting: Boolean(remote),
+    manualPagination: Boolean(remote),
     // Page moves start from the page shown, not from one that no longer exists.
     onPaginationChange: (update) => setPagination(typeof update === 'function' ? update(page) : update),
     autoResetPageIndex: false,
@@ -137,15 +166,24 @@ export function DataTable<T>({
         const meta = column.columnDef.meta;
         let content: ReactNode = index === 0 ? 'Total' : '';
         if (meta?.total === 'count') {
-          content = formatQuantity(plainTotal(data.map((row, i) => column.accessorFn?.(row, i) as number)));
-        } else if (meta?.total === 'money') {
-          const totals = totalsByCurrency(
-            data.map((row, i) =>
-              meta.amounts
-                ? meta.amounts(row)
-                : { [currencyOf?.(row) ?? '']: column.accessorFn?.(row, i) as number | null },
-            ),
+          content = formatQuantity(
+            remote
+              ? (remote.sums[column.id] ?? 0)
+              : plainTotal(data.map((row, i) => column.accessorFn?.(row, i) as number)),
           );
+        } else if (meta?.total === 'money') {
+          const totals = remote
+            ? Object.entries(remote.totals).map(([currency, amount]) => ({
+                currency: currency || null,
+                amount,
+              }))
+            : totalsByCurrency(
+                data.map((row, i) =>
+                  meta.amounts
+                    ? meta.amounts(row)
+                    : { [currencyOf?.(row) ?? '']: column.accessorFn?.(row, i) as number | null },
+                ),
+              );
           content =
             totals.length === 0
               ? formatMoney(0)
@@ -159,8 +197,10 @@ export function DataTable<T>({
         return { id: column.id, content, numeric: meta?.numeric ?? false };
       });
 
-  const pageCount = Math.max(table.getPageCount(), 1);
-  const pageNumber = Math.min(page.pageIndex + 1, pageCount);
+  const pageCount = remote ? Math.max(remote.pageCount, 1) : Math.max(table.getPageCount(), 1);
+  const pageNumber = remote ? remote.pageNumber : Math.min(page.pageIndex + 1, pageCount);
+  const canPrevious = remote ? Boolean(remote.onPreviousPage) : table.getCanPreviousPage();
+  const canNext = remote ? Boolean(remote.onNextPage) : table.getCanNextPage();
 
   return (
     <div className={styles.wrapper}>
@@ -234,8 +274,8 @@ export function DataTable<T>({
           appearance="subtle"
           icon={<ChevronLeft20Regular />}
           aria-label="Previous page"
-          disabled={!table.getCanPreviousPage()}
-          onClick={() => table.previousPage()}
+          disabled={!canPrevious}
+          onClick={() => (remote ? remote.onPreviousPage?.() : table.previousPage())}
         />
         <Text aria-live="polite">
           {pageNumber} of {pageCount}
@@ -244,8 +284,8 @@ export function DataTable<T>({
           appearance="subtle"
           icon={<ChevronRight20Regular />}
           aria-label="Next page"
-          disabled={!table.getCanNextPage()}
-          onClick={() => table.nextPage()}
+          disabled={!canNext}
+          onClick={() => (remote ? remote.onNextPage?.() : table.nextPage())}
         />
       </nav>
     </div>

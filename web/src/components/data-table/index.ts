@@ -1,1 +1,1 @@
-export { DataTable, type DataTableProps } from './data-table';
+export { DataTable, type DataTableProps, type RemoteTableState } from './data-table';

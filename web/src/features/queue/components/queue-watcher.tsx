@@ -3,6 +3,7 @@ import { useQuery, useQueryClient, type Query } from '@tanstack/react-query';
 import { QUEUE_POLL_MS } from '@receipts/core/api';
 import type { QueueEntry } from '@receipts/core/entities';
 import { appDataQueryOptions } from '../../../lib/app-data';
+import { queryKeys } from '../../../lib/query-keys';
 import { isInProgress, isStuck } from '../../../lib/queue';
 import { useAppActions, useAppState } from '../../../stores/app-state';
 import { queueQueryOptions } from '../api/list-queue';
@@ -93,6 +94,8 @@ export function QueueWatcher() {
       queryClient
         .fetchQuery({ ...appDataQueryOptions(userId), staleTime: 0 })
         .catch((error: unknown) => console.warn('Could not reload the app data', error));
+      // The report tables read pages from the server: mark them stale so the shown ones reload.
+      void queryClient.invalidateQueries({ queryKey: queryKeys.reports(userId) });
     }
     seededFor.current = userId;
     if (

@@ -1,68 +1,113 @@
-import { createColumnHelper, type Row } from '@tanstack/react-table';
-import type { Brand } from '@receipts/core/entities';
-import { DataTable } from '../../../components/data-table';
-import { formatMoney, formatQuantity } from '../../../lib/format';
+import { createColumnHelper } from '@tanstack/react-table';
+import { Link as RouterLink } from 'react-router';
+import type { BrandReportRow, CorporationReportRow } from '@receipts/core/report-api';
+import { formatMoney, formatQuantity, orDash } from '../../../lib/format';
 import { openColumn } from './open-link';
-
-const column = createColumnHelper<Brand>();
-
-/** A brand's amounts per currency: its own split when it has one, else its single total. */
-function brandAmounts(brand: Brand): Record<string, number> {
-  return brand.totals_by_currency && Object.keys(brand.totals_by_currency).length > 0
-    ? brand.totals_by_currency
-    : { '': brand.total };
-}
+import { ServerTable } from './server-table';
 
 /** Each currency's amount with its code, one per line, e.g. '3.30 GBP' and '3.49 USD'. */
-function BrandTotal({ brand }: { brand: Brand }) {
-  return Object.entries(brandAmounts(brand)).map(([currency, amount]) => (
+export function CurrencyAmounts({ amounts }: { amounts: Record<string, number> }) {
+  return Object.entries(amounts).map(([currency, amount]) => (
     <span key={currency} style={{ display: 'block' }}>
       {`${formatMoney(amount)} ${currency}`.trim()}
     </span>
   ));
 }
 
-/**
- * Orders by the total in the user's main currency (the server's `total`), then by the amounts in other
- * currencies, so a brand bought only abroad does not sink below everything. Amounts are compared, never
- * shown added up.
- */
-function compareBrandTotals(a: Row<Brand>, b: Row<Brand>): number {
-  const others = (brand: Brand) =>
-    Object.values(brandAmounts(brand)).reduce((sum, amount) => sum + amount, 0) - brand.total;
-  return a.original.total - b.original.total || others(a.original) - others(b.original);
-}
+const brand = createColumnHelper<BrandReportRow>();
 
-const columns = [
-  column.accessor('name', { header: 'Brand', meta: { width: '45%' } }),
-  column.accessor('purchases', {
+const brandColumns = [
+  brand.accessor('name', { id: 'name', header: 'Brand', meta: { width: '35%' } }),
+  brand.accessor('owning_corporation', {
+    id: 'corporation',
+    header: 'Corporation',
+    meta: { width: '25%' },
+    cell: (i) =>
+      i.getValue() ? (
+        <RouterLink to={`/Corporation?name=${encodeURIComponent(i.getValue()!)}`}>{i.getValue()}</RouterLink>
+      ) : (
+        orDash(null)
+      ),
+  }),
+  brand.accessor('purchases', {
+    id: 'purchases',
     header: 'Purchases',
-    meta: { width: '20%', numeric: true, total: 'count' },
+    meta: { width: '15%', numeric: true, total: 'count' },
     cell: (i) => formatQuantity(i.getValue()),
   }),
-  column.accessor('total', {
+  brand.accessor('total', {
+    id: 'total',
     header: 'Total',
-    meta: { width: '25%', numeric: true, total: 'money', amounts: brandAmounts },
-    sortingFn: compareBrandTotals,
-    cell: (i) => <BrandTotal brand={i.row.original} />,
+    meta: { width: '20%', numeric: true, total: 'money' },
+    cell: (i) => <CurrencyAmounts amounts={i.row.original.totals_by_currency} />,
   }),
-  openColumn<Brand>((brand) => ({
-    to: `/Brand?brandId=${encodeURIComponent(brand.name)}`,
-    label: `Open brand ${brand.name}`,
+  openColumn<BrandReportRow>((b) => ({
+    to: `/Brand?brandId=${encodeURIComponent(b.name)}`,
+    label: `Open brand ${b.name}`,
   })),
 ];
 
-/** The brands table of spec §2: only brands with purchases, sorted by total descending. */
-export function BrandsTable({ brands }: { brands: Brand[] }) {
-  const bought = brands.filter((b) => b.purchases > 0);
+/**
+ * The brands table of spec §2: brands the user bought, by total descending first. On a corporation
+ * page, only that corporation's brands.
+ */
+export function BrandsTable({ corporation }: { corporation?: string }) {
   return (
-    <DataTable
+    <ServerTable
+      table="brands"
       ariaLabel="Brands"
-      data={bought}
-      columns={columns}
+      columns={brandColumns}
       getRowId={(b) => b.name}
-      initialSorting={[{ id: 'total', desc: true }]}
-      emptyText="No brands recognised yet."
+      emptyText="No brands found."
+      {...(corporation ? { extra: { corporation } } : {})}
+    />
+  );
+}
+
+const corporation = createColumnHelper<CorporationReportRow>();
+
+const corporationColumns = [
+  corporation.accessor('name', {
+    id: 'name',
+    header: 'Corporation',
+    meta: { width: '35%' },
+    cell: (i) => (
+      <RouterLink to={`/Corporation?name=${encodeURIComponent(i.getValue())}`}>{i.getValue()}</RouterLink>
+    ),
+  }),
+  corporation.accessor((c) => c.brands.length, {
+    id: 'brands',
+    header: 'Brands',
+    meta: { width: '15%', numeric: true, total: 'count' },
+    cell: (i) => <span title={i.row.original.brands.join(', ')}>{formatQuantity(i.getValue())}</span>,
+  }),
+  corporation.accessor('purchases', {
+    id: 'purchases',
+    header: 'Purchases',
+    meta: { width: '15%', numeric: true, total: 'count' },
+    cell: (i) => formatQuantity(i.getValue()),
+  }),
+  corporation.accessor('total', {
+    id: 'total',
+    header: 'Total',
+    meta: { width: '25%', numeric: true, total: 'money' },
+    cell: (i) => <CurrencyAmounts amounts={i.row.original.totals_by_currency} />,
+  }),
+  openColumn<CorporationReportRow>((c) => ({
+    to: `/Corporation?name=${encodeURIComponent(c.name)}`,
+    label: `Open corporation ${c.name}`,
+  })),
+];
+
+/** The corporations table: owning corporations of the brands bought, with purchases and totals per currency. */
+export function CorporationsTable() {
+  return (
+    <ServerTable
+      table="corporations"
+      ariaLabel="Corporations"
+      columns={corporationColumns}
+      getRowId={(c) => c.name}
+      emptyText="No corporations found."
     />
   );
 }

@@ -1,13 +1,11 @@
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link as RouterLink } from 'react-router';
 import { makeStyles, tokens } from '@fluentui/react-components';
-import type { AppData, Receipt } from '@receipts/core/entities';
-import { DataTable } from '../../../components/data-table';
+import type { Receipt } from '@receipts/core/entities';
 import { BREAKPOINTS, useWindowWidth } from '../../../hooks/use-window-width';
-import { buildAnalysisResult } from '../../../lib/app-data';
 import { formatMoney, orDash } from '../../../lib/format';
-import { useAppActions } from '../../../stores/app-state';
 import { openColumn } from './open-link';
+import { ServerTable } from './server-table';
 
 const useStyles = makeStyles({
   failed: { color: tokens.colorPaletteRedForeground1, fontWeight: tokens.fontWeightSemibold },
@@ -20,10 +18,9 @@ const column = createColumnHelper<Receipt>();
  * than 1200), total (red when the total check fails; with its currency code where the currency column
  * is hidden) and an open icon.
  */
-export function ReceiptsTable({ data }: { data: AppData }) {
+export function ReceiptsTable() {
   const styles = useStyles();
   const width = useWindowWidth();
-  const actions = useAppActions();
   const showCurrency = width > BREAKPOINTS.medium;
   const amount = (receipt: Receipt) =>
     showCurrency || !receipt.currency_code
@@ -32,6 +29,7 @@ export function ReceiptsTable({ data }: { data: AppData }) {
 
   const columns = [
     column.accessor('merchant_name', {
+      id: 'merchant',
       header: 'Merchant',
       meta: { width: '30%' },
       cell: (info) => (
@@ -41,26 +39,31 @@ export function ReceiptsTable({ data }: { data: AppData }) {
       ),
     }),
     column.accessor('transaction_date', {
+      id: 'date',
       header: 'Date',
       meta: { width: '18%', nowrap: true },
       cell: (i) => orDash(i.getValue()),
     }),
     column.accessor('currency_code', {
+      id: 'currency',
       header: 'Currency',
       meta: { width: '11%' },
       cell: (i) => orDash(i.getValue()),
     }),
     column.accessor('receipt_type', {
+      id: 'category',
       header: 'Category',
       meta: { width: '14%' },
       cell: (i) => orDash(i.getValue()),
     }),
     column.accessor('country_region', {
+      id: 'region',
       header: 'Region',
       meta: { width: '10%' },
       cell: (i) => orDash(i.getValue()),
     }),
     column.accessor('total_amount', {
+      id: 'total',
       header: 'Total',
       meta: { width: '17%', numeric: true, total: 'money' },
       cell: (info) =>
@@ -76,27 +79,21 @@ export function ReceiptsTable({ data }: { data: AppData }) {
     openColumn<Receipt>((receipt) => ({
       to: `/Receipt?receiptId=${encodeURIComponent(receipt.receipt_id)}`,
       label: `Open receipt from ${receipt.merchant_name || 'Unknown Merchant'} on ${receipt.transaction_date ?? 'unknown date'}`,
-      onClick: () => {
-        const result = buildAnalysisResult(data, receipt.receipt_id);
-        if (result) actions.setAnalysisResult(result);
-      },
     })),
   ];
 
   return (
-    <DataTable
+    <ServerTable
+      table="receipts"
       ariaLabel="Receipts"
-      data={data.reportReceipts}
       columns={columns}
       getRowId={(r) => r.receipt_id}
-      currencyOf={(r) => r.currency_code}
-      initialSorting={[{ id: 'transaction_date', desc: true }]}
       columnVisibility={{
-        currency_code: showCurrency,
-        receipt_type: showCurrency,
-        country_region: width > BREAKPOINTS.wide,
+        currency: showCurrency,
+        category: showCurrency,
+        region: width > BREAKPOINTS.wide,
       }}
-      emptyText="No receipts yet. Scan one with the camera icon."
+      emptyText="No receipts found. Scan one with the camera icon, or change the filter."
     />
   );
 }

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { makeAppData, makeBrand, makeItem, makeMerchant, makeReceipt } from '../../../testing/data';
-import { fakeApi } from '../../../testing/fake-api';
+import type { ReportTable } from '@receipts/core/report-api';
+import { makeBrand, makeItem, makeReceipt } from '../../../testing/data';
+import { fakeApi, type RecordedCall } from '../../../testing/fake-api';
 import { renderApp, signedInState } from '../../../testing/render';
 
 function setWidth(width: number) {
@@ -15,162 +16,252 @@ const headers = (table: HTMLElement) =>
     .getAllByRole('columnheader')
     .map((h) => h.textContent);
 
+const bodyRows = (table: HTMLElement) =>
+  within(table.querySelector('tbody') as HTMLElement)
+    .getAllByRole('row')
+    .map((r) =>
+      within(r)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    );
+
+const receipts = [
+  makeReceipt({ receipt_id: 'r1', merchant_name: 'Colruyt', total_amount: 12.5, total_checks_out: true }),
+  makeReceipt({
+    receipt_id: 'r2',
+    merchant_id: 'm2',
+    merchant_name: 'Tesco',
+    total_amount: 7.25,
+    currency_code: 'GBP',
+    transaction_date: '2024-05-03',
+    total_checks_out: false,
+  }),
+];
+
+/** A page as the server answers it, for the fake /api/report. */
+function page(table: ReportTable, rows: unknown[], over: Record<string, unknown> = {}) {
+  return {
+    table,
+    rows,
+    count: rows.length,
+    totals: {},
+    sums: {},
+    sort: 'date',
+    dir: 'desc',
+    pageSize: 5,
+    offset: 0,
+    nextPageToken: null,
+    previousPageToken: null,
+    version: 'v1',
+    ...over,
+  };
+}
+
+const PAGES: Record<ReportTable, ReturnType<typeof page>> = {
+  receipts: page('receipts', receipts, {
+    totals: { EUR: 12.5, GBP: 7.25 },
+    count: 12,
+    nextPageToken: '5.abcdef01',
+  }),
+  merchants: page('merchants', [
+    {
+      merchant_id: 'm2',
+      name: 'Tesco',
+      city: 'London',
+      owning_corporation: null,
+      visits: 3,
+      total: 20,
+      currency_code: 'GBP',
+      totals_by_currency: { GBP: 20 },
+      first_visit: '2024-01-01',
+      last_visit: '2024-05-03',
+    },
+  ]),
+  brands: page('brands', [
+    {
+      ...makeBrand({ name: 'Heinz', purchases: 2, total: 3.3 }),
+      currency_code: 'GBP',
+      totals_by_currency: { GBP: 3.3, USD: 3.49 },
+    },
+  ]),
+  corporations: page('corporations', [
+    {
+      name: 'Kraft Heinz',
+      brands: ['Heinz'],
+      purchases: 2,
+      total: 3.3,
+      currency_code: 'GBP',
+      totals_by_currency: { GBP: 3.3 },
+    },
+  ]),
+  items: page('items', [
+    makeItem({ item_id: 'i2', description: 'Speculoos', brand: 'Lotus', total_price: 9.4 }),
+  ]),
+};
+
+const reportApi = () =>
+  fakeApi({
+    'GET /api/report': (call: RecordedCall) => PAGES[call.query.table as ReportTable],
+    'GET /api/listQueue': [],
+  });
+
 describe('Reports', () => {
   afterEach(() => setWidth(1024));
 
-  const data = makeAppData({
-    reportReceipts: [
-      makeReceipt({ receipt_id: 'r1', merchant_name: 'Colruyt', total_amount: 12.5, total_checks_out: true }),
-      makeReceipt({
-        receipt_id: 'r2',
-        merchant_id: 'm2',
-        merchant_name: 'Tesco',
-        total_amount: 7.25,
-        currency_code: 'GBP',
-        transaction_date: '2024-05-03',
-        total_checks_out: false,
-      }),
-    ],
-    reportMerchants: [makeMerchant(), makeMerchant({ merchant_id: 'm2', name: 'Tesco' })],
-    brands: [
-      makeBrand({ name: 'Coca-Cola', purchases: 2, total: 5 }),
-      makeBrand({ name: 'Never Bought', purchases: 0, total: 0 }),
-      makeBrand({ name: 'Lotus', purchases: 1, total: 9.4 }),
-    ],
-    reportProductItems: [
-      makeItem(),
-      makeItem({ item_id: 'i2', description: 'Speculoos', brand: 'Lotus', total_price: 9.4 }),
-    ],
-  });
-
-  it('loads the data on entry and shows the three tables stacked', async () => {
-    const api = fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
+  it('asks the server for a page of each table, for the signed-in user, and shows the five tables', async () => {
+    const api = reportApi();
     renderApp('/Reports', { state: signedInState() });
-    expect(await screen.findByRole('table', { name: 'Receipts' })).toBeInTheDocument();
-    expect(screen.getByRole('table', { name: 'Brands' })).toBeInTheDocument();
-    expect(screen.getByRole('table', { name: 'Product items' })).toBeInTheDocument();
-    expect(api.callsTo('GET', '/api/getAppData')[0]).toMatchObject({
-      query: { userId: 'user-1' },
+    for (const name of ['Receipts', 'Merchants', 'Brands', 'Corporations', 'Product items']) {
+      expect(await screen.findByRole('table', { name })).toBeInTheDocument();
+    }
+    await waitFor(() => expect(api.callsTo('GET', '/api/report')).toHaveLength(5));
+    const receiptsCall = api.callsTo('GET', '/api/report').find((c) => c.query.table === 'receipts');
+    expect(receiptsCall).toMatchObject({
+      query: { userId: 'user-1', table: 'receipts', sort: 'date', dir: 'desc', pageSize: '5' },
       authorization: 'Bearer test-token',
     });
+    expect(api.callsTo('GET', '/api/getAppData')).toHaveLength(0);
   });
 
-  it('shows the receipt total in red when its check fails, and keeps EUR and GBP totals apart', async () => {
-    fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
+  it("shows the server's totals per currency over the whole filter and the page count, and a red failed total", async () => {
+    reportApi();
     renderApp('/Reports', { state: signedInState() });
     const table = await screen.findByRole('table', { name: 'Receipts' });
-    const bad = within(table).getByText('7.25');
-    expect(bad.closest('span')).toHaveAttribute('title', 'The items do not add up to this total');
-    expect(within(table).getByText('12.50').closest('[title]')).toBeNull();
+    await within(table).findByText('7.25');
+    expect(within(table).getByText('7.25').closest('span')).toHaveAttribute(
+      'title',
+      'The items do not add up to this total',
+    );
     const totals = within(table.querySelector('tfoot') as HTMLElement).getAllByTestId('currency-total');
-    expect(totals.map((t) => t.textContent).sort()).toEqual(['12.50 EUR', '7.25 GBP']);
+    expect(totals.map((t) => t.textContent)).toEqual(['12.50 EUR', '7.25 GBP']);
+    expect(screen.getByRole('navigation', { name: 'Receipts pages' })).toHaveTextContent('1 of 3');
+  });
+
+  it('sorts on the server when a header is clicked and keeps the order in the URL', async () => {
+    const api = reportApi();
+    const { router } = renderApp('/Reports', { state: signedInState() });
+    const table = await screen.findByRole('table', { name: 'Receipts' });
+    await userEvent
+      .setup()
+      .click(within(within(table).getByRole('columnheader', { name: /Total/ })).getByRole('button'));
+    await waitFor(() =>
+      expect(
+        api
+          .callsTo('GET', '/api/report')
+          .some((c) => c.query.table === 'receipts' && c.query.sort === 'total' && c.query.dir === 'asc'),
+      ).toBe(true),
+    );
+    expect(router.state.location.search).toContain('receiptsSort=total');
+    expect(router.state.location.search).toContain('receiptsDir=asc');
+  });
+
+  it('pages with the token the server gave and keeps it in the URL', async () => {
+    const api = reportApi();
+    const { router } = renderApp('/Reports', { state: signedInState() });
+    const pager = await screen.findByRole('navigation', { name: 'Receipts pages' });
+    await waitFor(() => expect(within(pager).getByRole('button', { name: 'Next page' })).toBeEnabled());
+    await userEvent.setup().click(within(pager).getByRole('button', { name: 'Next page' }));
+    await waitFor(() =>
+      expect(api.callsTo('GET', '/api/report').some((c) => c.query.pageToken === '5.abcdef01')).toBe(true),
+    );
+    expect(router.state.location.search).toContain('receiptsPage=5.abcdef01');
+  });
+
+  it('searches as you type, after a pause, and puts the search in the URL', async () => {
+    const api = reportApi();
+    const { router } = renderApp('/Reports', { state: signedInState() });
+    const box = await screen.findByRole('searchbox', { name: 'Search' });
+    await userEvent.setup().type(box, 'cola');
+    await waitFor(() => expect(router.state.location.search).toContain('q=cola'));
+    await waitFor(() =>
+      expect(api.callsTo('GET', '/api/report').filter((c) => c.query.q !== undefined)).toHaveLength(5),
+    );
+    const searches = api.callsTo('GET', '/api/report').filter((c) => c.query.q !== undefined);
+    // One search per pause, not one per key.
+    expect(new Set(searches.map((c) => c.query.q))).toEqual(new Set(['cola']));
+    expect(searches.map((c) => c.query.table).sort()).toEqual([
+      'brands',
+      'corporations',
+      'items',
+      'merchants',
+      'receipts',
+    ]);
+  });
+
+  it('reads the filter of a bookmarked URL', async () => {
+    const api = reportApi();
+    renderApp('/Reports?currency=GBP&from=2024-01-01&receiptsSort=merchant&receiptsDir=asc', {
+      state: signedInState(),
+    });
+    await screen.findByRole('table', { name: 'Receipts' });
+    await waitFor(() =>
+      expect(
+        api.callsTo('GET', '/api/report').find((c) => c.query.table === 'receipts')?.query,
+      ).toMatchObject({
+        currency: 'GBP',
+        from: '2024-01-01',
+        sort: 'merchant',
+        dir: 'asc',
+      }),
+    );
+    expect(screen.getByRole('textbox', { name: 'Currency' })).toHaveValue('GBP');
   });
 
   it('shows currency and category only wider than 900, and region only wider than 1200', async () => {
-    fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
+    reportApi();
     setWidth(800);
     renderApp('/Reports', { state: signedInState() });
     const table = await screen.findByRole('table', { name: 'Receipts' });
     expect(headers(table)).toEqual(['Merchant', 'Date', 'Total', 'Open']);
-    act(() => setWidth(1000));
-    expect(headers(table)).toEqual(['Merchant', 'Date', 'Currency', 'Category', 'Total', 'Open']);
     act(() => setWidth(1300));
     expect(headers(table)).toEqual(['Merchant', 'Date', 'Currency', 'Category', 'Region', 'Total', 'Open']);
-    const items = screen.getByRole('table', { name: 'Product items' });
-    expect(headers(items)).toEqual(['Description', 'Quantity', 'Total', 'Date', 'Merchant', 'Open']);
-    act(() => setWidth(360));
-    expect(headers(items)).toEqual(['Description', 'Quantity', 'Total', 'Open']);
   });
 
-  it('shows the currency code beside each total below 900 px, where the currency column is hidden', async () => {
-    fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
-    setWidth(390);
+  it('shows merchants, brands with one amount per currency, and corporations linking to their page', async () => {
+    reportApi();
     renderApp('/Reports', { state: signedInState() });
-    const table = await screen.findByRole('table', { name: 'Receipts' });
-    const totals = () =>
-      within(table)
-        .getAllByRole('row')
-        .slice(1, 3)
-        .map((row) => within(row).getAllByRole('cell').at(-2)?.textContent);
-    expect(totals()).toEqual(expect.arrayContaining(['12.50 EUR', expect.stringMatching(/^7\.25 GBP/)]));
-    act(() => setWidth(1000));
-    expect(totals()).toEqual(expect.arrayContaining(['12.50', expect.stringMatching(/^7\.25(?! GBP)/)]));
-  });
-
-  it('links the receipts on their own page', async () => {
-    fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
-    renderApp('/Reports', { state: signedInState() });
-    const section = await screen.findByRole('region', { name: 'Receipts' });
-    expect(within(section).getByRole('link', { name: 'All receipts' })).toHaveAttribute('href', '/Receipts');
-  });
-
-  it('lists only brands with purchases, sorted by total descending', async () => {
-    fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
-    renderApp('/Reports', { state: signedInState() });
-    const brands = await screen.findByRole('table', { name: 'Brands' });
-    const names = within(brands.querySelector('tbody') as HTMLElement)
-      .getAllByRole('row')
-      .map((r) => within(r).getAllByRole('cell')[0]?.textContent);
-    expect(names).toEqual(['Lotus', 'Coca-Cola']);
-    expect(within(brands).getByRole('link', { name: 'Open brand Lotus' })).toHaveAttribute(
-      'href',
-      '/Brand?brandId=Lotus',
+    const merchants = await screen.findByRole('table', { name: 'Merchants' });
+    await waitFor(() =>
+      expect(bodyRows(merchants)[0]?.slice(0, 5)).toEqual([
+        'Tesco',
+        'London',
+        '3',
+        '20.00 GBP',
+        '2024-05-03',
+      ]),
+    );
+    const brands = screen.getByRole('table', { name: 'Brands' });
+    await waitFor(() => expect(bodyRows(brands)[0]?.[3]).toBe('3.30 GBP3.49 USD'));
+    const corporations = screen.getByRole('table', { name: 'Corporations' });
+    await waitFor(() =>
+      expect(
+        within(corporations).getByRole('link', { name: 'Open corporation Kraft Heinz' }),
+      ).toHaveAttribute('href', '/Corporation?name=Kraft%20Heinz'),
     );
   });
 
-  it('shows a brand bought in several currencies one amount per currency, and orders abroad-only brands by amount', async () => {
-    fakeApi({
-      'GET /api/getAppData': makeAppData({
-        brands: [
-          makeBrand({ name: 'Heinz', purchases: 2, total: 3.3, totals_by_currency: { GBP: 3.3, USD: 3.49 } }),
-          makeBrand({ name: 'Dove', purchases: 1, total: 0, totals_by_currency: { USD: 4.99 } }),
-          makeBrand({ name: 'Coca-Cola', purchases: 1, total: 0, totals_by_currency: { USD: 3.98 } }),
-        ],
+  it("lists a corporation's brands on its page", async () => {
+    const api = reportApi();
+    renderApp('/Corporation?name=Kraft%20Heinz', { state: signedInState() });
+    expect(await screen.findByRole('heading', { name: 'Kraft Heinz' })).toBeInTheDocument();
+    await screen.findByRole('table', { name: 'Brands' });
+    await waitFor(() =>
+      expect(api.callsTo('GET', '/api/report')[0]?.query).toMatchObject({
+        table: 'brands',
+        corporation: 'Kraft Heinz',
       }),
-      'GET /api/listQueue': [],
-    });
-    renderApp('/Reports', { state: signedInState() });
-    const brands = await screen.findByRole('table', { name: 'Brands' });
-    const rows = within(brands.querySelector('tbody') as HTMLElement)
-      .getAllByRole('row')
-      .map((r) =>
-        within(r)
-          .getAllByRole('cell')
-          .map((c) => c.textContent),
-      );
-    expect(rows.map((r) => [r[0], r[2]])).toEqual([
-      ['Heinz', '3.30 GBP3.49 USD'],
-      ['Dove', '4.99 USD'],
-      ['Coca-Cola', '3.98 USD'],
-    ]);
-    const totals = within(brands.querySelector('tfoot') as HTMLElement).getAllByTestId('currency-total');
-    expect(totals.map((t) => t.textContent)).toEqual(['3.30 GBP', '12.46 USD']);
-  });
-
-  it('opens the merchant from its name and the receipt from the open icon', async () => {
-    fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
-    const { router } = renderApp('/Reports', { state: signedInState() });
-    const table = await screen.findByRole('table', { name: 'Receipts' });
-    expect(within(table).getByRole('link', { name: 'Tesco' })).toHaveAttribute(
-      'href',
-      '/Merchant?merchantId=m2',
     );
-    await userEvent
-      .setup()
-      .click(within(table).getByRole('link', { name: 'Open receipt from Tesco on 2024-05-03' }));
-    await waitFor(() => expect(router.state.location.search).toBe('?receiptId=r2'));
-    expect(await screen.findByRole('heading', { name: 'This Receipt' })).toBeInTheDocument();
   });
 
-  it("shows the server's message when the data cannot be loaded", async () => {
+  it("shows the server's message when a table cannot be loaded", async () => {
     fakeApi({
-      'GET /api/getAppData': {
-        status: 500,
-        body: { error: 'StoreError', message: 'The table store did not answer.' },
+      'GET /api/report': {
+        status: 400,
+        body: { error: 'InvalidRequest', message: 'Invalid query: sort must be one of date.' },
       },
       'GET /api/listQueue': [],
     });
-    renderApp('/Reports', { state: signedInState() });
-    expect(await screen.findByRole('alert')).toHaveTextContent('The table store did not answer.');
+    renderApp('/Reports?receiptsSort=colour', { state: signedInState() });
+    expect((await screen.findAllByRole('alert'))[0]).toHaveTextContent('sort must be one of date.');
   });
 });

@@ -1,50 +1,67 @@
-import { Link as RouterLink, Navigate } from 'react-router';
-import { Page, PageDataStatus, PageSection } from '../../../components/page';
-import { useAppData } from '../../../lib/app-data';
+import { Link as RouterLink, Navigate, useSearchParams } from 'react-router';
+import { Page, PageSection } from '../../../components/page';
 import { useAppState } from '../../../stores/app-state';
-import { BrandsTable } from './brands-table';
+import { BrandsTable, CorporationsTable } from './brands-table';
 import { ItemsTable } from './items-table';
+import { MerchantsTable } from './merchants-table';
 import { ReceiptsTable } from './receipts-table';
+import { ReportFilters } from './report-filters';
 
-function useReportData() {
-  return useAppData({ reloadOnEntry: true });
-}
-
-/** Reports (spec §2): receipts, brands and product items, stacked; the data is reloaded on entry. */
+/**
+ * Reports (spec §2): a filter bar with search and CSV export, then the receipts, merchants, brands,
+ * corporations and product items tables stacked. Each table asks the server for its own page, so a
+ * large account loads a few rows per table, not its whole history.
+ */
 export function ReportsPage() {
   const { signedIn } = useAppState();
-  const data = useReportData();
   if (!signedIn) return <Navigate to="/Login" replace />;
   return (
     <Page title="Reports">
-      <PageDataStatus query={data} loadingLabel="Loading your reports" />
-      {data.data && (
-        <>
-          <PageSection id="receipts-heading" title="Receipts">
-            <ReceiptsTable data={data.data} />
-            <RouterLink to="/Receipts">All receipts</RouterLink>
-          </PageSection>
-          <PageSection id="brands-heading" title="Brands">
-            <BrandsTable brands={data.data.brands} />
-          </PageSection>
-          <PageSection id="items-heading" title="Product items">
-            <ItemsTable items={data.data.reportProductItems} />
-          </PageSection>
-        </>
-      )}
+      <ReportFilters />
+      <PageSection id="receipts-heading" title="Receipts">
+        <ReceiptsTable />
+        <RouterLink to="/Receipts">All receipts</RouterLink>
+      </PageSection>
+      <PageSection id="merchants-heading" title="Merchants">
+        <MerchantsTable />
+      </PageSection>
+      <PageSection id="brands-heading" title="Brands">
+        <BrandsTable />
+      </PageSection>
+      <PageSection id="corporations-heading" title="Corporations">
+        <CorporationsTable />
+      </PageSection>
+      <PageSection id="items-heading" title="Product items">
+        <ItemsTable />
+      </PageSection>
     </Page>
   );
 }
 
-/** /Receipts: the receipts table on its own. */
+/** /Receipts: the receipts table on its own, with the filter bar. */
 export function ReceiptsPage() {
   const { signedIn } = useAppState();
-  const data = useReportData();
   if (!signedIn) return <Navigate to="/Login" replace />;
   return (
     <Page title="Receipts">
-      <PageDataStatus query={data} loadingLabel="Loading your receipts" />
-      {data.data && <ReceiptsTable data={data.data} />}
+      <ReportFilters />
+      <ReceiptsTable />
+    </Page>
+  );
+}
+
+/** /Corporation?name=: one owning corporation and the brands of it the user bought. */
+export function CorporationPage() {
+  const { signedIn } = useAppState();
+  const [searchParams] = useSearchParams();
+  const name = searchParams.get('name') ?? '';
+  if (!signedIn) return <Navigate to="/Login" replace />;
+  return (
+    <Page title={name || 'Corporation'}>
+      <PageSection id="corporation-brands-heading" title="Brands">
+        {name ? <BrandsTable corporation={name} /> : <p>No corporation was named in the address.</p>}
+      </PageSection>
+      <RouterLink to="/Reports">Back to reports</RouterLink>
     </Page>
   );
 }

@@ -1,0 +1,28 @@
+import { exportCsvQuery, exportFileName, exportReportCsv } from '@receipts/core';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { defineRoute } from '../http/route';
+import { queryOf } from '../http/request';
+import { bufferedResult, streamedDownload, type HttpResult } from '../http/responses';
+
+/**
+ * GET /api/exportCsv?userId=&table=receipts|items&sort=&dir=&<the report filters>: the rows of the
+ * receipts or items table under the filter as a CSV download, written out as it is made.
+ */
+export const streamHandler = defineRoute({
+  name: 'exportCsv',
+  auth: 'user',
+  input: (event) => queryOf(event, exportCsvQuery),
+  run: async ({ services, identity }, query) => ({
+    stream: await exportReportCsv(services, identity, query),
+    fileName: exportFileName(query.table, new Date()),
+  }),
+  respond: ({ stream, fileName }) => streamedDownload(stream, 'text/csv; charset=utf-8', fileName),
+});
+
+/**
+ * The Lambda handler: API Gateway's HTTP API takes a Lambda's answer in one piece (at most 6 MB), so
+ * the CSV is joined before it is answered. The local server streams it (see `streamHandler`).
+ */
+export async function handler(event: APIGatewayProxyEventV2): Promise<HttpResult> {
+  return bufferedResult(await streamHandler(event));
+}

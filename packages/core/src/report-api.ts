@@ -1,0 +1,225 @@
+/**
+ * Request schemas and answer types of the report routes (GET /api/report and GET /api/exportCsv):
+ * paged, sorted and filtered report tables of one user, and their CSV export. No Node APIs here; the
+ * web app imports these for its calls and its URL state.
+ */
+import { z } from 'zod';
+import { idSchema } from './api';
+import type { Receipt, ReportItem } from './entities';
+
+/** The report tables the server pages. */
+export const REPORT_TABLES = ['receipts', 'items', 'merchants', 'brands', 'corporations'] as const;
+export type ReportTable = (typeof REPORT_TABLES)[number];
+
+/** The tables that can be exported as CSV. */
+export const EXPORT_TABLES = ['receipts', 'items'] as const;
+export type ExportTable = (typeof EXPORT_TABLES)[number];
+
+/** The columns each table can be sorted by. */
+export const REPORT_SORT_COLUMNS = {
+  receipts: ['date', 'merchant', 'total', 'currency', 'category', 'region'],
+  items: ['date', 'description', 'quantity', 'total', 'merchant', 'brand'],
+  merchants: ['name', 'city', 'visits', 'total', 'lastVisit'],
+  brands: ['name', 'corporation', 'purchases', 'total'],
+  corporations: ['name', 'brands', 'purchases', 'total'],
+} as const satisfies Record<ReportTable, readonly string[]>;
+export type ReportSortColumn<T extends ReportTable = ReportTable> = (typeof REPORT_SORT_COLUMNS)[T][number];
+export type SortDirection = 'asc' | 'desc';
+
+/** The order a table has when the request names none. */
+export const REPORT_DEFAULT_SORT: { [T in ReportTable]: { sort: ReportSortColumn<T>; dir: SortDirection } } =
+  {
+    receipts: { sort: 'date', dir: 'desc' },
+    items: { sort: 'date', dir: 'desc' },
+    merchants: { sort: 'lastVisit', dir: 'desc' },
+    brands: { sort: 'total', dir: 'desc' },
+    corporations: { sort: 'total', dir: 'desc' },
+  };
+
+/** Rows per page when the request names no page size, and the most one page may hold. */
+export const DEFAULT_REPORT_PAGE_SIZE = 25;
+export const MAX_REPORT_PAGE_SIZE = 100;
+/** Longest search text accepted. */
+export const MAX_SEARCH_LENGTH = 100;
+
+const isoDate = (label: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date written YYYY-MM-DD, e.g. 2024-05-31.`)
+    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), `${label} is not a real date.`);
+
+const optionalText = (label: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `${label} may be at most ${max} characters long.`)
+    .optional()
+    .transform((value) => (value ? value : undefined));
+
+/** The filters every report table and export accept; all optional, all combined with "and". */
+export const reportFilterShape = {
+  /** Free text, matched against the merchant name, item descriptions and brands (case and accents ignored). */
+  q: optionalText('q (the search text)', MAX_SEARCH_LENGTH),
+  /** Receipts dated on or after this day. */
+  from: isoDate('from').optional(),
+  /** Receipts dated on or before this day. */
+  to: isoDate('to').optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Za-z]{3}$/, 'currency must be a three-letter currency code such as EUR.')
+    .transform((value) => value.toUpperCase())
+    .optional(),
+  /** The receipt's category (receipt_type), e.g. grocery. */
+  category: optionalText('category', 60),
+  /** A merchant id, as the merchants table answers it. */
+  merchant: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,128}$/, 'merchant must be a merchant id as the merchants table answers it.')
+    .optional(),
+  /** A brand name, exactly as the brands table answers it. */
+  brand: optionalText('brand', 200),
+  /** An owning corporation's name, exactly as the corporations table answers it. */
+  corporation: optionalText('corporation', 200),
+};
+export type ReportFilter = {
+  [K in keyof typeof reportFilterShape]?: z.output<(typeof reportFilterShape)[K]>;
+};
+
+const pageSizeSchema = z
+  .string()
+  .regex(/^\d{1,6}$/, `pageSize must be a whole number from 1 to ${MAX_REPORT_PAGE_SIZE}.`)
+  .transform(Number)
+  .refine((n) => n >= 1, `pageSize must be at least 1.`)
+  .refine(
+    (n) => n <= MAX_REPORT_PAGE_SIZE,
+    `pageSize may be at most ${MAX_REPORT_PAGE_SIZE}; ask for the next page with pageToken instead.`,
+  );
+
+/**
+ * A page token as the server gives it out: the offset of the page (base 36) and a fingerprint of the
+ * query it belongs to. Opaque to clients; checked again on the server.
+ */
+export const PAGE_TOKEN_PATTERN = /^[0-9a-z]{1,8}\.[0-9a-f]{8}$/;
+
+const sortShape = {
+  sort: z.string().max(40, 'sort is too long.').optional(),
+  dir: z.enum(['asc', 'desc'], { error: "dir must be 'asc' or 'desc'." }).optional(),
+};
+
+function checkSort(
+  value: {
+    table: ReportTable;
+    sort?: string | undefined;
+    from?: string | undefined;
+    to?: string | undefined;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  const columns: readonly string[] = REPORT_SORT_COLUMNS[value.table];
+  if (value.sort !== undefined && !columns.includes(value.sort)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['sort'],
+      message: `sort must be one of ${columns.join(', ')} for the ${value.table} table; "${value.sort}" is not a column of it.`,
+    });
+  }
+  if (value.from && value.to && value.from > value.to) {
+    ctx.addIssue({ code: 'custom', path: ['from'], message: 'from must not be after to.' });
+  }
+}
+
+/** GET /api/report: one page of one report table. */
+export const reportQuery = z
+  .object({
+    userId: idSchema('userId'),
+    table: z.enum(REPORT_TABLES, { error: `table must be one of ${REPORT_TABLES.join(', ')}.` }),
+    ...sortShape,
+    pageSize: pageSizeSchema.optional(),
+    pageToken: z
+      .string()
+      .regex(
+        PAGE_TOKEN_PATTERN,
+        'pageToken is not one this server gave out; leave it out to start from the first page.',
+      )
+      .optional(),
+    ...reportFilterShape,
+  })
+  .superRefine(checkSort);
+export type ReportQuery = z.output<typeof reportQuery>;
+
+/** GET /api/exportCsv: every row of the receipts or items table under the filter, as CSV. */
+export const exportCsvQuery = z
+  .object({
+    userId: idSchema('userId'),
+    table: z.enum(EXPORT_TABLES, { error: `table must be one of ${EXPORT_TABLES.join(', ')}.` }),
+    ...sortShape,
+    ...reportFilterShape,
+  })
+  .superRefine(checkSort);
+export type ExportCsvQuery = z.output<typeof exportCsvQuery>;
+
+/** A merchant row of the merchants table, summed over the filtered receipts. */
+export interface MerchantReportRow {
+  merchant_id: string;
+  name: string;
+  city: string | null;
+  owning_corporation: string | null;
+  visits: number;
+  /** The sum in `currency_code`, the merchant's most frequent currency. */
+  total: number;
+  currency_code: string | null;
+  totals_by_currency: Record<string, number>;
+  first_visit: string | null;
+  last_visit: string | null;
+}
+
+/** A brand row of the brands table, summed over the filtered items. */
+export interface BrandReportRow {
+  name: string;
+  owning_corporation: string | null;
+  purchases: number;
+  /** The sum in `currency_code`, the brand's most frequent currency. */
+  total: number;
+  currency_code: string | null;
+  totals_by_currency: Record<string, number>;
+}
+
+/** A corporation row: its brands the user bought, summed over the filtered items. */
+export interface CorporationReportRow {
+  name: string;
+  brands: string[];
+  purchases: number;
+  total: number;
+  currency_code: string | null;
+  totals_by_currency: Record<string, number>;
+}
+
+/** The row type of each table. */
+export interface ReportRows {
+  receipts: Receipt;
+  items: ReportItem;
+  merchants: MerchantReportRow;
+  brands: BrandReportRow;
+  corporations: CorporationReportRow;
+}
+
+/** One page of a report table. */
+export interface ReportPage<T extends ReportTable = ReportTable> {
+  table: T;
+  rows: ReportRows[T][];
+  /** Rows under the filter, over all pages. */
+  count: number;
+  /** Money over all rows under the filter, one sum per currency (never added across currencies). */
+  totals: Record<string, number>;
+  /** Counts over all rows under the filter: quantity (items), visits, purchases, brands. */
+  sums: Record<string, number>;
+  sort: string;
+  dir: SortDirection;
+  pageSize: number;
+  /** 0-based index of the first row of this page. */
+  offset: number;
+  nextPageToken: string | null;
+  previousPageToken: string | null;
+  /** The user's data version the page was read from. */
+  version: string;
+}

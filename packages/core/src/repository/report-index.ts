@@ -1,0 +1,527 @@
+import { roundMoney } from '../analysis';
+import type { AppData, Receipt, ReportItem } from '../entities';
+import { ValidationError } from '../errors';
+import {
+  REPORT_DEFAULT_SORT,
+  type BrandReportRow,
+  type CorporationReportRow,
+  type MerchantReportRow,
+  type ReportFilter,
+  type ReportPage,
+  type ReportRows,
+  type ReportTable,
+  type SortDirection,
+} from '../report-api';
+import { normaliseName, shortHash } from './keys';
+
+/**
+ * One user's report data arranged for queries: receipts and items with their search text, built once
+ * per data version from the report data (getAppData) and then queried in memory. Pure: the same data
+ * and query give the same page.
+ */
+export interface ReportIndex {
+  version: string;
+  receipts: IndexedReceipt[];
+  /** Items in report order (newest receipt first). */
+  items: IndexedItem[];
+  merchantCity: Map<string, string | null>;
+  merchantCorporation: Map<string, string | null>;
+}
+
+interface IndexedReceipt {
+  receipt: Receipt;
+  items: IndexedItem[];
+  /** Normalised merchant name, item descriptions and brands, joined by '|'. */
+  text: string;
+  /** `date time`, for ordering. */
+  when: string;
+}
+
+interface IndexedItem {
+  item: ReportItem;
+  receipt: IndexedReceipt;
+  corporation: string | null;
+  currency: string | null;
+  /** Normalised description, brand and merchant name. */
+  text: string;
+}
+
+/** Arranges a user's report data for queries. Linear in the user's receipts and items. */
+export function buildReportIndex(data: AppData): ReportIndex {
+  const corporationOfBrand = new Map<string, string | null>();
+  for (const brand of data.brands) corporationOfBrand.set(brand.name, brand.owning_corporation);
+  const byId = new Map<string, IndexedReceipt>();
+  const receipts = data.reportReceipts.map((receipt) => {
+    const indexed: IndexedReceipt = {
+      receipt,
+      items: [],
+      text: normaliseName(receipt.merchant_name ?? ''),
+      when: `${receipt.transaction_date ?? ''} ${receipt.transaction_time ?? ''}`,
+    };
+    byId.set(receipt.receipt_id, indexed);
+    return indexed;
+  });
+  const items: IndexedItem[] = [];
+  for (const item of data.reportProductItems) {
+    const receipt = byId.get(item.receipt_id);
+    if (!receipt) continue;
+    const indexed: IndexedItem = {
+      item,
+      receipt,
+      corporation: item.brand ? (corporationOfBrand.get(item.brand) ?? null) : null,
+      currency: item.currency_code ?? receipt.receipt.currency_code,
+      text: [normaliseName(item.description ?? ''), normaliseName(item.brand ?? ''), receipt.text].join('|'),
+    };
+    receipt.items.push(indexed);
+    items.push(indexed);
+  }
+  for (const receipt of receipts) {
+    const own = receipt.items.map(
+      (i) => `${normaliseName(i.item.description ?? '')}|${normaliseName(i.item.brand ?? '')}`,
+    );
+    receipt.text = [receipt.text, ...own].join('|');
+  }
+  const merchantCity = new Map<string, string | null>();
+  const merchantCorporation = new Map<string, string | null>();
+  for (const merchant of data.reportMerchants) {
+    merchantCity.set(merchant.merchant_id, merchant.city);
+    merchantCorporation.set(merchant.merchant_id, merchant.owning_corporation ?? null);
+  }
+  return { version: data.version, receipts, items, merchantCity, merchantCorporation };
+}
+
+/** The query of one page, as validated by `reportQuery` (without the user id). */
+export interface PageQuery<T extends ReportTable = ReportTable> extends ReportFilter {
+  table: T;
+  sort?: string | undefined;
+  dir?: SortDirection | undefined;
+  pageSize: number;
+  pageToken?: string | undefined;
+}
+
+type Compare<R> = (a: R, b: R) => number;
+
+const text = (a: string | null | undefined, b: string | null | undefined) => {
+  const x = (a ?? '').toLowerCase();
+  const y = (b ?? '').toLowerCase();
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+const number = (a: number | null | undefined, b: number | null | undefined) =>
+  (a ?? Number.NEGATIVE_INFINITY) - (b ?? Number.NEGATIVE_INFINITY);
+
+/** Row order of each sort column; ties are broken by the row's id so pages never overlap. */
+const ORDERS: { [T in ReportTable]: Record<string, Compare<ReportRows[T]>> } = {
+  receipts: {
+    date: (a, b) => text(whenOf(a), whenOf(b)),
+    merchant: (a, b) => text(a.merchant_name, b.merchant_name),
+    total: (a, b) => number(a.total_amount, b.total_amount),
+    currency: (a, b) => text(a.currency_code, b.currency_code),
+    category: (a, b) => text(a.receipt_type, b.receipt_type),
+    region: (a, b) => text(a.country_region, b.country_region),
+  },
+  items: {
+    date: (a, b) => text(a.receipt_transaction_date, b.receipt_transaction_date),
+    description: (a, b) => text(a.description, b.description),
+    quantity: (a, b) => number(a.quantity, b.quantity),
+    total: (a, b) => number(a.total_price, b.total_price),
+    merchant: (a, b) => text(a.merchant_name, b.merchant_name),
+    brand: (a, b) => text(a.brand, b.brand),
+  },
+  merchants: {
+    name: (a, b) => text(a.name, b.name),
+    city: (a, b) => text(a.city, b.city),
+    visits: (a, b) => a.visits - b.visits,
+    total: (a, b) => a.total - b.total,
+    lastVisit: (a, b) => text(a.last_visit, b.last_visit),
+  },
+  brands: {
+    name: (a, b) => text(a.name, b.name),
+    corporation: (a, b) => text(a.owning_corporation, b.owning_corporation),
+    purchases: (a, b) => a.purchases - b.purchases,
+    total: (a, b) => a.total - b.total,
+  },
+  corporations: {
+    name: (a, b) => text(a.name, b.name),
+    brands: (a, b) => a.brands.length - b.brands.length,
+    purchases: (a, b) => a.purchases - b.purchases,
+    total: (a, b) => a.total - b.total,
+  },
+};
+
+const ID_OF: { [T in ReportTable]: (row: ReportRows[T]) => string } = {
+  receipts: (r) => r.receipt_id,
+  items: (r) => r.item_id,
+  merchants: (r) => r.merchant_id,
+  brands: (r) => r.name,
+  corporations: (r) => r.name,
+};
+
+function whenOf(r: Receipt): string {
+  return `${r.transaction_date ?? ''} ${r.transaction_time ?? ''}`;
+}
+
+/** The fingerprint a page token carries: the table, order and filters it belongs to. */
+function fingerprint(query: PageQuery, sort: string, dir: SortDirection): string {
+  const { q, from, to, currency, category, merchant, brand, corporation } = query;
+  return shortHash(
+    JSON.stringify([
+      query.table,
+      sort,
+      dir,
+      q ?? '',
+      from,
+      to,
+      currency,
+      category,
+      merchant,
+      brand,
+      corporation,
+    ]),
+  );
+}
+
+/** The page token of the page starting at `offset`. */
+export function pageTokenFor(offset: number, key: string): string {
+  return `${offset.toString(36)}.${key}`;
+}
+
+function offsetOf(token: string | undefined, key: string): number {
+  if (!token) return 0;
+  const [offset, tokenKey] = token.split('.');
+  const value = Number.parseInt(offset ?? '', 36);
+  if (!Number.isSafeInteger(value) || value < 0 || !tokenKey) {
+    throw new ValidationError(
+      'pageToken is not one this server gave out; leave it out to start from the first page.',
+      {
+        code: 'InvalidPageToken',
+      },
+    );
+  }
+  if (tokenKey !== key) {
+    throw new ValidationError(
+      'pageToken belongs to another query (other filters or another order); leave it out to start from the first page.',
+      { code: 'StalePageToken' },
+    );
+  }
+  return value;
+}
+
+/** The receipts under the filter's receipt conditions (date, currency, category, merchant). */
+function receiptMatches(r: IndexedReceipt, f: ReportFilter): boolean {
+  const { receipt } = r;
+  if (f.from && (receipt.transaction_date ?? '') < f.from) return false;
+  if (f.to && (!receipt.transaction_date || receipt.transaction_date > f.to)) return false;
+  if (f.currency && receipt.currency_code !== f.currency) return false;
+  if (f.category && (receipt.receipt_type ?? '').toLowerCase() !== f.category.toLowerCase()) return false;
+  if (f.merchant && receipt.merchant_id !== f.merchant) return false;
+  return true;
+}
+
+function itemMatches(i: IndexedItem, f: ReportFilter): boolean {
+  if (f.brand && i.item.brand !== f.brand) return false;
+  if (f.corporation && i.corporation !== f.corporation) return false;
+  if (f.currency && i.currency !== f.currency) return false;
+  return true;
+}
+
+/** Normalised search words; every word must occur (in any field). */
+function searchWords(q: string | undefined): string[] {
+  return q ? normaliseName(q).split(' ').filter(Boolean) : [];
+}
+const hasAll = (haystack: string, words: string[]) => words.every((w) => haystack.includes(w));
+
+function filteredReceipts(index: ReportIndex, f: ReportFilter): IndexedReceipt[] {
+  const words = searchWords(f.q);
+  return index.receipts.filter((r) => {
+    if (!receiptMatches(r, f)) return false;
+    if ((f.brand || f.corporation) && !r.items.some((i) => itemMatches(i, f))) return false;
+    return hasAll(r.text, words);
+  });
+}
+
+/** Items under the filter; the search text, when `searchItems`, must match the item itself. */
+function filteredItems(index: ReportIndex, f: ReportFilter, searchItems: boolean): IndexedItem[] {
+  const words = searchItems ? searchWords(f.q) : [];
+  return index.items.filter(
+    (i) => receiptMatches(i.receipt, f) && itemMatches(i, f) && hasAll(i.text, words),
+  );
+}
+
+class CurrencySums {
+  readonly sums = new Map<string, number>();
+  add(currency: string | null, amount: number | null): void {
+    if (amount === null) return;
+    const key = currency ?? '';
+    this.sums.set(key, (this.sums.get(key) ?? 0) + amount);
+  }
+  /** Sums per currency, rounded, in code order; amounts without a currency under ''. */
+  record(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const [c, sum] of [...this.sums].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      out[c] = roundMoney(sum);
+    return out;
+  }
+  /** The currency most amounts are in (ties: alphabetical) and its sum. */
+  main(counts: Map<string, number>): { currency: string | null; total: number } {
+    let best: string | null = null;
+    let bestCount = -1;
+    for (const [c, n] of [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      if (n > bestCount) {
+        best = c;
+        bestCount = n;
+      }
+    }
+    return { currency: best || null, total: roundMoney(this.sums.get(best ?? '') ?? 0) };
+  }
+}
+
+class Group {
+  readonly money = new CurrencySums();
+  readonly counts = new Map<string, number>();
+  n = 0;
+  add(currency: string | null, amount: number | null): void {
+    this.n += 1;
+    this.money.add(currency, amount);
+    const key = currency ?? '';
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+  }
+}
+
+function merchantRows(index: ReportIndex, receipts: IndexedReceipt[]): MerchantReportRow[] {
+  const groups = new Map<string, { group: Group; name: string; first: string | null; last: string | null }>();
+  for (const { receipt } of receipts) {
+    let entry = groups.get(receipt.merchant_id);
+    if (!entry) {
+      entry = { group: new Group(), name: receipt.merchant_name, first: null, last: null };
+      groups.set(receipt.merchant_id, entry);
+    }
+    entry.group.add(receipt.currency_code, receipt.total_amount);
+    const day = receipt.transaction_date;
+    if (day) {
+      if (!entry.first || day < entry.first) entry.first = day;
+      if (!entry.last || day > entry.last) entry.last = day;
+    }
+  }
+  return [...groups].map(([id, { group, name, first, last }]) => {
+    const main = group.money.main(group.counts);
+    return {
+      merchant_id: id,
+      name,
+      city: index.merchantCity.get(id) ?? null,
+      owning_corporation: index.merchantCorporation.get(id) ?? null,
+      visits: group.n,
+      total: main.total,
+      currency_code: main.currency,
+      totals_by_currency: group.money.record(),
+      first_visit: first,
+      last_visit: last,
+    };
+  });
+}
+
+function brandRows(items: IndexedItem[]): BrandReportRow[] {
+  const groups = new Map<string, { group: Group; corporation: string | null }>();
+  for (const i of items) {
+    if (!i.item.brand) continue;
+    let entry = groups.get(i.item.brand);
+    if (!entry) {
+      entry = { group: new Group(), corporation: i.corporation };
+      groups.set(i.item.brand, entry);
+    }
+    entry.group.add(i.currency, i.item.total_price);
+  }
+  return [...groups].map(([name, { group, corporation }]) => {
+    const main = group.money.main(group.counts);
+    return {
+      name,
+      owning_corporation: corporation,
+      purchases: group.n,
+      total: main.total,
+      currency_code: main.currency,
+      totals_by_currency: group.money.record(),
+    };
+  });
+}
+
+function corporationRows(items: IndexedItem[]): CorporationReportRow[] {
+  const groups = new Map<string, { group: Group; brands: Set<string> }>();
+  for (const i of items) {
+    if (!i.corporation) continue;
+    let entry = groups.get(i.corporation);
+    if (!entry) {
+      entry = { group: new Group(), brands: new Set() };
+      groups.set(i.corporation, entry);
+    }
+    entry.group.add(i.currency, i.item.total_price);
+    if (i.item.brand) entry.brands.add(i.item.brand);
+  }
+  return [...groups].map(([name, { group, brands }]) => {
+    const main = group.money.main(group.counts);
+    return {
+      name,
+      brands: [...brands].sort(text),
+      purchases: group.n,
+      total: main.total,
+      currency_code: main.currency,
+      totals_by_currency: group.money.record(),
+    };
+  });
+}
+
+/** All rows of a table under the query's filter, with the money and count sums over them. */
+function rowsOf<T extends ReportTable>(
+  index: ReportIndex,
+  query: PageQuery<T>,
+): { rows: ReportRows[T][]; totals: Record<string, number>; sums: Record<string, number> } {
+  const money = new CurrencySums();
+  const words = searchWords(query.q);
+  switch (query.table) {
+    case 'receipts': {
+      const rows = filteredReceipts(index, query).map((r) => r.receipt);
+      for (const r of rows) money.add(r.currency_code, r.total_amount);
+      return { rows: rows as ReportRows[T][], totals: money.record(), sums: {} };
+    }
+    case 'items': {
+      const found = filteredItems(index, query, true);
+      let quantity = 0;
+      for (const i of found) {
+        money.add(i.currency, i.item.total_price);
+        quantity += i.item.quantity ?? 0;
+      }
+      return {
+        rows: found.map((i) => i.item) as ReportRows[T][],
+        totals: money.record(),
+        sums: { quantity },
+      };
+    }
+    case 'merchants': {
+      // The merchants of the receipts under the filter; the search text matches the name or city.
+      const receipts = filteredReceipts(index, { ...query, q: undefined });
+      const rows = merchantRows(index, receipts).filter((m) =>
+        hasAll(`${normaliseName(m.name)}|${normaliseName(m.city ?? '')}`, words),
+      );
+      let visits = 0;
+      for (const m of rows) {
+        visits += m.visits;
+        for (const [c, amount] of Object.entries(m.totals_by_currency)) money.add(c || null, amount);
+      }
+      return { rows: rows as ReportRows[T][], totals: money.record(), sums: { visits } };
+    }
+    case 'brands': {
+      const rows = brandRows(filteredItems(index, query, false)).filter((b) =>
+        hasAll(`${normaliseName(b.name)}|${normaliseName(b.owning_corporation ?? '')}`, words),
+      );
+      let purchases = 0;
+      for (const b of rows) {
+        purchases += b.purchases;
+        for (const [c, amount] of Object.entries(b.totals_by_currency)) money.add(c || null, amount);
+      }
+      return { rows: rows as ReportRows[T][], totals: money.record(), sums: { purchases } };
+    }
+    case 'corporations': {
+      const rows = corporationRows(filteredItems(index, query, false)).filter((c) =>
+        hasAll([normaliseName(c.name), ...c.brands.map(normaliseName)].join('|'), words),
+      );
+      let purchases = 0;
+      const brands = new Set<string>();
+      for (const c of rows) {
+        purchases += c.purchases;
+        for (const b of c.brands) brands.add(b);
+        for (const [cur, amount] of Object.entries(c.totals_by_currency)) money.add(cur || null, amount);
+      }
+      return {
+        rows: rows as ReportRows[T][],
+        totals: money.record(),
+        sums: { purchases, brands: brands.size },
+      };
+    }
+  }
+  throw new ValidationError(`Unknown report table: ${String(query.table)}`, { code: 'InvalidRequest' });
+}
+
+/** The sort column and direction of a query: its own, or the table's default. */
+export function orderOf(query: {
+  table: ReportTable;
+  sort?: string | undefined;
+  dir?: SortDirection | undefined;
+}): {
+  sort: string;
+  dir: SortDirection;
+} {
+  const fallback = REPORT_DEFAULT_SORT[query.table];
+  const sort = query.sort ?? fallback.sort;
+  return { sort, dir: query.dir ?? (query.sort ? 'asc' : fallback.dir) };
+}
+
+/** Every row of a table under the filter, in the query's order (for the export). */
+export function sortedRows<T extends ReportTable>(
+  index: ReportIndex,
+  query: Omit<PageQuery<T>, 'pageSize' | 'pageToken'>,
+): ReportRows[T][] {
+  const { rows } = rowsOf(index, { ...query, pageSize: 1 });
+  return [...rows].sort(comparatorOf(query.table, orderOf(query)));
+}
+
+/**
+ * The first `k` rows in order: a bounded insertion for small pages (the usual case: a first page of
+ * 25 rows out of 100,000 items), a full sort otherwise.
+ */
+function firstInOrder<R>(rows: R[], compare: Compare<R>, k: number): R[] {
+  if (k * 8 >= rows.length) return [...rows].sort(compare).slice(0, k);
+  const out: R[] = [];
+  for (const row of rows) {
+    if (out.length === k && compare(row, out[k - 1]!) >= 0) continue;
+    let lo = 0;
+    let hi = out.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compare(out[mid]!, row) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    out.splice(lo, 0, row);
+    if (out.length > k) out.pop();
+  }
+  return out;
+}
+
+function comparatorOf<T extends ReportTable>(
+  table: T,
+  order: { sort: string; dir: SortDirection },
+): Compare<ReportRows[T]> {
+  const compare = (ORDERS[table] as Record<string, Compare<ReportRows[T]>>)[order.sort];
+  if (!compare) {
+    throw new ValidationError(`sort "${order.sort}" is not a column of the ${table} table.`, {
+      code: 'InvalidSort',
+    });
+  }
+  const idOf = ID_OF[table] as (row: ReportRows[T]) => string;
+  const sign = order.dir === 'desc' ? -1 : 1;
+  return (a, b) => sign * (compare(a, b) || text(idOf(a), idOf(b)));
+}
+
+/** One page of a table under the query. */
+export function queryReportIndex<T extends ReportTable>(
+  index: ReportIndex,
+  query: PageQuery<T>,
+): ReportPage<T> {
+  const order = orderOf(query);
+  const key = fingerprint(query, order.sort, order.dir);
+  const offset = offsetOf(query.pageToken, key);
+  const { rows, totals, sums } = rowsOf(index, query);
+  const end = offset + query.pageSize;
+  const page = firstInOrder(rows, comparatorOf(query.table, order), end).slice(offset);
+  return {
+    table: query.table,
+    rows: page,
+    count: rows.length,
+    totals,
+    sums,
+    sort: order.sort,
+    dir: order.dir,
+    pageSize: query.pageSize,
+    offset,
+    nextPageToken: end < rows.length ? pageTokenFor(end, key) : null,
+    previousPageToken: offset > 0 ? pageTokenFor(Math.max(0, offset - query.pageSize), key) : null,
+    version: index.version,
+  };
+}

@@ -1,0 +1,149 @@
+import type { AppData } from '../entities';
+import type { Identity } from '../ports';
+import {
+  DEFAULT_REPORT_PAGE_SIZE,
+  type ExportCsvQuery,
+  type ExportTable,
+  type ReportPage,
+  type ReportQuery,
+  type ReportRows,
+} from '../report-api';
+import { buildReportIndex, queryReportIndex, sortedRows, type ReportIndex } from '../repository/report-index';
+import { ReceiptRepository } from '../repository/receipt-repository';
+import { assertOwnUserId, type AppDeps } from './context';
+import { appDataJsonAt } from './get-app-data';
+
+type ReportDeps = Pick<AppDeps, 'store' | 'blobs' | 'logger'>;
+
+/** Users whose report index a process keeps (most recently used first out). */
+const MAX_CACHED_INDEXES = 8;
+
+/**
+ * Report indexes of recently served users, keyed by user id and tagged with the data version they
+ * were built from. A Map keeps insertion order, which serves as the least-recently-used order.
+ */
+const indexes = new Map<string, ReportIndex>();
+
+/** Forgets every cached report index (tests and benchmarks measure the cold path with it). */
+export function clearReportIndexes(): void {
+  indexes.clear();
+}
+
+/**
+ * The user's report index for their current data version. Costs one point read (the user's data
+ * version) when this process has the index of that version; otherwise also the cached report data
+ * (one blob read), or its rebuild from the user's receipts, merchants and items when that is stale.
+ */
+async function reportIndexOf(deps: ReportDeps, userId: string): Promise<ReportIndex> {
+  const version = await new ReceiptRepository(deps.store).getDataVersion(userId);
+  const known = indexes.get(userId);
+  if (known && known.version === version) {
+    indexes.delete(userId);
+    indexes.set(userId, known);
+    return known;
+  }
+  const data = JSON.parse(await appDataJsonAt(deps, userId, version)) as AppData;
+  const index = buildReportIndex(data);
+  indexes.delete(userId);
+  indexes.set(userId, index);
+  while (indexes.size > MAX_CACHED_INDEXES) indexes.delete(indexes.keys().next().value!);
+  return index;
+}
+
+/**
+ * One page of one of the user's report tables (GET /api/report): sorted, filtered, with money totals
+ * per currency and count sums over every row under the filter.
+ * @throws ForbiddenError when `userId` is not the caller's; ValidationError for a bad page token
+ */
+export async function queryReport(
+  deps: ReportDeps,
+  identity: Identity,
+  input: ReportQuery,
+): Promise<ReportPage> {
+  assertOwnUserId(identity, input.userId);
+  const index = await reportIndexOf(deps, identity.uid);
+  const { userId: _userId, pageSize, ...query } = input;
+  return queryReportIndex(index, { ...query, pageSize: pageSize ?? DEFAULT_REPORT_PAGE_SIZE });
+}
+
+/** Rows written per chunk of a CSV export. */
+const CSV_CHUNK_ROWS = 500;
+
+const CSV_COLUMNS: { [T in ExportTable]: [header: string, value: (row: ReportRows[T]) => CsvValue][] } = {
+  receipts: [
+    ['receipt_id', (r) => r.receipt_id],
+    ['date', (r) => r.transaction_date],
+    ['time', (r) => r.transaction_time],
+    ['merchant', (r) => r.merchant_name],
+    ['category', (r) => r.receipt_type],
+    ['document_type', (r) => r.doc_type],
+    ['region', (r) => r.country_region],
+    ['currency', (r) => r.currency_code],
+    ['total', (r) => money(r.total_amount)],
+    ['tax', (r) => money(r.total_tax)],
+    ['total_checks_out', (r) => r.total_checks_out],
+  ],
+  items: [
+    ['item_id', (i) => i.item_id],
+    ['receipt_id', (i) => i.receipt_id],
+    ['date', (i) => i.receipt_transaction_date],
+    ['merchant', (i) => i.merchant_name],
+    ['description', (i) => i.description],
+    ['brand', (i) => i.brand],
+    ['quantity', (i) => i.quantity],
+    ['unit_price', (i) => money(i.unit_price)],
+    ['total_price', (i) => money(i.total_price)],
+    ['currency', (i) => i.currency_code],
+  ],
+};
+
+type CsvValue = string | number | boolean | null | { money: number };
+const money = (n: number | null): CsvValue => (n === null ? null : { money: n });
+
+/**
+ * One CSV field. Numbers keep a dot decimal point (money with two decimals); text that a spreadsheet
+ * would take for a formula (starting with = + - @) gets a leading apostrophe; fields with a comma,
+ * quote or line break are quoted.
+ */
+export function csvField(value: CsvValue): string {
+  if (value === null) return '';
+  if (typeof value === 'object') return value.money.toFixed(2);
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** The file name of an export, e.g. `receipts-2024-05-31.csv`. */
+export function exportFileName(table: ExportTable, now: Date): string {
+  return `${table}-${now.toISOString().slice(0, 10)}.csv`;
+}
+
+/**
+ * The receipts or items under the filter as CSV (GET /api/exportCsv): a header row, ISO dates, dot
+ * decimals and a currency column, in CRLF lines after a UTF-8 byte order mark (so spreadsheets read
+ * accents right). Yields the text in chunks of {@link CSV_CHUNK_ROWS} rows, so the whole file is
+ * never held as one string; the user is checked and the data read before the first chunk.
+ * @throws ForbiddenError when `userId` is not the caller's
+ */
+export async function exportReportCsv(
+  deps: ReportDeps,
+  identity: Identity,
+  input: ExportCsvQuery,
+): Promise<AsyncIterable<string>> {
+  assertOwnUserId(identity, input.userId);
+  const index = await reportIndexOf(deps, identity.uid);
+  const { userId: _userId, ...query } = input;
+  const rows = sortedRows(index, query);
+  const columns = CSV_COLUMNS[input.table] as [string, (row: unknown) => CsvValue][];
+  return (async function* () {
+    yield `\uFEFF${columns.map(([header]) => header).join(',')}\r\n`;
+    for (let start = 0; start < rows.length; start += CSV_CHUNK_ROWS) {
+      let chunk = '';
+      for (const row of rows.slice(start, start + CSV_CHUNK_ROWS)) {
+        chunk += `${columns.map(([, value]) => csvField(value(row))).join(',')}\r\n`;
+      }
+      yield chunk;
+    }
+  })();
+}

@@ -188,6 +188,61 @@ function extendsName(name: string, line: string): boolean {
   return extra.length <= 4 && extra.every((w) => /^[\p{L}'&.-]+$/u.test(w));
 }
 
+/** More closing than opening brackets (`ALAM) SDN BHD`), or the other way round. */
+const bracketBalance = (text: string) =>
+  (text.match(/\(/g)?.length ?? 0) - (text.match(/\)/g)?.length ?? 0);
+
+/**
+ * Whether a line can be part of a name printed over two or three lines: letters, no digits, not an
+ * address, phone, date, registration number or document title.
+ */
+function nameFragment(line: ReceiptLine | undefined, country: string | null): line is ReceiptLine {
+  if (!line) return false;
+  const text = line.text.trim();
+  return (
+    text.length >= 2 &&
+    text.length <= 40 &&
+    !/\d/.test(text) &&
+    letterRatio(text) >= 0.6 &&
+    upperRatio(text) >= 0.8 &&
+    !DOC_TITLE_RE.test(line.upper) &&
+    !isAddressLine(line, country) &&
+    !isRegistrationOnly(line) &&
+    phoneIn(line) === null
+  );
+}
+
+/**
+ * A company name printed over more than one line, from its best line at `at`: a line that starts with
+ * the legal form (`CO. (M) SDN BHD`, `ENTERPRISE (SETIA`; fewer than four letters before it) or closes a bracket it did not open
+ * (`ALAM) SDN BHD`) continues the line above; a line that ends in `&` or `-`, or opens a bracket it does
+ * not close (`ENTERPRISE (SETIA`), goes on on the line below.
+ */
+function wholeName(lines: ReceiptLine[], at: number, country: string | null): { text: string; last: number } {
+  let first = at;
+  let last = at;
+  let text = lines[at]!.text.trim();
+  const startsInsideName = (t: string) => {
+    const legal = LEGAL_ENTITY_RE.exec(t.toUpperCase());
+    // Fewer than four letters before the legal form (`CO. (M) SDN BHD`) are no name on their own.
+    const before = legal === null ? '' : t.slice(0, legal.index);
+    return bracketBalance(t) < 0 || (legal !== null && (before.match(/\p{L}/gu)?.length ?? 0) < 4);
+  };
+  while (first > 0 && first > at - 2 && startsInsideName(text) && nameFragment(lines[first - 1], country)) {
+    first -= 1;
+    text = `${lines[first]!.text.trim()} ${text}`;
+  }
+  while (
+    last < at + 2 &&
+    (bracketBalance(text) > 0 || /[&-]$/.test(text)) &&
+    nameFragment(lines[last + 1], country)
+  ) {
+    last += 1;
+    text = `${text} ${lines[last]!.text.trim()}`;
+  }
+  return { text, last };
+}
+
 /**
  * Reads the merchant from the top of the receipt: its name is the best-scoring of the first lines
  * (upper case, a legal suffix such as SDN BHD or LTD, a shop word; not an address, phone,
@@ -211,12 +266,13 @@ export function readMerchant(lines: ReceiptLine[], country: string | null): Merc
     if (score !== null && score > -3 && (!best || score > best.score)) best = { line, at, score };
   }
 
+  const name = best ? wholeName(lines, best.at, country) : null;
   const addressLines: ReceiptLine[] = [];
   let postal: { postcode: string; city: string | null } | null = null;
-  let headerEnd = best ? best.at + 1 : 0;
-  if (best) {
+  let headerEnd = name ? name.last + 1 : 0;
+  if (best && name) {
     let skipped = 0;
-    for (let at = best.at + 1; at < Math.min(lines.length, best.at + 10); at++) {
+    for (let at = name.last + 1; at < Math.min(lines.length, best.at + 10); at++) {
       const line = lines[at]!;
       if (phoneIn(line) || PHONE_LABEL_RE.test(line.upper.slice(0, 6))) break;
       // A date or a registration number between the name and the address (`04 Jun 2018 18:28`,
@@ -265,7 +321,7 @@ export function readMerchant(lines: ReceiptLine[], country: string | null): Merc
   const street = addressLines.map((l) => l.text.replace(/[\s,]+$/, '')).join(', ');
   return {
     merchant: {
-      name: best ? tidyMerchantName(best.line.text) || null : null,
+      name: name ? tidyMerchantName(name.text) || null : null,
       phone_number: phone,
       postal_code: postal?.postcode ?? null,
       city: postal?.city ? postal.city.replace(/[\s,.]+$/, '') : null,

@@ -396,6 +396,28 @@ describe('merchant', () => {
     );
     expect(parsed.merchant.name).toBe('BENS GROCER');
   });
+
+  it('joins a company name printed over two or three lines, and starts the address after it', () => {
+    const legalFormBelow = parseReceiptText(
+      text(['CITY PAPER', 'CO. (M) SDN BHD', '(123456-A)', 'NO 8, JALAN 7/118B', '56000 KUALA LUMPUR']),
+    );
+    expect(legalFormBelow.merchant).toMatchObject({
+      name: 'CITY PAPER CO. (M) SDN BHD',
+      street_address: 'NO 8, JALAN 7/118B, 56000 KUALA LUMPUR',
+    });
+    const bracketAcrossLines = parseReceiptText(
+      text(['SINAR TOOLS', 'ENTERPRISE (BANDAR', 'BARU) SDN BHD', '822737-X', 'LOT 3, JALAN PELABUR 23/1']),
+    );
+    expect(bracketAcrossLines.merchant.name).toBe('SINAR TOOLS ENTERPRISE (BANDAR BARU) SDN BHD');
+    const ampersand = parseReceiptText(
+      text(['HOME GARDEN HARDWARE &', 'ELECTRICAL', 'NO.113G, JALAN SETIA 3', 'TEL: 03-3362 4137']),
+    );
+    expect(ampersand.merchant.name).toBe('HOME GARDEN HARDWARE & ELECTRICAL');
+    // A name line followed by an address line stays alone.
+    expect(
+      parseReceiptText(text(['KEDAI RUNCIT AMAN &', 'NO 5, JALAN BESAR', 'KLANG'])).merchant.name,
+    ).toBe('KEDAI RUNCIT AMAN &');
+  });
 });
 
 describe('confidence and empty input', () => {

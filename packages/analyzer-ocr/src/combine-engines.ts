@@ -41,13 +41,20 @@ export function combineEngineReadings(paddle: ParsedReceipt, tesseract: ParsedRe
   };
   agreement('receipt.total_amount', paddle.receipt.total_amount, tesseract.receipt.total_amount);
   agreement('receipt.transaction_date', paddle.receipt.transaction_date, tesseract.receipt.transaction_date);
+  // Both engines read the same name line: the more confident reading wins, when PaddleOCR kept (or
+  // got back) the spaces between the words (`POPULAR BOOK` where Tesseract read `FOFULAR BODE.`).
+  const paddleName = paddle.merchant.name && tidyMerchantName(respace(paddle.merchant.name) ?? '');
+  const sameNameLine =
+    words === tesseract &&
+    paddleName !== null &&
+    (paddle.confidence['merchant.name'] ?? 0) > (tesseract.confidence['merchant.name'] ?? 0) &&
+    sameLine(tesseract.merchant.name, paddleName);
   const merchant =
     words === paddle
-      ? {
-          ...paddle.merchant,
-          name: paddle.merchant.name && tidyMerchantName(respace(paddle.merchant.name) ?? ''),
-        }
-      : words.merchant;
+      ? { ...paddle.merchant, name: paddleName }
+      : sameNameLine
+        ? { ...tesseract.merchant, name: paddleName }
+        : words.merchant;
   return {
     receipt,
     merchant,
@@ -66,6 +73,37 @@ const GLUED_PREFIX = /\b(PERNIAGAAN|SYARIKAT|KEDAI|RESTORAN)(?=[A-Z])/g;
 export function respace(name: string | null): string | null {
   if (name === null) return null;
   return name.replace(GLUED_WORDS, ' ').replace(GLUED_PREFIX, '$1 ').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Whether two readings of a name are the same printed line: their letters and digits (spaces aside)
+ * differ in at most a quarter of the characters, and `b` has at least as many words as `a`.
+ */
+function sameLine(a: string | null, b: string): boolean {
+  if (!a) return false;
+  const bare = (t: string) => t.toUpperCase().replace(/[^\p{L}\p{N}]/gu, '');
+  const x = bare(a);
+  const y = bare(b);
+  if (x.length < 4 || y.length < 4) return false;
+  const words = (t: string) => t.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+  return words(b) >= words(a) && editDistance(x, y) <= Math.max(x.length, y.length) / 4;
+}
+
+/** Levenshtein distance: the fewest single-character insertions, deletions and substitutions. */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }
 
 function looksLikeCompany(name: string | null): boolean {

@@ -20,6 +20,20 @@ describe('combineEngineReadings', () => {
     expect(combined.confidence['receipt.transaction_date']).toBeGreaterThanOrEqual(0.9);
   });
 
+  it("takes PaddleOCR's letters for the name when both read the same line and PaddleOCR is surer", () => {
+    const lines = (name: string) => [name, 'TOTAL RM 14.10'].join('\n');
+    const sure = parseReceiptText(lines('POPULAR BOOK CO. (M) SDN BHD'), { lineConfidences: [0.95, 0.95] });
+    const unsure = parseReceiptText(lines('FOFULAR BODE. CO. (M) SDN BHD'), { lineConfidences: [0.7, 0.9] });
+    expect(combineEngineReadings(sure, unsure).merchant.name).toBe('POPULAR BOOK CO. (M) SDN BHD');
+    // Tesseract surer, or PaddleOCR with words run together: Tesseract's name stays.
+    expect(combineEngineReadings(unsure, sure).merchant.name).toBe('POPULAR BOOK CO. (M) SDN BHD');
+    const glued = parseReceiptText(lines('POPULARBOOK CO. (M) SDN BHD'), { lineConfidences: [0.99, 0.99] });
+    expect(combineEngineReadings(glued, unsure).merchant.name).toBe('FOFULAR BODE. CO. (M) SDN BHD');
+    // Another line altogether is no correction of the name.
+    const other = parseReceiptText(lines('TAMAN BERKELEY'), { lineConfidences: [0.99, 0.99] });
+    expect(combineEngineReadings(other, unsure).merchant.name).toBe('FOFULAR BODE. CO. (M) SDN BHD');
+  });
+
   it("falls back to Tesseract's reading when PaddleOCR found no total", () => {
     const none = parseReceiptText('SANSAMTRADINGCO');
     expect(combineEngineReadings(none, tesseract).receipt.total_amount).toBe(14.01);

@@ -368,6 +368,13 @@ describe('merchant', () => {
     );
     expect(parseReceiptText('MAJU JAYA (M) SON BHD\n(123456-A)').merchant.name).toBe('MAJU JAYA (M) SDN BHD');
     expect(parseReceiptText('BOOK CORNER SDN 8HD\nLOT 5').merchant.name).toBe('BOOK CORNER SDN BHD');
+    expect(parseReceiptText('BOOK CORNER SDN BHID\nLOT 5').merchant.name).toBe('BOOK CORNER SDN BHD');
+    expect(parseReceiptText('KEDAI RUNCIT MAJU 5/0\nLOT 5').merchant.name).toBe('KEDAI RUNCIT MAJU S/B');
+    expect(parseReceiptText('BINTANG C0. (M) BHD\nLOT 5').merchant.name).toBe('BINTANG CO. (M) BHD');
+    expect(parseReceiptText('LIM KEE ENTERPRISE FO\nLOT 5').merchant.name).toBe('LIM KEE ENTERPRISE');
+    // Digits that are part of the name and a trailing CO stay.
+    expect(parseReceiptText('99 SPEED MART S/B\nLOT 5').merchant.name).toBe('99 SPEED MART S/B');
+    expect(parseReceiptText('LIM KEE TRADING CO\nLOT 5').merchant.name).toBe('LIM KEE TRADING CO');
   });
 
   it('prefers an upper-case line with a company suffix over a lower-case scrawl above it', () => {

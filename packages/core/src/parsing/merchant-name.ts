@@ -23,9 +23,14 @@ export function tidyMerchantName(text: string): string {
     stripRegistration(text)
       .replace(/\bS[O0]N(\.?\s*[B8]HD)\b/g, 'SDN$1')
       .replace(/\b(SDN\.?\s*)8HD\b/g, '$1BHD')
-      // S/B (Sendirian Berhad) read with 5 for S or 8 for B: `99 SPEED MART 5/8`.
-      .replace(/(?<=\p{L}\s+)[S5]\/[B8]\b/gu, 'S/B')
+      .replace(/\b(SDN\.?\s*)BH[I1l]D\b/g, '$1BHD')
+      // A zero among the letters of a word is the letter O: `AEON C0. (M) BHD`.
+      .replace(/\b(?=[A-Z]*0)[A-Z0]*[A-Z][A-Z0]*\b/g, (word) => word.replace(/0/g, 'O'))
+      // S/B (Sendirian Berhad) read with 5 for S, and 8, D or 0 for B: `99 SPEED MART 5/8`, `5/0`.
+      .replace(/(?<=\p{L}\s+)[S5]\/[B8D0]\b/gu, 'S/B')
       .replace(/\b([A-Z]+\s+(?:SDN\.?\s*BHD|BHD|S\/B)\.?)\s+[A-Z]$/i, '$1')
+      // One or two stray letters after the legal form are a speck, not a word (`ENTERPRISE FO`).
+      .replace(/\b([A-Z]+\s+(?:ENTERPRISE|SDN\.?\s*BHD|BHD|S\/B)\.?)\s+(?!CO\b)[A-Z]{1,2}$/, '$1')
       // Whatever follows the legal suffix in brackets is a registration number, however misread.
       .replace(
         /(\b(?:S[DO0]N\.?\s*[B8]HD|BHD|BERHAD|S\/B|LTD|LIMITED|INC|LLC|PLC)\.?)\s*\([^)]*\)?\s*$/i,

@@ -38,6 +38,8 @@ export const ROUTE_ACCESS: Record<RouteName, RouteAccess> = {
   // Both read the user's cached report data (and rebuild it when it is stale).
   report: { ...reads, appDataCache: true },
   exportCsv: { ...reads, appDataCache: true },
+  // Home's figures, from the same cached report data.
+  dashboard: { ...reads, appDataCache: true },
   // Lists the receipt's objects (image, analysis) to delete those that exist, then rebuilds the
   // user's cached report so the next read is current.
   deleteReceiptData: { ...writes, images: ['list', 'delete'], appDataCache: true },

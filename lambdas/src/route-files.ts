@@ -11,6 +11,7 @@ export const ROUTE_HANDLER_FILES: Record<RouteName, string> = {
   getImage: 'get-image.ts',
   getAppData: 'get-app-data.ts',
   report: 'query-report.ts',
+  dashboard: 'get-dashboard.ts',
   exportCsv: 'export-csv.ts',
   deleteReceiptData: 'delete-receipt-data.ts',
   log: 'log-event.ts',

@@ -4,6 +4,7 @@ import type { HttpResult } from './http/responses';
 import { handler as deleteReceiptData } from './handlers/delete-receipt-data';
 import { streamHandler as exportCsv } from './handlers/export-csv';
 import { handler as getAppData } from './handlers/get-app-data';
+import { handler as dashboard } from './handlers/get-dashboard';
 import { handler as getImage } from './handlers/get-image';
 import { handler as listQueue } from './handlers/list-queue';
 import { handler as log } from './handlers/log-event';
@@ -28,6 +29,7 @@ export const ROUTE_HANDLERS: Record<RouteName, ApiHandler> = {
   getImage,
   getAppData,
   report,
+  dashboard,
   exportCsv,
   deleteReceiptData,
   log,

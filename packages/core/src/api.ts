@@ -197,6 +197,7 @@ export const ROUTES = {
   getImage: { method: 'GET', path: '/api/getImage', auth: true },
   getAppData: { method: 'GET', path: '/api/getAppData', auth: true },
   report: { method: 'GET', path: '/api/report', auth: true },
+  dashboard: { method: 'GET', path: '/api/dashboard', auth: true },
   exportCsv: { method: 'GET', path: '/api/exportCsv', auth: true },
   deleteReceiptData: { method: 'DELETE', path: '/api/deleteReceiptData', auth: true },
   log: { method: 'POST', path: '/api/log', auth: false },

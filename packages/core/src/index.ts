@@ -5,6 +5,7 @@ export * from './analysis';
 export * from './ports';
 export * from './api';
 export * from './report-api';
+export * from './dashboard-api';
 export * from './repository';
 export * from './use-cases';
 export * from './enrich';

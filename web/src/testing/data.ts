@@ -1,3 +1,4 @@
+import type { DashboardAnswer } from '@receipts/core/dashboard-api';
 import type {
   AppData,
   Brand,
@@ -90,5 +91,28 @@ export function makeQueueEntry(overrides: Partial<QueueEntry> = {}): QueueEntry 
     image: 'data:image/gif;base64,R0lGODlhAQABAAAAACw=',
     status: 'false',
     ...overrides,
+  };
+}
+
+/** GET /api/dashboard's answer for an account without receipts (April 2024). */
+export function makeEmptyDashboard(): DashboardAnswer {
+  return {
+    period: 'month',
+    today: '2024-04-20',
+    current: { from: '2024-04-01', to: '2024-04-30' },
+    previous: { from: '2024-03-01', to: '2024-03-31' },
+    spending: [],
+    months: Array.from({ length: 12 }, (_, i) => ({
+      month: new Date(Date.UTC(2023, 4 + i, 1)).toISOString().slice(0, 7),
+      totals: {},
+      receipts: 0,
+    })),
+    topMerchants: [],
+    topBrands: [],
+    topCorporations: [],
+    categories: [],
+    latestReceipts: [],
+    receiptCount: 0,
+    version: 'v0',
   };
 }

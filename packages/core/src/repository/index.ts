@@ -3,3 +3,4 @@ export * from './rows';
 export * from './receipt-repository';
 export * from './app-data';
 export * from './report-index';
+export * from './dashboard';

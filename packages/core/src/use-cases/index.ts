@@ -16,3 +16,4 @@ export * from './resume-scans';
 export * from './sweep-scans';
 export * from './storage-tester';
 export * from './query-report';
+export * from './get-dashboard';

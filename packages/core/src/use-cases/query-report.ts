@@ -34,7 +34,7 @@ export function clearReportIndexes(): void {
  * version) when this process has the index of that version; otherwise also the cached report data
  * (one blob read), or its rebuild from the user's receipts, merchants and items when that is stale.
  */
-async function reportIndexOf(deps: ReportDeps, userId: string): Promise<ReportIndex> {
+export async function reportIndexOf(deps: ReportDeps, userId: string): Promise<ReportIndex> {
   const version = await new ReceiptRepository(deps.store).getDataVersion(userId);
   const known = indexes.get(userId);
   if (known && known.version === version) {

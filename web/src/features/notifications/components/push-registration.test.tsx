@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
+import { makeEmptyDashboard } from '../../../testing/data';
 import { fakeApi } from '../../../testing/fake-api';
 import { renderApp, signedInState, testConfig } from '../../../testing/render';
 
@@ -56,7 +57,7 @@ describe('push notifications', () => {
   it('does not ask again when a token is stored', async () => {
     const api = fakeApi({ 'GET /api/listQueue': [] });
     renderApp('/', { state: signedInState({ fcmToken: 'kept' }), config: pushConfig });
-    await screen.findByRole('heading', { name: 'Receipt Tracker' });
+    await screen.findByRole('heading', { name: 'Home' });
     await act(() => new Promise((r) => setTimeout(r, 50)));
     expect(Notification.requestPermission).not.toHaveBeenCalled();
     expect(api.callsTo('POST', '/api/registerFCMToken')).toHaveLength(0);
@@ -64,7 +65,7 @@ describe('push notifications', () => {
 
   it('stays out of the way when the browser has no push support', async () => {
     messaging.isSupported.mockResolvedValueOnce(false);
-    const api = fakeApi({ 'GET /api/listQueue': [] });
+    const api = fakeApi({ 'GET /api/listQueue': [], 'GET /api/dashboard': makeEmptyDashboard() });
     renderApp('/', { state: signedInState({ fcmToken: null }), config: pushConfig });
     await waitFor(() => expect(messaging.isSupported).toHaveBeenCalled());
     await act(() => new Promise((r) => setTimeout(r, 50)));

@@ -1,0 +1,21 @@
+import type { DashboardAnswer, DashboardQuery } from '../dashboard-api';
+import type { Identity } from '../ports';
+import { dashboardOf } from '../repository/dashboard';
+import { assertOwnUserId, nowOf, type AppDeps } from './context';
+import { reportIndexOf } from './query-report';
+
+/**
+ * Home's figures for the signed-in user (GET /api/dashboard), from the same cached report index as
+ * GET /api/report: one point read when this process holds the index of the user's data version.
+ * @throws ForbiddenError when `userId` is not the caller's
+ */
+export async function getDashboard(
+  deps: Pick<AppDeps, 'store' | 'blobs' | 'logger' | 'now'>,
+  identity: Identity,
+  input: DashboardQuery,
+): Promise<DashboardAnswer> {
+  assertOwnUserId(identity, input.userId);
+  const index = await reportIndexOf(deps, identity.uid);
+  const today = input.today ?? nowOf(deps).toISOString().slice(0, 10);
+  return dashboardOf(index, input.period, today);
+}

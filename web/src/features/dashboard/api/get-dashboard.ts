@@ -1,0 +1,38 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { DashboardAnswer, DashboardPeriod } from '@receipts/core/dashboard-api';
+import { apiRequest } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
+import { useAppState } from '../../../stores/app-state';
+
+/** The person's own calendar day, `YYYY-MM-DD` (their time zone decides which month is "this month"). */
+export function localToday(now = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** GET /api/dashboard: Home's figures for a period. */
+export function getDashboard(
+  userId: string,
+  period: DashboardPeriod,
+  today: string,
+  signal?: AbortSignal,
+): Promise<DashboardAnswer> {
+  return apiRequest<DashboardAnswer>('dashboard', { query: { userId, period, today }, signal });
+}
+
+/** Kept under the reports key, so new analysed receipts refresh Home as they refresh the reports. */
+export const dashboardQueryOptions = (userId: string, period: DashboardPeriod, today: string) =>
+  queryOptions({
+    queryKey: [...queryKeys.reports(userId), 'dashboard', period, today] as const,
+    queryFn: ({ signal }) => getDashboard(userId, period, today, signal),
+  });
+
+/** The signed-in user's Home figures; the figures shown stay while another period loads. */
+export function useDashboard(period: DashboardPeriod) {
+  const { userId } = useAppState();
+  return useQuery({
+    ...dashboardQueryOptions(userId ?? '', period, localToday()),
+    enabled: Boolean(userId),
+    placeholderData: keepPreviousData,
+  });
+}

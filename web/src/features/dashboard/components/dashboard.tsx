@@ -1,0 +1,385 @@
+import { Link as RouterLink, useSearchParams } from 'react-router';
+import {
+  Card,
+  Radio,
+  RadioGroup,
+  Subtitle1,
+  Text,
+  Title2,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import { Camera24Regular } from '@fluentui/react-icons/svg/camera';
+import { ArrowUpload24Regular } from '@fluentui/react-icons/svg/arrow-upload';
+import {
+  DASHBOARD_PERIODS,
+  type DashboardAnswer,
+  type DashboardPeriod,
+  type DashboardTopEntry,
+} from '@receipts/core/dashboard-api';
+import type { ReactNode } from 'react';
+import { PageDataStatus, PageSection } from '../../../components/page';
+import { useNow } from '../../../hooks/use-now';
+import { formatMoney, orDash } from '../../../lib/format';
+import { queueCounts } from '../../../lib/queue';
+import { useAppState } from '../../../stores/app-state';
+import { useDashboard } from '../api/get-dashboard';
+import { MonthChart } from './month-chart';
+
+const PERIOD_WORDS: Record<DashboardPeriod, { label: string; current: string; previous: string }> = {
+  month: { label: 'Month', current: 'This month', previous: 'last month' },
+  quarter: { label: 'Quarter', current: 'This quarter', previous: 'last quarter' },
+  year: { label: 'Year', current: 'This year', previous: 'last year' },
+};
+
+const isPeriod = (value: string | null): value is DashboardPeriod =>
+  (DASHBOARD_PERIODS as readonly string[]).includes(value ?? '');
+
+const useStyles = makeStyles({
+  page: {
+    display: 'grid',
+    gap: tokens.spacingVerticalL,
+    padding: `${tokens.spacingVerticalL} ${tokens.spacingHorizontalM} 96px`,
+    maxWidth: '1200px',
+    marginInline: 'auto',
+    boxSizing: 'border-box',
+    width: '100%',
+    minWidth: 0,
+  },
+  header: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM, flexWrap: 'wrap' },
+  title: { flexGrow: 1, margin: 0 },
+  actions: { display: 'grid', gridTemplateColumns: '1fr 1fr', gap: tokens.spacingHorizontalM },
+  action: {
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    gap: tokens.spacingHorizontalS,
+    minHeight: '56px',
+    padding: `${tokens.spacingVerticalM} ${tokens.spacingHorizontalM}`,
+    borderRadius: tokens.borderRadiusLarge,
+    fontSize: tokens.fontSizeBase400,
+    fontWeight: tokens.fontWeightSemibold,
+    textDecoration: 'none',
+    ':focus-visible': { outline: `2px solid ${tokens.colorStrokeFocus2}`, outlineOffset: '2px' },
+  },
+  primary: {
+    backgroundColor: tokens.colorBrandBackground,
+    color: tokens.colorNeutralForegroundOnBrand,
+    ':hover': { backgroundColor: tokens.colorBrandBackgroundHover },
+  },
+  secondary: {
+    backgroundColor: tokens.colorNeutralBackground1,
+    color: tokens.colorBrandForeground1,
+    border: `1px solid ${tokens.colorBrandStroke1}`,
+    ':hover': { backgroundColor: tokens.colorNeutralBackground1Hover },
+  },
+  grid: {
+    display: 'grid',
+    gap: tokens.spacingVerticalL,
+    gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 320px), 1fr))',
+    alignItems: 'start',
+  },
+  card: { minWidth: 0 },
+  figures: { display: 'grid', gap: tokens.spacingVerticalS, margin: 0 },
+  figure: { display: 'grid', gap: tokens.spacingVerticalXXS },
+  amount: { fontSize: tokens.fontSizeHero700, fontWeight: tokens.fontWeightSemibold, lineHeight: 1.1 },
+  muted: { color: tokens.colorNeutralForeground2 },
+  list: { margin: 0, paddingInlineStart: '1.4em', display: 'grid', gap: tokens.spacingVerticalXS },
+  row: { display: 'flex', justifyContent: 'space-between', gap: tokens.spacingHorizontalS, minWidth: 0 },
+  name: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 },
+  money: { fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' },
+  track: {
+    height: '8px',
+    borderRadius: tokens.borderRadiusSmall,
+    backgroundColor: tokens.colorNeutralBackground3,
+    overflow: 'hidden',
+  },
+  fill: { height: '100%', backgroundColor: tokens.colorBrandBackground },
+  status: { display: 'flex', gap: tokens.spacingHorizontalL, flexWrap: 'wrap' },
+  welcome: { display: 'grid', gap: tokens.spacingVerticalM, padding: tokens.spacingVerticalL },
+});
+
+/** Money as "12.50 EUR" (amounts without a known currency carry none). */
+const money = (amount: number, currency: string | null) =>
+  `${formatMoney(amount)}${currency ? ` ${currency}` : ''}`;
+
+/** Sums per currency as "5.50 EUR · 3.60 GBP". */
+const moneyList = (totals: Record<string, number>) =>
+  Object.entries(totals)
+    .map(([c, n]) => money(n, c || null))
+    .join(' · ');
+
+/** The change against the previous period in words (never only a colour or an arrow). */
+function changeText(
+  current: number,
+  previous: number,
+  previousWord: string,
+  currency: string | null,
+): string {
+  if (previous === 0)
+    return current === 0 ? `Nothing spent, as ${previousWord}.` : `Nothing spent ${previousWord}.`;
+  const difference = current - previous;
+  const percent = Math.round((Math.abs(difference) / previous) * 100);
+  if (Math.abs(difference) < 0.005) return `The same as ${previousWord}.`;
+  return `${money(Math.abs(difference), currency)} ${difference > 0 ? 'more' : 'less'} than ${previousWord} (${money(
+    previous,
+    currency,
+  )}, ${difference > 0 ? '+' : '−'}${percent}%).`;
+}
+
+function CaptureButtons() {
+  const styles = useStyles();
+  return (
+    <nav aria-label="Add a receipt" className={styles.actions}>
+      <RouterLink to="/Camera?p=Camera" className={`${styles.action} ${styles.primary}`}>
+        <Camera24Regular aria-hidden />
+        Scan a receipt
+      </RouterLink>
+      <RouterLink to="/Camera?p=Upload" className={`${styles.action} ${styles.secondary}`}>
+        <ArrowUpload24Regular aria-hidden />
+        Upload
+      </RouterLink>
+    </nav>
+  );
+}
+
+function PendingScans() {
+  const styles = useStyles();
+  const { scanning } = useAppState();
+  const { inProgress, needsAttention } = queueCounts(scanning, useNow());
+  return (
+    <div className={styles.status}>
+      <RouterLink to="/ReceiptImages">
+        {inProgress === 1 ? '1 scan pending' : `${inProgress} scans pending`}
+      </RouterLink>
+      {needsAttention > 0 && (
+        <RouterLink to="/ReceiptImages">
+          {needsAttention === 1 ? '1 scan needs attention' : `${needsAttention} scans need attention`}
+        </RouterLink>
+      )}
+    </div>
+  );
+}
+
+function DashboardCard({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  const styles = useStyles();
+  return (
+    <Card className={styles.card}>
+      <PageSection id={id} title={title}>
+        {children}
+      </PageSection>
+    </Card>
+  );
+}
+
+function TopList({
+  entries,
+  linkOf,
+  empty,
+}: {
+  entries: DashboardTopEntry[];
+  linkOf: (e: DashboardTopEntry) => string;
+  empty: string;
+}) {
+  const styles = useStyles();
+  if (entries.length === 0) return <Text className={styles.muted}>{empty}</Text>;
+  return (
+    <ol className={styles.list}>
+      {entries.map((e) => (
+        <li key={e.id}>
+          <span className={styles.row}>
+            <RouterLink to={linkOf(e)} className={styles.name}>
+              {e.name}
+            </RouterLink>
+            <span className={styles.money}>{money(e.total, e.currency_code)}</span>
+          </span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function Categories({ categories }: { categories: DashboardAnswer['categories'] }) {
+  const styles = useStyles();
+  if (categories.length === 0) return <Text className={styles.muted}>No receipts in this period.</Text>;
+  const largest = (t: Record<string, number>) => Math.max(0, ...Object.values(t));
+  const max = Math.max(...categories.map((c) => largest(c.totals)), 0);
+  return (
+    <ul className={styles.list} style={{ listStyleType: 'none', paddingInlineStart: 0 }}>
+      {categories.map((c) => (
+        <li key={c.category ?? ''} className={styles.figure}>
+          <span className={styles.row}>
+            <span className={styles.name}>
+              {c.category ? c.category.charAt(0).toUpperCase() + c.category.slice(1) : 'No category'} (
+              {c.receipts === 1 ? '1 receipt' : `${c.receipts} receipts`})
+            </span>
+            <span className={styles.money}>{moneyList(c.totals)}</span>
+          </span>
+          {/* The bar repeats the figure beside it for the eye; the text carries the meaning. */}
+          <span className={styles.track} aria-hidden>
+            <span
+              className={styles.fill}
+              style={{ display: 'block', width: `${max > 0 ? (largest(c.totals) / max) * 100 : 0}%` }}
+            />
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Spending({ data }: { data: DashboardAnswer }) {
+  const styles = useStyles();
+  const words = PERIOD_WORDS[data.period];
+  if (data.spending.length === 0)
+    return (
+      <Text className={styles.muted}>
+        No receipts dated {words.current.toLowerCase()} or {words.previous}.
+      </Text>
+    );
+  return (
+    <dl className={styles.figures}>
+      {data.spending.map((s) => (
+        <div key={s.currency ?? ''} className={styles.figure}>
+          <dt className={styles.muted}>
+            {words.current} in {s.currency ?? 'no currency'} (
+            {s.receipts === 1 ? '1 receipt' : `${s.receipts} receipts`})
+          </dt>
+          <dd style={{ margin: 0 }}>
+            <span className={styles.amount}>{money(s.current, s.currency)}</span>
+            <br />
+            <Text>{changeText(s.current, s.previous, words.previous, s.currency)}</Text>
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** The first-step card of an account without receipts: what to do instead of empty charts. */
+function Welcome() {
+  const styles = useStyles();
+  return (
+    <Card className={styles.welcome}>
+      <Subtitle1 as="h2">Scan your first receipt</Subtitle1>
+      <Text>
+        Take a photo of a shop receipt or upload a picture or PDF of one. It is read in the background, and
+        here you will then see what you spend each month, where and on which brands.
+      </Text>
+      <CaptureButtons />
+      <PendingScans />
+    </Card>
+  );
+}
+
+/**
+ * The signed-in Home: spending against the previous period per currency, 12 months as a chart (with a
+ * table), top merchants, brands and corporations, categories, the latest receipts, pending scans, and
+ * the capture buttons. The period is in the URL (`?period=quarter`).
+ */
+export function Dashboard() {
+  const styles = useStyles();
+  const [params, setParams] = useSearchParams();
+  const requested = params.get('period');
+  const period: DashboardPeriod = isPeriod(requested) ? requested : 'month';
+  const query = useDashboard(period);
+  const data = query.data;
+  const words = PERIOD_WORDS[period];
+
+  const periodSwitch = (
+    <RadioGroup
+      layout="horizontal"
+      aria-label="Period"
+      value={period}
+      onChange={(_, { value }) =>
+        setParams(
+          (current) => {
+            const next = new URLSearchParams(current);
+            if (value === 'month') next.delete('period');
+            else next.set('period', value);
+            return next;
+          },
+          { replace: true },
+        )
+      }
+    >
+      {DASHBOARD_PERIODS.map((p) => (
+        <Radio key={p} value={p} label={PERIOD_WORDS[p].label} />
+      ))}
+    </RadioGroup>
+  );
+
+  return (
+    <main className={styles.page}>
+      <div className={styles.header}>
+        <Title2 as="h1" className={styles.title}>
+          Home
+        </Title2>
+        {data && data.receiptCount > 0 && periodSwitch}
+      </div>
+      {!data && <PageDataStatus query={query} loadingLabel="Loading your figures" />}
+      {data && data.receiptCount === 0 && <Welcome />}
+      {data && data.receiptCount > 0 && (
+        <>
+          <CaptureButtons />
+          <PendingScans />
+          <div className={styles.grid} aria-busy={query.isPlaceholderData}>
+            <DashboardCard id="home-spending" title={`Spending ${words.current.toLowerCase()}`}>
+              <Spending data={data} />
+              <Text size={200} className={styles.muted}>
+                {data.current.from} to {data.current.to}
+              </Text>
+            </DashboardCard>
+            <DashboardCard id="home-months" title="Last 12 months">
+              <MonthChart months={data.months} />
+            </DashboardCard>
+            <DashboardCard id="home-categories" title="By category">
+              <Categories categories={data.categories} />
+            </DashboardCard>
+            <DashboardCard id="home-merchants" title="Top merchants">
+              <TopList
+                entries={data.topMerchants}
+                linkOf={(e) => `/Merchant?merchantId=${encodeURIComponent(e.id)}`}
+                empty="No merchants in this period."
+              />
+            </DashboardCard>
+            <DashboardCard id="home-brands" title="Top brands">
+              <TopList
+                entries={data.topBrands}
+                linkOf={(e) => `/Brand?brandId=${encodeURIComponent(e.id)}`}
+                empty="No branded items in this period."
+              />
+            </DashboardCard>
+            <DashboardCard id="home-corporations" title="Top corporations">
+              <TopList
+                entries={data.topCorporations}
+                linkOf={(e) => `/Corporation?name=${encodeURIComponent(e.id)}`}
+                empty="No known owners of brands in this period."
+              />
+            </DashboardCard>
+            <DashboardCard id="home-latest" title="Latest receipts">
+              <ol className={styles.list}>
+                {data.latestReceipts.map((r) => (
+                  <li key={r.receipt_id}>
+                    <span className={styles.row}>
+                      <RouterLink
+                        to={`/Receipt?receiptId=${encodeURIComponent(r.receipt_id)}`}
+                        className={styles.name}
+                      >
+                        {r.merchant_name}, {orDash(r.transaction_date)}
+                      </RouterLink>
+                      <span className={styles.money}>
+                        {r.total_amount === null ? '—' : money(r.total_amount, r.currency_code)}
+                      </span>
+                    </span>
+                  </li>
+                ))}
+              </ol>
+              <RouterLink to="/Receipts">All receipts</RouterLink>
+            </DashboardCard>
+          </div>
+        </>
+      )}
+    </main>
+  );
+}

@@ -4,6 +4,7 @@ export * from './entities';
 export * from './analysis';
 export * from './ports';
 export * from './api';
+export * from './api-edits';
 export * from './repository';
 export * from './use-cases';
 export * from './enrich';

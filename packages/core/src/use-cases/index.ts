@@ -15,3 +15,6 @@ export * from './process-scan';
 export * from './resume-scans';
 export * from './sweep-scans';
 export * from './storage-tester';
+export * from './edit-receipt';
+export * from './edit-merchant';
+export * from './reanalyse-receipt';

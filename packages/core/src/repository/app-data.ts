@@ -1,5 +1,13 @@
 import { roundMoney } from '../analysis';
-import type { AppData, Brand, Corporation, Receipt, ReportItem, ReportMerchant, ReportReceipt } from '../entities';
+import type {
+  AppData,
+  Brand,
+  Corporation,
+  Receipt,
+  ReportItem,
+  ReportMerchant,
+  ReportReceipt,
+} from '../entities';
 import type { ItemRow, MerchantRow, ReceiptRow } from './rows';
 
 /**

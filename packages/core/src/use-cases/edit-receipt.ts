@@ -8,13 +8,7 @@ import {
 import { totalChecksOut } from '../analysis';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors';
 import type { Identity } from '../ports';
-import {
-  itemIdFor,
-  merchantIdFor,
-  normaliseName,
-  parseReceiptId,
-  receiptIdOfItem,
-} from '../repository/keys';
+import { itemIdFor, merchantIdFor, normaliseName, parseReceiptId, receiptIdOfItem } from '../repository/keys';
 import { ReceiptRepository } from '../repository/receipt-repository';
 import type { ItemRow, MerchantRow, ReceiptRow } from '../repository/rows';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';

@@ -342,7 +342,9 @@ async function persistAnalysis(
   ]);
   // Analysed again: what a person set stays (see reanalysis rules in keepEdits).
   const edited = new Set(previous?.edited ?? []);
-  const previousMerchant = previous ? merchants.find((m) => m.merchant_id === previous.merchant_id) : undefined;
+  const previousMerchant = previous
+    ? merchants.find((m) => m.merchant_id === previous.merchant_id)
+    : undefined;
   const keptMerchant =
     previousMerchant && (edited.has('merchant_name') || edited.has('merchant') || previousMerchant.edited)
       ? previousMerchant
@@ -372,20 +374,20 @@ async function persistAnalysis(
   const items: ItemRow[] = keepItems
     ? await repo.listItemsOfReceipt(receiptId)
     : result.items.map((item, i) => ({
-    item_id: itemIdFor(receiptId, i),
-    receipt_id: receiptId,
-    description: clean(item.description) ?? '',
-    unit_price: item.unit_price,
-    quantity: item.quantity,
-    total_price: item.total_price,
-    currency_code: currency,
-    user_id: userId,
-    brand: clean(item.brand),
-    product_type: clean(item.product_type),
-    product_identifier: clean(item.product_identifier),
-    vectors: null,
-    owning_corporation: clean(item.owning_corporation),
-  }));
+        item_id: itemIdFor(receiptId, i),
+        receipt_id: receiptId,
+        description: clean(item.description) ?? '',
+        unit_price: item.unit_price,
+        quantity: item.quantity,
+        total_price: item.total_price,
+        currency_code: currency,
+        user_id: userId,
+        brand: clean(item.brand),
+        product_type: clean(item.product_type),
+        product_identifier: clean(item.product_identifier),
+        vectors: null,
+        owning_corporation: clean(item.owning_corporation),
+      }));
   const taxes: Tax[] = result.taxes.map((tax) => ({
     receipt_id: receiptId,
     description: clean(tax.description) ?? '',

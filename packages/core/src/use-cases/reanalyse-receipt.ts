@@ -1,5 +1,11 @@
 import type { BrandOption, ReanalyseAnswer } from '../api-edits';
-import { ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError, ValidationError } from '../errors';
+import {
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  ServiceUnavailableError,
+  ValidationError,
+} from '../errors';
 import type { Identity } from '../ports';
 import { analysisKey, imageKey, parseReceiptId } from '../repository/keys';
 import { ReceiptRepository } from '../repository/receipt-repository';
@@ -58,10 +64,13 @@ export async function reanalyseReceipt(
   } catch (error) {
     deps.logger.error('enqueue failed', { userId: uid, fileName, error: String(error) });
     await repo.deleteQueueEntry(uid, fileName).catch(() => undefined);
-    throw new ServiceUnavailableError('The receipt could not be queued for analysis; try again in a moment.', {
-      cause: error,
-      code: 'QueueUnavailable',
-    });
+    throw new ServiceUnavailableError(
+      'The receipt could not be queued for analysis; try again in a moment.',
+      {
+        cause: error,
+        code: 'QueueUnavailable',
+      },
+    );
   }
   deps.logger.info('receipt queued for analysis again', { userId: uid, receiptId: receipt.receipt_id });
   return { receiptId: receipt.receipt_id, fileName, status: 'false' };

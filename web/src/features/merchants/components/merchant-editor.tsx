@@ -41,7 +41,7 @@ type FieldKey = (typeof FIELDS)[number][0];
 function EditFailure({ error }: { error: unknown }) {
   if (!error) return null;
   return (
-    <MessageBar intent="error" role="alert">
+    <MessageBar intent="error" layout="multiline" role="alert">
       <MessageBarBody>{errorMessage(error)}</MessageBarBody>
     </MessageBar>
   );

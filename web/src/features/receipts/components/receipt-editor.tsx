@@ -71,7 +71,7 @@ export function EditError({ error, onReload }: { error: unknown; onReload: () =>
   if (!error) return null;
   const stale = error instanceof ApiError && error.status === 409;
   return (
-    <MessageBar intent={stale ? 'warning' : 'error'} role="alert">
+    <MessageBar intent={stale ? 'warning' : 'error'} layout="multiline" role="alert">
       <MessageBarBody>{errorMessage(error)}</MessageBarBody>
       {stale && (
         <MessageBarActions>

@@ -99,7 +99,7 @@ function ReceiptNotes({
   return (
     <>
       {receipt.needs_review && (
-        <MessageBar intent="warning" aria-label="Needs review">
+        <MessageBar intent="warning" layout="multiline" aria-label="Needs review">
           <MessageBarBody>
             <MessageBarTitle>Needs review</MessageBarTitle>
             {reasons.map((r) => REVIEW_REASON_TEXT[r as ReviewReason] ?? r).join('. ')}. Check the values
@@ -114,7 +114,7 @@ function ReceiptNotes({
       )}
       <EditError error={error} onReload={onReload} />
       {changes.length > 0 && (
-        <MessageBar intent="info" aria-label="Analysed again">
+        <MessageBar intent="info" layout="multiline" aria-label="Analysed again">
           <MessageBarBody>
             <MessageBarTitle>Analysed again</MessageBarTitle>
             {changes

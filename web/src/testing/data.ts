@@ -2,7 +2,6 @@ import type {
   AppData,
   Brand,
   QueueEntry,
-  Receipt,
   ReportItem,
   ReportMerchant,
   ReportReceipt,

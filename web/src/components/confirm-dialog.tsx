@@ -19,7 +19,12 @@ export interface ConfirmDialogProps {
   onCancel: () => void;
 }
 
-/** Asks before something that cannot be undone; Escape and Cancel keep everything as it is. */
+/**
+ * Asks before something that cannot be undone; Escape and Cancel keep everything as it is. Not modal
+ * to the page's accessibility tree (like every dialog here, spec §4): going ahead may leave the
+ * screen at once, and a modal dialog unmounted that way would leave the next screen hidden from
+ * screen readers.
+ */
 export function ConfirmDialog({
   open,
   title,
@@ -29,8 +34,12 @@ export function ConfirmDialog({
   onCancel,
 }: ConfirmDialogProps) {
   return (
-    <Dialog modalType="alert" open={open} onOpenChange={(_, data) => (data.open ? undefined : onCancel())}>
-      <DialogSurface aria-label={title}>
+    <Dialog
+      modalType="non-modal"
+      open={open}
+      onOpenChange={(_, data) => (data.open ? undefined : onCancel())}
+    >
+      <DialogSurface aria-label={title} role="alertdialog">
         <DialogBody>
           <DialogTitle>{title}</DialogTitle>
           <DialogContent>{children}</DialogContent>

@@ -190,13 +190,6 @@ export function ReceiptPage() {
     />
   );
 
-  if (remove.isPending) {
-    return (
-      <Page title="Receipt">
-        <Spinner label={DELETE_MESSAGES.busy} />
-      </Page>
-    );
-  }
   if (!result) {
     return (
       <Page title="Receipt" actions={back}>
@@ -216,6 +209,21 @@ export function ReceiptPage() {
   }
 
   const receipt: ReportReceipt = result.receipt;
+  // The dialog stays mounted while the delete runs, so it closes properly (its focus trap and the
+  // hiding of the rest of the page from screen readers end with it).
+  const confirmDialog = (
+    <ConfirmDialog
+      open={confirmDelete}
+      title="Delete this receipt?"
+      confirmLabel="Delete"
+      onConfirm={onDelete}
+      onCancel={() => setConfirmDelete(false)}
+    >
+      The receipt from {receipt.merchant_name || 'Unknown Merchant'}
+      {receipt.transaction_date ? ` on ${receipt.transaction_date}` : ''}, its items and its image are deleted
+      for good.
+    </ConfirmDialog>
+  );
   const owner = userId;
   const reload = () => void data.refetch();
   const editRef = { receiptId: receipt.receipt_id, etag: receipt.etag ?? '' };
@@ -245,6 +253,15 @@ export function ReceiptPage() {
               : `/Merchant?merchantId=${encodeURIComponent(receipt.merchant_id)}`,
           ),
       },
+    );
+  }
+
+  if (remove.isPending) {
+    return (
+      <Page title="Receipt">
+        <Spinner label={DELETE_MESSAGES.busy} />
+        {confirmDialog}
+      </Page>
     );
   }
 
@@ -384,17 +401,7 @@ export function ReceiptPage() {
           </>
         )}
       </Modal>
-      <ConfirmDialog
-        open={confirmDelete}
-        title="Delete this receipt?"
-        confirmLabel="Delete"
-        onConfirm={onDelete}
-        onCancel={() => setConfirmDelete(false)}
-      >
-        The receipt from {receipt.merchant_name || 'Unknown Merchant'}
-        {receipt.transaction_date ? ` on ${receipt.transaction_date}` : ''}, its items and its image are
-        deleted for good.
-      </ConfirmDialog>
+      {confirmDialog}
     </Page>
   );
 }

@@ -307,6 +307,8 @@ describe('review and correct in a real browser', () => {
     await visible(image);
     const [imageBox, formBox] = [await image.boundingBox(), await form.boundingBox()];
     expect(imageBox!.y + imageBox!.height).toBeLessThanOrEqual(formBox!.y + 1);
+    // Nothing wider than the phone: no sideways scrolling while typing.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await screenshot(page, 'review-edit-form-phone');
     await page.setViewportSize(WIDE);
   });

@@ -15,10 +15,13 @@ import { errorMessage } from '../../../lib/api-client';
 import { useEdit } from '../../../lib/edits';
 
 const useStyles = makeStyles({
+  // Inputs fill their grid cell and may shrink with it (their own minimum width overflows on phones).
+  input: { width: '100%', minWidth: 0, boxSizing: 'border-box' },
   fields: {
     display: 'grid',
     gap: tokens.spacingVerticalS,
     gridTemplateColumns: 'repeat(auto-fill, minmax(180px, 1fr))',
+    '& > *': { minWidth: 0 },
   },
   buttons: {
     display: 'flex',
@@ -87,6 +90,7 @@ export function MerchantEditor({
         {FIELDS.map(([key, label]) => (
           <Field key={key} label={label}>
             <Input
+              className={styles.input}
               name={key}
               value={values[key]}
               maxLength={200}
@@ -141,7 +145,11 @@ export function MergeMerchant({
     >
       <div className={styles.buttons}>
         <Field label="Same shop as">
-          <Select value={duplicateId} onChange={(_, data) => setDuplicateId(data.value)}>
+          <Select
+            className={styles.input}
+            value={duplicateId}
+            onChange={(_, data) => setDuplicateId(data.value)}
+          >
             <option value="">Choose a merchant to merge into this one</option>
             {others.map((m) => (
               <option key={m.merchant_id} value={m.merchant_id}>

@@ -25,6 +25,8 @@ import {
 } from '../api/edit-receipt';
 
 const useStyles = makeStyles({
+  // Inputs fill their grid cell and may shrink with it (their own minimum width overflows on phones).
+  input: { width: '100%', minWidth: 0, boxSizing: 'border-box' },
   // Phones: the image above the form; wide screens: beside it, staying in view while scrolling.
   layout: {
     display: 'grid',
@@ -50,6 +52,7 @@ const useStyles = makeStyles({
     display: 'grid',
     gap: tokens.spacingVerticalS,
     gridTemplateColumns: 'repeat(auto-fill, minmax(160px, 1fr))',
+    '& > *': { minWidth: 0 },
   },
   wide: { gridColumn: '1 / -1' },
   buttons: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap', alignItems: 'center' },
@@ -57,6 +60,7 @@ const useStyles = makeStyles({
     display: 'grid',
     gap: tokens.spacingVerticalS,
     gridTemplateColumns: 'repeat(auto-fill, minmax(110px, 1fr))',
+    '& > *': { minWidth: 0 },
     alignItems: 'end',
     padding: tokens.spacingHorizontalS,
     borderRadius: tokens.borderRadiusMedium,
@@ -201,6 +205,7 @@ function ReceiptFieldsForm({
         {RECEIPT_FIELDS.map(({ key, label, kind }) => (
           <Field key={key} label={label} className={key === 'merchant_name' ? styles.wide : undefined}>
             <Input
+              className={styles.input}
               name={key}
               value={values[key]}
               onChange={(_, data) => setValues((v) => ({ ...v, [key]: data.value }))}
@@ -281,7 +286,7 @@ function MoveReceipt({
     >
       <div className={styles.buttons}>
         <Field label="Move to another merchant">
-          <Select value={target} onChange={(_, data) => setTarget(data.value)}>
+          <Select className={styles.input} value={target} onChange={(_, data) => setTarget(data.value)}>
             <option value="">Choose a merchant</option>
             {others.map((m) => (
               <option key={m.merchant_id} value={m.merchant_id}>
@@ -408,16 +413,36 @@ function ItemForm({
   return (
     <form aria-label={label} onSubmit={onSubmit} className={styles.item}>
       <Field label="Description" className={styles.description}>
-        <Input value={values.description} onChange={set('description')} maxLength={500} />
+        <Input
+          className={styles.input}
+          value={values.description}
+          onChange={set('description')}
+          maxLength={500}
+        />
       </Field>
       <Field label="Quantity">
-        <Input value={values.quantity} onChange={set('quantity')} inputMode="decimal" />
+        <Input
+          className={styles.input}
+          value={values.quantity}
+          onChange={set('quantity')}
+          inputMode="decimal"
+        />
       </Field>
       <Field label="Unit price">
-        <Input value={values.unit_price} onChange={set('unit_price')} inputMode="decimal" />
+        <Input
+          className={styles.input}
+          value={values.unit_price}
+          onChange={set('unit_price')}
+          inputMode="decimal"
+        />
       </Field>
       <Field label="Total price">
-        <Input value={values.total_price} onChange={set('total_price')} inputMode="decimal" />
+        <Input
+          className={styles.input}
+          value={values.total_price}
+          onChange={set('total_price')}
+          inputMode="decimal"
+        />
       </Field>
       <Field
         label="Brand"
@@ -425,7 +450,13 @@ function ItemForm({
           values.brand.trim() ? (owner ? `Owned by ${owner}` : 'Not in the brand list: no owner') : undefined
         }
       >
-        <Input value={values.brand} onChange={set('brand')} list={brandList} autoComplete="off" />
+        <Input
+          className={styles.input}
+          value={values.brand}
+          onChange={set('brand')}
+          list={brandList}
+          autoComplete="off"
+        />
       </Field>
       <div className={styles.buttons}>
         <Button type="submit" appearance={item ? 'secondary' : 'primary'} disabled={save.isPending}>

@@ -443,6 +443,11 @@ describe('the web app in a real browser', () => {
       .click();
     await page.waitForURL('**/Receipt?receiptId=*');
     await page.getByRole('button', { name: 'Delete receipt' }).click();
+    // Delete asks first.
+    await page
+      .getByRole('alertdialog', { name: 'Delete this receipt?' })
+      .getByRole('button', { name: 'Delete', exact: true })
+      .click();
     // The merchant went with its only receipt: there is no merchant screen to go back to.
     await page.waitForURL('**/Reports');
     const bar = page.getByRole('status').filter({ hasText: 'Receipt and data deleted successfully.' });

@@ -48,6 +48,19 @@ export const ROUTE_ACCESS: Record<RouteName, RouteAccess> = {
   retryScan: { ...writes, sendsScanJobs: true },
   // Lists the scan's objects to delete the image and analysis that exist.
   removeScan: { ...writes, images: ['list', 'delete'] },
+  // The edits write the user's rows and rebuild the report cache, like a delete.
+  updateReceipt: { ...writes, appDataCache: true },
+  saveItem: { ...writes, appDataCache: true },
+  deleteItem: { ...writes, appDataCache: true },
+  markReviewed: { ...writes, appDataCache: true },
+  moveReceipt: { ...writes, appDataCache: true },
+  updateMerchant: { ...writes, appDataCache: true },
+  mergeMerchants: { ...writes, appDataCache: true },
+  // Checks that the stored image is there, then queues it for the worker like retryScan.
+  reanalyseReceipt: { ...writes, images: ['list'], sendsScanJobs: true },
+  listBrands: none,
+  // Reads the stored analysis JSON.
+  getAnalysis: { ...none, images: ['read'] },
   storageListTables: reads,
   storageListRecords: reads,
   storageCreateRecord: writes,

@@ -3,6 +3,7 @@ import {
   createJsonLogger,
   type AdminPolicy,
   type BlobStore,
+  type BrandOption,
   type IdentityVerifier,
   type Logger,
   type Notifier,
@@ -27,6 +28,8 @@ export interface Services {
   admin: AdminPolicy;
   /** Per-user upload limits, from the configuration. */
   quotas: UploadQuotas;
+  /** The brand dataset (name and owner) for the item form; loaded on first use. */
+  loadBrandCatalog(): Promise<readonly BrandOption[]>;
   /** Releases what the services hold (firebase-admin apps). */
   close(): Promise<void>;
 }
@@ -154,6 +157,7 @@ export async function createServices(config: AppConfig, overrides: ServiceOverri
     identity,
     notifier,
     quotas: config.quotas,
+    loadBrandCatalog,
     admin: {
       emails: config.ADMIN_EMAILS,
       // Anyone can create an e-mail account with someone else's address; in the cloud only a
@@ -164,6 +168,16 @@ export async function createServices(config: AppConfig, overrides: ServiceOverri
       await Promise.all([closeIdentity?.(), closeNotifier?.()]);
     },
   };
+}
+
+let brands: Promise<readonly BrandOption[]> | undefined;
+
+/** The shipped brand dataset, one option per brand, read once per process. */
+function loadBrandCatalog(): Promise<readonly BrandOption[]> {
+  brands ??= import('@receipts/enricher-brands').then(({ BRANDS }) =>
+    BRANDS.map((b) => ({ name: b.brand, owning_corporation: b.owning_corporation })),
+  );
+  return brands;
 }
 
 let current: Promise<Services> | undefined;

@@ -1,22 +1,32 @@
 import type { RouteName } from '@receipts/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { HttpResult } from './http/responses';
+import { handler as deleteItem } from './handlers/delete-item';
 import { handler as deleteReceiptData } from './handlers/delete-receipt-data';
 import { streamHandler as exportCsv } from './handlers/export-csv';
+import { handler as getAnalysis } from './handlers/get-analysis';
 import { handler as getAppData } from './handlers/get-app-data';
 import { handler as dashboard } from './handlers/get-dashboard';
 import { handler as getImage } from './handlers/get-image';
+import { handler as listBrands } from './handlers/list-brands';
 import { handler as listQueue } from './handlers/list-queue';
 import { handler as log } from './handlers/log-event';
 import { handler as report } from './handlers/query-report';
 import { handler as login } from './handlers/login-user';
+import { handler as markReviewed } from './handlers/mark-reviewed';
+import { handler as mergeMerchants } from './handlers/merge-merchants';
+import { handler as moveReceipt } from './handlers/move-receipt';
+import { handler as reanalyseReceipt } from './handlers/reanalyse-receipt';
 import { handler as registerFCMToken } from './handlers/register-fcm-token';
 import { handler as removeScan } from './handlers/remove-scan';
 import { handler as retryScan } from './handlers/retry-scan';
+import { handler as saveItem } from './handlers/save-item';
 import { handler as storageCreateRecord } from './handlers/storage-create-record';
 import { handler as storageDeleteRecord } from './handlers/storage-delete-record';
 import { handler as storageListRecords } from './handlers/storage-list-records';
 import { handler as storageListTables } from './handlers/storage-list-tables';
+import { handler as updateMerchant } from './handlers/update-merchant';
+import { handler as updateReceipt } from './handlers/update-receipt';
 import { handler as upload } from './handlers/upload-receipt';
 
 export type ApiHandler = (event: APIGatewayProxyEventV2) => Promise<HttpResult>;
@@ -36,6 +46,16 @@ export const ROUTE_HANDLERS: Record<RouteName, ApiHandler> = {
   upload,
   retryScan,
   removeScan,
+  updateReceipt,
+  saveItem,
+  deleteItem,
+  markReviewed,
+  reanalyseReceipt,
+  moveReceipt,
+  updateMerchant,
+  mergeMerchants,
+  listBrands,
+  getAnalysis,
   storageListTables,
   storageListRecords,
   storageCreateRecord,

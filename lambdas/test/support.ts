@@ -41,6 +41,7 @@ export async function memoryServices(): Promise<
     },
     notifier: new RecordingNotifier(),
     admin: { emails: ['admin@example.com'], requireVerifiedEmail: true },
+    loadBrandCatalog: async () => [{ name: 'Coca-Cola', owning_corporation: 'The Coca-Cola Company' }],
     close: async () => {},
   };
 }

@@ -214,6 +214,11 @@ describe('daily use in a real browser', () => {
     await page.waitForURL('**/Receipt?receiptId=*');
 
     await page.getByRole('button', { name: 'Delete receipt' }).click();
+    // Delete asks first.
+    await page
+      .getByRole('alertdialog', { name: 'Delete this receipt?' })
+      .getByRole('button', { name: 'Delete', exact: true })
+      .click();
     await page.waitForURL('**/Reports');
     await visible(page.getByRole('status').filter({ hasText: 'Receipt and data deleted successfully.' }));
     await screenshot(page, 'daily-deleted-last-receipt');

@@ -226,7 +226,7 @@ describe('the web app in a real browser', () => {
     await header().getByRole('link', { name: 'Menu' }).click();
     const menu = page.getByRole('navigation', { name: 'Menu' });
     await visible(menu);
-    expect(await linkLabels(menu)).toEqual(['Home', 'Reports', 'Receipts', 'Upload']);
+    expect(await linkLabels(menu)).toEqual(['Home', 'Reports', 'Receipts', 'Needs review', 'Upload']);
     await visible(page.getByText(/^Data version: (?!loading)/));
     await screenshot(page, 'menu-signed-in');
   });
@@ -397,6 +397,8 @@ describe('the web app in a real browser', () => {
     await page.getByRole('button', { name: 'View analysis JSON' }).click();
     const jsonDialog = page.getByRole('dialog', { name: 'Analysis result' });
     await visible(jsonDialog.getByRole('tree'));
+    // The analysis as the analyzer wrote it: its result holds the receipt.
+    await jsonDialog.getByText('result', { exact: true }).click();
     await jsonDialog.getByText('receipt', { exact: true }).click();
     const shortened = jsonDialog.locator('[title]').filter({ hasText: '…' }).first();
     await visible(shortened);
@@ -443,6 +445,11 @@ describe('the web app in a real browser', () => {
       .click();
     await page.waitForURL('**/Receipt?receiptId=*');
     await page.getByRole('button', { name: 'Delete receipt' }).click();
+    // Delete asks first.
+    await page
+      .getByRole('alertdialog', { name: 'Delete this receipt?' })
+      .getByRole('button', { name: 'Delete', exact: true })
+      .click();
     // The merchant went with its only receipt: there is no merchant screen to go back to.
     await page.waitForURL('**/Reports');
     const bar = page.getByRole('status').filter({ hasText: 'Receipt and data deleted successfully.' });

@@ -188,10 +188,10 @@ describe('permissions per function', () => {
     expect(JSON.stringify(send)).toContain('ExportsOutputFnGetAttScanJobs');
   });
 
-  it('lets only upload, retryScan and the worker send scan jobs', () => {
+  it('lets only upload, retryScan, reanalyseReceipt and the worker send scan jobs', () => {
     for (const name of ROUTE_NAMES) {
       const sends = actionsOf(synth.templates.api, role(name)).includes('sqs:SendMessage');
-      expect(sends, name).toBe(name === 'upload' || name === 'retryScan');
+      expect(sends, name).toBe(name === 'upload' || name === 'retryScan' || name === 'reanalyseReceipt');
     }
   });
 

@@ -34,6 +34,29 @@ export interface Receipt {
   total_checks_out: boolean;
 }
 
+/** One value that analysing a receipt again changed (fields a person set are kept, never changed). */
+export interface ReanalysisChange {
+  field: string;
+  before: string | number | null;
+  after: string | number | null;
+}
+
+/** A receipt as the reports show it (getAppData.reportReceipts), with its review and edit state. */
+export interface ReportReceipt extends Receipt {
+  /** The version of the receipt row an edit must carry (a stale one is refused with 409). */
+  etag?: string;
+  /** Whether the analysis asked for a person to check it, until reviewed or edited. */
+  needs_review?: boolean;
+  /** Why (see REVIEW_REASON_TEXT in review.ts). */
+  review_reasons?: string[];
+  /** The fields a person set: their values are kept when the receipt is analysed again. */
+  edited?: string[];
+  /** What the last "Analyse again" changed. */
+  reanalysis_changes?: ReanalysisChange[];
+  /** When the receipt was analysed (ISO), to list the review queue newest first. */
+  analyzed_at?: string;
+}
+
 export interface Merchant {
   merchant_id: string;
   name: string;
@@ -59,6 +82,8 @@ export interface ReportMerchant extends Merchant {
   merchant_totals_by_currency?: Record<string, number>;
   merchant_first_visit: string | null;
   merchant_last_visit: string | null;
+  /** The version of the merchant row an edit must carry. */
+  etag?: string;
 }
 
 export interface Item {
@@ -137,7 +162,7 @@ export interface AppData {
   reportMerchants: ReportMerchant[];
   corporations: Corporation[];
   brands: Brand[];
-  reportReceipts: Receipt[];
+  reportReceipts: ReportReceipt[];
   reportProductItems: ReportItem[];
 }
 

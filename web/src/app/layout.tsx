@@ -7,6 +7,7 @@ import { PushRegistration } from '../features/notifications/components/push-regi
 import { QueueWatcher } from '../features/queue/components/queue-watcher';
 import { useNow } from '../hooks/use-now';
 import { queueCounts } from '../lib/queue';
+import { useAppData } from '../lib/app-data';
 import { useAppActions, useAppState } from '../stores/app-state';
 
 /** The frame of every screen: header bar, the screen, the message bar, and the background services. */
@@ -15,6 +16,8 @@ export function AppLayout() {
   const actions = useAppActions();
   const navigation = useNavigation();
   const counts = queueCounts(scanning, useNow());
+  const data = useAppData();
+  const reviewCount = data.data?.reportReceipts.filter((r) => r.needs_review).length ?? 0;
   return (
     <>
       <HeaderBar
@@ -22,6 +25,7 @@ export function AppLayout() {
         newReport={newReport}
         pendingCount={counts.inProgress}
         attentionCount={counts.needsAttention}
+        reviewCount={signedIn ? reviewCount : 0}
         onReportsClick={() => actions.setNewReport(false)}
       />
       {navigation.state === 'loading' && (

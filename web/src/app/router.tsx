@@ -89,6 +89,12 @@ export const routes: RouteObject[] = [
           import('../features/brands/components/brand-page').then((m) => ({ Component: m.BrandPage })),
       },
       {
+        path: 'Review',
+        caseSensitive: true,
+        lazy: () =>
+          import('../features/review/components/review-page').then((m) => ({ Component: m.ReviewPage })),
+      },
+      {
         path: 'ProgressBar',
         caseSensitive: true,
         lazy: () => import('./routes/minor').then((m) => ({ Component: m.ProgressBarRoute })),

@@ -8,6 +8,7 @@ import { Camera24Regular } from '@fluentui/react-icons/svg/camera';
 import { ArrowUpload24Regular } from '@fluentui/react-icons/svg/arrow-upload';
 import { ErrorCircle24Regular } from '@fluentui/react-icons/svg/error-circle';
 import { Search24Regular } from '@fluentui/react-icons/svg/search';
+import { TaskListSquareLtr24Regular } from '@fluentui/react-icons/svg/task-list-square-ltr';
 import { IconLink } from './icon-link';
 
 const useStyles = makeStyles({
@@ -45,6 +46,8 @@ export interface HeaderBarProps {
   pendingCount: number;
   /** Failed or stuck scans; shown (as a way to the queue) when nothing is in progress. */
   attentionCount?: number;
+  /** Receipts whose analysis asked for a check; the review queue shows when it is above 0. */
+  reviewCount?: number;
   /** Called when the reports icon is followed (clears the new-report flag). */
   onReportsClick: () => void;
 }
@@ -55,6 +58,7 @@ export function HeaderBar({
   newReport,
   pendingCount,
   attentionCount = 0,
+  reviewCount = 0,
   onReportsClick,
 }: HeaderBarProps) {
   const styles = useStyles();
@@ -84,6 +88,18 @@ export function HeaderBar({
           >
             <span className={styles.count} data-testid="attention-count">
               {attentionCount}
+            </span>
+          </IconLink>
+        )}
+        {signedIn && reviewCount > 0 && (
+          <IconLink
+            tone="onBrand"
+            to="/Review"
+            label={`${reviewCount} ${reviewCount === 1 ? 'receipt needs' : 'receipts need'} review`}
+            icon={<TaskListSquareLtr24Regular />}
+          >
+            <span className={styles.count} data-testid="review-count">
+              {reviewCount}
             </span>
           </IconLink>
         )}

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AppData } from '@receipts/core/entities';
+import type { AppData, ReportReceipt } from '@receipts/core/entities';
 import { useAppState, type AnalysisResultState } from '../stores/app-state';
 import { apiRequest } from './api-client';
 import { queryKeys } from './query-keys';
@@ -69,4 +69,17 @@ export function merchantTotals(data: AppData, merchantId: string): CurrencyTotal
       .filter((r) => r.merchant_id === merchantId)
       .map((r) => ({ [r.currency_code ?? '']: r.total_amount })),
   );
+}
+
+/** The receipts whose analysis asked for a person to check them, newest analysis first. */
+export function reviewQueue(data: AppData): ReportReceipt[] {
+  return data.reportReceipts
+    .filter((r) => r.needs_review)
+    .sort(
+      (a, b) =>
+        (b.analyzed_at ?? '').localeCompare(a.analyzed_at ?? '') ||
+        `${b.transaction_date ?? ''}${b.transaction_time ?? ''}`.localeCompare(
+          `${a.transaction_date ?? ''}${a.transaction_time ?? ''}`,
+        ),
+    );
 }

@@ -3,12 +3,12 @@ import type {
   AppData,
   Brand,
   QueueEntry,
-  Receipt,
   ReportItem,
   ReportMerchant,
+  ReportReceipt,
 } from '@receipts/core/entities';
 
-export function makeReceipt(overrides: Partial<Receipt> = {}): Receipt {
+export function makeReceipt(overrides: Partial<ReportReceipt> = {}): ReportReceipt {
   const id = overrides.receipt_id ?? 'r1';
   return {
     receipt_id: id,
@@ -25,6 +25,7 @@ export function makeReceipt(overrides: Partial<Receipt> = {}): Receipt {
     user_id: 'user-1',
     document_url: `users/user-1/${id}-receipt.jpg`,
     total_checks_out: true,
+    etag: `etag-${id}`,
     ...overrides,
   };
 }

@@ -1,5 +1,13 @@
 import { roundMoney } from '../analysis';
-import type { AppData, Brand, Corporation, Receipt, ReportItem, ReportMerchant } from '../entities';
+import type {
+  AppData,
+  Brand,
+  Corporation,
+  Receipt,
+  ReportItem,
+  ReportMerchant,
+  ReportReceipt,
+} from '../entities';
 import type { ItemRow, MerchantRow, ReceiptRow } from './rows';
 
 /**
@@ -18,7 +26,11 @@ export function buildAppData(input: {
   items: ItemRow[];
 }): AppData {
   const { version, merchants } = input;
-  const receipts = [...input.receipts].sort(byNewest);
+  // A receipt shows its merchant's current name: renaming a merchant renames all its receipts.
+  const nameOf = new Map(merchants.map((m) => [m.merchant_id, m.name]));
+  const receipts = input.receipts
+    .map((r) => ({ ...r, merchant_name: nameOf.get(r.merchant_id) || r.merchant_name }))
+    .sort(byNewest);
   const receiptById = new Map(receipts.map((r) => [r.receipt_id, r]));
   const mainCurrency = mostFrequent(receipts.map((r) => r.currency_code));
 
@@ -70,7 +82,7 @@ export function buildAppData(input: {
   };
 }
 
-function toReportReceipt(row: ReceiptRow): Receipt {
+function toReportReceipt(row: ReceiptRow): ReportReceipt {
   return {
     receipt_id: row.receipt_id,
     doc_type: row.doc_type,
@@ -86,6 +98,12 @@ function toReportReceipt(row: ReceiptRow): Receipt {
     user_id: row.user_id,
     document_url: row.document_url,
     total_checks_out: row.total_checks_out,
+    etag: row.etag ?? '',
+    needs_review: row.needs_review ?? false,
+    review_reasons: row.review_reasons ?? [],
+    edited: row.edited ?? [],
+    reanalysis_changes: row.reanalysis_changes ?? [],
+    analyzed_at: row.analyzed_at,
   };
 }
 
@@ -166,6 +184,7 @@ function merchantSummaries(merchants: MerchantRow[], receipts: ReceiptRow[]): Re
       merchant_totals_by_currency: totals_by_currency,
       merchant_first_visit: dates[0] ?? null,
       merchant_last_visit: dates[dates.length - 1] ?? null,
+      etag: merchant.etag ?? '',
     });
   }
   return out.sort((a, b) => byText(a.name, b.name) || byText(a.merchant_id, b.merchant_id));

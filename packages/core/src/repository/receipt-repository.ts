@@ -204,6 +204,24 @@ export class ReceiptRepository {
     await this.store.upsertEntity(TABLES.receipts, receiptToRow(receipt), 'Replace');
   }
 
+  /**
+   * Replaces the receipt row only when it is unchanged since it was read with `etag`.
+   * @returns the row's new etag
+   * @throws ConflictError when another write came first, NotFoundError when the row is gone
+   */
+  async updateReceipt(receipt: ReceiptRow, etag: string): Promise<string> {
+    return (await this.store.updateEntity(TABLES.receipts, receiptToRow(receipt), 'Replace', { etag })).etag;
+  }
+
+  /** The user's receipts from this merchant. */
+  async listReceiptsOfMerchant(userId: string, merchantId: string): Promise<ReceiptRow[]> {
+    const rows = await listAllEntities(this.store, TABLES.receipts, {
+      partitionKey: userId,
+      filter: eq('merchant_id', merchantId),
+    });
+    return rows.map(rowToReceipt);
+  }
+
   async deleteReceipt(userId: string, receiptId: string): Promise<void> {
     await ignoreNotFound(this.store.deleteEntity(TABLES.receipts, userId, receiptId));
   }
@@ -236,8 +254,20 @@ export class ReceiptRepository {
     await this.store.upsertEntity(TABLES.merchants, withoutNulls(merchantToRow(merchant)), 'Merge');
   }
 
-  async deleteMerchant(userId: string, merchantId: string): Promise<void> {
-    await ignoreNotFound(this.store.deleteEntity(TABLES.merchants, userId, merchantId));
+  /**
+   * Replaces the merchant row only when it is unchanged since it was read with `etag`.
+   * @throws ConflictError when another write came first, NotFoundError when the row is gone
+   */
+  async updateMerchant(merchant: MerchantRow, etag: string): Promise<string> {
+    return (await this.store.updateEntity(TABLES.merchants, merchantToRow(merchant), 'Replace', { etag }))
+      .etag;
+  }
+
+  /** Removes the merchant; with `etag`, only when it is unchanged since read (else ConflictError). */
+  async deleteMerchant(userId: string, merchantId: string, etag?: string): Promise<void> {
+    await ignoreNotFound(
+      this.store.deleteEntity(TABLES.merchants, userId, merchantId, etag ? { etag } : undefined),
+    );
   }
 
   // ---- Items and taxes ---------------------------------------------------------------------------
@@ -286,6 +316,15 @@ export class ReceiptRepository {
    */
   async replaceItems(receiptId: string, items: ItemRow[]): Promise<void> {
     await this.replacePartition(TABLES.items, receiptId, items.map(itemToRow));
+  }
+
+  /** Writes one item of a receipt, replacing it when it exists. */
+  async saveItem(item: ItemRow): Promise<void> {
+    await this.store.upsertEntity(TABLES.items, itemToRow(item), 'Replace');
+  }
+
+  async deleteItem(receiptId: string, itemId: string): Promise<void> {
+    await ignoreNotFound(this.store.deleteEntity(TABLES.items, receiptId, itemId));
   }
 
   async listTaxesOfReceipt(receiptId: string): Promise<Tax[]> {

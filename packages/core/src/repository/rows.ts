@@ -1,4 +1,5 @@
-import type { Item, Merchant, QueueEntry, QueueStatus, Receipt, Tax } from '../entities';
+import type { Item, Merchant, QueueEntry, QueueStatus, ReanalysisChange, Receipt, Tax } from '../entities';
+import { REVIEW_REASONS, type ReviewReason } from '../review';
 import type { EntityValue, StoredEntity, TableEntity } from '../table-store';
 
 /**
@@ -22,6 +23,21 @@ export const num = (row: Row, name: string): number | null => {
 };
 const bool = (row: Row, name: string): boolean => row[name] === true || row[name] === 'true';
 
+/** A list stored as JSON text (table stores keep scalar properties only); unreadable reads as []. */
+function jsonList(row: Row, name: string): unknown[] {
+  const raw = str(row, name);
+  if (!raw) return [];
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return Array.isArray(parsed) ? parsed : [];
+  } catch {
+    return [];
+  }
+}
+
+const isChange = (value: unknown): value is ReanalysisChange =>
+  typeof value === 'object' && value !== null && typeof (value as ReanalysisChange).field === 'string';
+
 /** A receipt row: PK user_id, RK receipt_id. */
 export interface ReceiptRow extends Receipt {
   file_name: string;
@@ -33,10 +49,28 @@ export interface ReceiptRow extends Receipt {
   item_count?: number | null;
   /** Size of the stored image, counted in the user's storage quota. */
   image_bytes?: number | null;
+  /** Whether a person should check what was read (set by the analysis, cleared by a review or an edit). */
+  needs_review?: boolean;
+  review_reasons?: ReviewReason[];
+  /** The fields a person set (see EDITABLE_RECEIPT_FIELDS, plus 'items' and 'merchant'). */
+  edited?: string[];
+  /** What the last analysis run again changed, for the Receipt page. */
+  reanalysis_changes?: ReanalysisChange[];
+  /** The row's etag as read (never written): an edit carries it to prove it saw the current row. */
+  etag?: string;
 }
 
 export function receiptToRow(receipt: ReceiptRow): TableEntity {
-  return { partitionKey: receipt.user_id, rowKey: receipt.receipt_id, ...receipt };
+  const { etag: _etag, review_reasons, edited, reanalysis_changes, needs_review, ...rest } = receipt;
+  return {
+    partitionKey: receipt.user_id,
+    rowKey: receipt.receipt_id,
+    ...rest,
+    needs_review: needs_review ?? false,
+    review_reasons: JSON.stringify(review_reasons ?? []),
+    edited: JSON.stringify(edited ?? []),
+    reanalysis_changes: JSON.stringify(reanalysis_changes ?? []),
+  };
 }
 
 export function rowToReceipt(row: StoredEntity): ReceiptRow {
@@ -59,16 +93,28 @@ export function rowToReceipt(row: StoredEntity): ReceiptRow {
     analyzed_at: str(row, 'analyzed_at') ?? '',
     item_count: num(row, 'item_count'),
     image_bytes: num(row, 'image_bytes'),
+    needs_review: bool(row, 'needs_review'),
+    review_reasons: jsonList(row, 'review_reasons').filter((r): r is ReviewReason =>
+      REVIEW_REASONS.includes(r as ReviewReason),
+    ),
+    edited: jsonList(row, 'edited').filter((f): f is string => typeof f === 'string'),
+    reanalysis_changes: jsonList(row, 'reanalysis_changes').filter(isChange),
+    etag: row.etag,
   };
 }
 
 /** Merchant row: PK user_id, RK merchant_id; `name_key` is the normalised name used to re-use it. */
 export interface MerchantRow extends Merchant {
   name_key: string;
+  /** Whether a person renamed the merchant or edited its address: analysing again keeps it then. */
+  edited?: boolean;
+  /** The row's etag as read (never written). */
+  etag?: string;
 }
 
 export function merchantToRow(merchant: MerchantRow): TableEntity {
-  return { partitionKey: merchant.user_id, rowKey: merchant.merchant_id, ...merchant };
+  const { etag: _etag, ...rest } = merchant;
+  return { partitionKey: merchant.user_id, rowKey: merchant.merchant_id, ...rest };
 }
 
 export function rowToMerchant(row: StoredEntity): MerchantRow {
@@ -83,6 +129,8 @@ export function rowToMerchant(row: StoredEntity): MerchantRow {
     owning_corporation: str(row, 'owning_corporation'),
     vectors: str(row, 'vectors'),
     name_key: str(row, 'name_key') ?? '',
+    edited: bool(row, 'edited'),
+    etag: row.etag,
   };
 }
 

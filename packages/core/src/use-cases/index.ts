@@ -17,3 +17,6 @@ export * from './sweep-scans';
 export * from './storage-tester';
 export * from './query-report';
 export * from './get-dashboard';
+export * from './edit-receipt';
+export * from './edit-merchant';
+export * from './reanalyse-receipt';

@@ -1,7 +1,8 @@
 import { fileNameSchema, idSchema } from '../api';
 import { totalChecksOut, type AnalysisResult } from '../analysis';
 import { assessReview } from '../review';
-import type { Tax } from '../entities';
+import type { ReanalysisChange, Tax } from '../entities';
+import { EDITABLE_RECEIPT_FIELDS } from '../api-edits';
 import { AnalyzerError, ConflictError, NotFoundError, StoreError, ValidationError } from '../errors';
 import type { Analyzer, BlobStore, Logger, Notifier, ScanJob, ScanQueue } from '../ports';
 import type { TableStore } from '../table-store';
@@ -339,7 +340,16 @@ async function persistAnalysis(
     repo.listMerchants(userId),
     repo.getReceipt(userId, receiptId),
   ]);
-  const known = findMerchant(merchants, nameKey, postal);
+  // Analysed again: what a person set stays (see reanalysis rules in keepEdits).
+  const edited = new Set(previous?.edited ?? []);
+  const previousMerchant = previous
+    ? merchants.find((m) => m.merchant_id === previous.merchant_id)
+    : undefined;
+  const keptMerchant =
+    previousMerchant && (edited.has('merchant_name') || edited.has('merchant') || previousMerchant.edited)
+      ? previousMerchant
+      : undefined;
+  const known = keptMerchant ?? findMerchant(merchants, nameKey, postal);
   // A merchant seen again keeps its id and name; what this receipt adds fills the gaps.
   const merchant: MerchantRow = {
     merchant_id: known?.merchant_id ?? merchantIdFor(merchantName, analysed.postal_code),
@@ -349,27 +359,35 @@ async function persistAnalysis(
     city: known?.city ?? clean(analysed.city),
     street_address: known?.street_address ?? clean(analysed.street_address),
     user_id: userId,
-    owning_corporation: clean(analysed.owning_corporation) ?? known?.owning_corporation ?? null,
+    owning_corporation: keptMerchant
+      ? (keptMerchant.owning_corporation ?? null)
+      : (clean(analysed.owning_corporation) ?? known?.owning_corporation ?? null),
     vectors: known?.vectors ?? null,
-    name_key: nameKey,
+    name_key: keptMerchant?.name_key ?? nameKey,
   };
 
-  const currency = clean(result.receipt.currency_code)?.toUpperCase() ?? null;
-  const items: ItemRow[] = result.items.map((item, i) => ({
-    item_id: itemIdFor(receiptId, i),
-    receipt_id: receiptId,
-    description: clean(item.description) ?? '',
-    unit_price: item.unit_price,
-    quantity: item.quantity,
-    total_price: item.total_price,
-    currency_code: currency,
-    user_id: userId,
-    brand: clean(item.brand),
-    product_type: clean(item.product_type),
-    product_identifier: clean(item.product_identifier),
-    vectors: null,
-    owning_corporation: clean(item.owning_corporation),
-  }));
+  const currency =
+    previous && edited.has('currency_code')
+      ? previous.currency_code
+      : (clean(result.receipt.currency_code)?.toUpperCase() ?? null);
+  const keepItems = previous !== null && edited.has('items');
+  const items: ItemRow[] = keepItems
+    ? await repo.listItemsOfReceipt(receiptId)
+    : result.items.map((item, i) => ({
+        item_id: itemIdFor(receiptId, i),
+        receipt_id: receiptId,
+        description: clean(item.description) ?? '',
+        unit_price: item.unit_price,
+        quantity: item.quantity,
+        total_price: item.total_price,
+        currency_code: currency,
+        user_id: userId,
+        brand: clean(item.brand),
+        product_type: clean(item.product_type),
+        product_identifier: clean(item.product_identifier),
+        vectors: null,
+        owning_corporation: clean(item.owning_corporation),
+      }));
   const taxes: Tax[] = result.taxes.map((tax) => ({
     receipt_id: receiptId,
     description: clean(tax.description) ?? '',
@@ -379,7 +397,10 @@ async function persistAnalysis(
     user_id: userId,
   }));
 
-  await Promise.all([repo.replaceItems(receiptId, items), repo.replaceTaxes(receiptId, taxes)]);
+  await Promise.all([
+    keepItems ? Promise.resolve() : repo.replaceItems(receiptId, items),
+    repo.replaceTaxes(receiptId, taxes),
+  ]);
   await repo.saveMerchant(merchant);
 
   const brands = new Map<string, string | null>();
@@ -424,7 +445,12 @@ async function persistAnalysis(
     analyzed_at: analyzedAt,
     item_count: items.length,
     image_bytes: imageBytes,
+    needs_review: result.needs_review ?? false,
+    review_reasons: result.review_reasons ?? [],
+    edited: [],
+    reanalysis_changes: [],
   };
+  if (previous) keepEdits(receipt, previous, items, result, nowOf(deps));
   // Written last: its presence is what makes the receipt (and its items) part of the reports.
   await repo.saveReceipt(receipt);
   // Again after the receipt: a delete of the merchant's last other receipt that ran since the first
@@ -435,6 +461,52 @@ async function persistAnalysis(
     await removeMerchantIfUnused(repo, userId, previous.merchant_id, receiptId);
   }
   return receipt;
+}
+
+/**
+ * A receipt analysed again: the fields a person set keep their values, the total check and the
+ * review flags follow the values kept, and `reanalysis_changes` lists what the new reading changed.
+ */
+function keepEdits(
+  receipt: ReceiptRow,
+  previous: ReceiptRow,
+  items: ItemRow[],
+  result: AnalysisResult,
+  now: Date,
+): void {
+  const edited = new Set(previous.edited ?? []);
+  const fields = receipt as unknown as Record<string, string | number | null>;
+  const before = previous as unknown as Record<string, string | number | null>;
+  for (const field of EDITABLE_RECEIPT_FIELDS) {
+    if (field !== 'merchant_name' && edited.has(field)) fields[field] = before[field] ?? null;
+  }
+  receipt.edited = [...edited];
+  const changes: ReanalysisChange[] = [];
+  for (const field of EDITABLE_RECEIPT_FIELDS) {
+    if ((before[field] ?? null) !== (fields[field] ?? null)) {
+      changes.push({ field, before: before[field] ?? null, after: fields[field] ?? null });
+    }
+  }
+  if (!edited.has('items') && (previous.item_count ?? null) !== items.length) {
+    changes.push({ field: 'items', before: previous.item_count ?? null, after: items.length });
+  }
+  receipt.reanalysis_changes = changes;
+  if (edited.size === 0) return;
+  receipt.total_checks_out = totalChecksOut(receipt.total_amount, items, receipt.total_tax);
+  // Confidence in a value a person set does not count: it is theirs, not the analyzer's.
+  const confidence = Object.fromEntries(
+    Object.entries(result.confidence).filter(([path]) => !edited.has(path.replace(/^receipt\./, ''))),
+  );
+  const assessment = assessReview(
+    {
+      receipt: { ...result.receipt, ...receipt, subtotal: result.receipt.subtotal },
+      items,
+      confidence,
+    },
+    now.toISOString().slice(0, 10),
+  );
+  receipt.needs_review = assessment.needs_review;
+  receipt.review_reasons = assessment.review_reasons;
 }
 
 async function notify(deps: ScanWorkerDeps, repo: ReceiptRepository, receipt: ReceiptRow): Promise<void> {

@@ -1,3 +1,4 @@
+import { TaskListSquareLtr24Regular } from '@fluentui/react-icons/svg/task-list-square-ltr';
 import { Link as RouterLink } from 'react-router';
 import { Caption1, makeStyles, tokens } from '@fluentui/react-components';
 import { Home24Regular } from '@fluentui/react-icons/svg/home';
@@ -62,6 +63,11 @@ export function MenuRoute() {
           {signedIn && (
             <MenuLink to="/Receipts" icon={<ReceiptIcon />}>
               Receipts
+            </MenuLink>
+          )}
+          {signedIn && (
+            <MenuLink to="/Review" icon={<TaskListSquareLtr24Regular />}>
+              Needs review
             </MenuLink>
           )}
           {signedIn && (

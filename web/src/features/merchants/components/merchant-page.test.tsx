@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { makeAppData, makeMerchant, makeReceipt } from '../../../testing/data';
 import { fakeApi } from '../../../testing/fake-api';
 import { renderApp, signedInState } from '../../../testing/render';
@@ -71,5 +72,62 @@ describe('Merchant', () => {
     expect(screen.getByRole('link', { name: 'See your reports' })).toHaveAttribute('href', '/Reports');
     expect(screen.queryByRole('region', { name: 'Merchant summary' })).not.toBeInTheDocument();
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+
+  it('renames a merchant with the etag it was read with', async () => {
+    const api = fakeApi({
+      'GET /api/getAppData': makeAppData({ reportMerchants: [makeMerchant({ etag: 'm-etag' })] }),
+      'GET /api/listQueue': [],
+      'POST /api/updateMerchant': { merchantId: 'm1', etag: 'm-etag-2' },
+    });
+    renderApp('/Merchant?merchantId=m1', { state: signedInState() });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Edit merchant' }, { timeout: 5000 }));
+    const form = screen.getByRole('form', { name: 'Edit merchant' });
+    const name = within(form).getByRole('textbox', { name: 'Name' });
+    await user.clear(name);
+    await user.type(name, 'Colruyt Ixelles');
+    await user.type(
+      within(form).getByRole('textbox', { name: 'City' }),
+      '{Control>}a{/Control}Ixelles{Enter}',
+    );
+    await waitFor(() => expect(api.callsTo('POST', '/api/updateMerchant')).toHaveLength(1));
+    expect(api.callsTo('POST', '/api/updateMerchant')[0]!.body).toEqual({
+      userId: 'user-1',
+      merchantId: 'm1',
+      etag: 'm-etag',
+      changes: { name: 'Colruyt Ixelles', city: 'Ixelles' },
+    });
+  });
+
+  it('merges another merchant into this one only after asking', async () => {
+    const api = fakeApi({
+      'GET /api/getAppData': makeAppData({
+        reportMerchants: [
+          makeMerchant({ etag: 'm-etag' }),
+          makeMerchant({ merchant_id: 'm2', name: 'COLRUYT LAGE PRIJZEN', etag: 'd-etag' }),
+        ],
+      }),
+      'GET /api/listQueue': [],
+      'POST /api/mergeMerchants': { merchantId: 'm1', etag: 'm-etag-2' },
+    });
+    renderApp('/Merchant?merchantId=m1', { state: signedInState() });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Edit merchant' }, { timeout: 5000 }));
+    const merge = screen.getByRole('form', { name: 'Merge merchants' });
+    await user.selectOptions(within(merge).getByRole('combobox', { name: 'Same shop as' }), 'm2');
+    await user.click(within(merge).getByRole('button', { name: 'Merge' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Merge these merchants?' });
+    expect(dialog).toHaveTextContent('Every receipt of COLRUYT LAGE PRIJZEN moves to Colruyt');
+    expect(api.callsTo('POST', '/api/mergeMerchants')).toEqual([]);
+    await user.click(within(dialog).getByRole('button', { name: 'Merge' }));
+    await waitFor(() => expect(api.callsTo('POST', '/api/mergeMerchants')).toHaveLength(1));
+    expect(api.callsTo('POST', '/api/mergeMerchants')[0]!.body).toEqual({
+      userId: 'user-1',
+      merchantId: 'm1',
+      etag: 'm-etag',
+      duplicateId: 'm2',
+      duplicateEtag: 'd-etag',
+    });
   });
 });

@@ -1,4 +1,6 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
+import { Button } from '@fluentui/react-components';
+import { Edit24Regular } from '@fluentui/react-icons/svg/edit';
 import { Link as RouterLink, Navigate, useSearchParams } from 'react-router';
 import { createColumnHelper } from '@tanstack/react-table';
 import type { Receipt } from '@receipts/core/entities';
@@ -8,6 +10,7 @@ import { Page, PageDataStatus, PageSection } from '../../../components/page';
 import { merchantReceipts, merchantTotals, useAppData } from '../../../lib/app-data';
 import { formatMoney, orDash } from '../../../lib/format';
 import { useAppState } from '../../../stores/app-state';
+import { MergeMerchant, MerchantEditor } from './merchant-editor';
 
 const column = createColumnHelper<Receipt>();
 const columns = [
@@ -36,8 +39,9 @@ const columns = [
 export function MerchantPage() {
   const [params] = useSearchParams();
   const merchantId = params.get('merchantId') ?? '';
-  const { signedIn } = useAppState();
+  const { signedIn, userId } = useAppState();
   const data = useAppData();
+  const [editing, setEditing] = useState(false);
   const merchant = useMemo(
     () => data.data?.reportMerchants.find((m) => m.merchant_id === merchantId) ?? null,
     [data.data, merchantId],
@@ -49,7 +53,21 @@ export function MerchantPage() {
 
   if (!signedIn) return <Navigate to="/Login" replace />;
   return (
-    <Page title="Merchant">
+    <Page
+      title="Merchant"
+      actions={
+        merchant && (
+          <Button
+            appearance={editing ? 'primary' : 'subtle'}
+            icon={<Edit24Regular />}
+            aria-label="Edit merchant"
+            title="Edit merchant"
+            aria-pressed={editing}
+            onClick={() => setEditing((e) => !e)}
+          />
+        )
+      }
+    >
       <PageDataStatus
         query={data}
         loadingLabel="Loading the merchant"
@@ -63,6 +81,17 @@ export function MerchantPage() {
       />
       {data.data && (merchant || receipts.length > 0) && (
         <>
+          {editing && merchant && userId && (
+            <PageSection id="edit-merchant" title="Edit merchant">
+              <MerchantEditor
+                key={merchant.etag}
+                userId={userId}
+                merchant={merchant}
+                onDone={() => setEditing(false)}
+              />
+              <MergeMerchant userId={userId} merchant={merchant} merchants={data.data.reportMerchants} />
+            </PageSection>
+          )}
           <MerchantSummary merchant={merchant} totals={merchantTotals(data.data, merchantId)} />
           <PageSection id="merchant-receipts" title="Receipts for this Merchant">
             <DataTable

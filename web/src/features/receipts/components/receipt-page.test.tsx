@@ -18,6 +18,14 @@ const data = makeAppData({
   ],
 });
 
+/** Delete asks first: the toolbar button opens the dialog, whose Delete button goes ahead. */
+async function confirmDelete() {
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole('button', { name: 'Delete receipt' }, { timeout: 5000 }));
+  const dialog = await screen.findByRole('alertdialog', { name: 'Delete this receipt?' }, { timeout: 5000 });
+  await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+}
+
 describe('Receipt', () => {
   it('shows the merchant summary, this receipt and its products with a total', async () => {
     fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
@@ -93,7 +101,7 @@ describe('Receipt', () => {
         }),
     });
     const { router } = renderApp('/Receipt?receiptId=r1', { state: signedInState() });
-    await userEvent.setup().click(await screen.findByRole('button', { name: 'Delete receipt' }));
+    await confirmDelete();
     expect(await screen.findByText('Deleting receipt and data')).toBeInTheDocument();
     expect(screen.queryByRole('table', { name: 'Receipt Products' })).not.toBeInTheDocument();
     release();
@@ -117,7 +125,7 @@ describe('Receipt', () => {
       'DELETE /api/deleteReceiptData': { deleted: true, receiptId: 'r1' },
     });
     const { router } = renderApp('/Receipt?receiptId=r1', { state: signedInState() });
-    await userEvent.setup().click(await screen.findByRole('button', { name: 'Delete receipt' }));
+    await confirmDelete();
     await waitFor(() => expect(router.state.location.pathname).toBe('/Reports'));
     expect(await screen.findByRole('status')).toHaveTextContent('Receipt and data deleted successfully.');
     expect(screen.queryByText('Unknown Merchant')).not.toBeInTheDocument();
@@ -133,11 +141,125 @@ describe('Receipt', () => {
       },
     });
     const { router } = renderApp('/Receipt?receiptId=r1', { state: signedInState() });
-    await userEvent.setup().click(await screen.findByRole('button', { name: 'Delete receipt' }));
+    await confirmDelete();
     const bar = await screen.findByRole('alert');
     expect(bar).toHaveTextContent('Error deleting receipt and data.');
     expect(bar).toHaveTextContent('Transaction Failed');
     expect(router.state.location.pathname).toBe('/Merchant');
+  });
+
+  it('asks before deleting, and Cancel deletes nothing', async () => {
+    const api = fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
+    renderApp('/Receipt?receiptId=r1', { state: signedInState() });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Delete receipt' }, { timeout: 5000 }));
+    const dialog = await screen.findByRole(
+      'alertdialog',
+      { name: 'Delete this receipt?' },
+      { timeout: 5000 },
+    );
+    expect(dialog).toHaveTextContent('Colruyt on 2024-05-01');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(api.callsTo('DELETE', '/api/deleteReceiptData')).toEqual([]);
+    expect(screen.getByRole('table', { name: 'Receipt Products' })).toBeInTheDocument();
+  });
+
+  it('saves a corrected total with the etag it was read with, sending only what changed', async () => {
+    let current = data;
+    const api = fakeApi({
+      'GET /api/getAppData': () => current,
+      'GET /api/listQueue': [],
+      'GET /api/listBrands': [{ name: 'Coca-Cola', owning_corporation: 'The Coca-Cola Company' }],
+      'GET /api/getImage': 'data:image/png;base64,iVBORw0KGgo=',
+      'POST /api/updateReceipt': () => {
+        current = {
+          ...data,
+          reportReceipts: [{ ...receipt, total_amount: 46, etag: 'etag-2', edited: ['total_amount'] }],
+        };
+        return { receiptId: 'r1', etag: 'etag-2' };
+      },
+    });
+    renderApp('/Receipt?receiptId=r1', { state: signedInState() });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Edit receipt' }, { timeout: 5000 }));
+    const form = await screen.findByRole('form', { name: 'Edit receipt' });
+    expect(await screen.findByRole('img', { name: /Receipt from Colruyt/ })).toBeInTheDocument();
+    const total = within(form).getByRole('textbox', { name: 'Total' });
+    await user.clear(total);
+    await user.type(total, '46{Enter}');
+    await waitFor(() => expect(api.callsTo('POST', '/api/updateReceipt')).toHaveLength(1));
+    expect(api.callsTo('POST', '/api/updateReceipt')[0]!.body).toEqual({
+      userId: 'user-1',
+      receiptId: 'r1',
+      etag: 'etag-r1',
+      changes: { total_amount: 46 },
+    });
+    const facts = screen.getByRole('region', { name: 'This Receipt' });
+    expect(await within(facts).findByText('46.00 EUR')).toBeInTheDocument();
+    expect(screen.getByLabelText('Edited by you')).toHaveTextContent('Values you set: Total.');
+  });
+
+  it("shows the server's reload message when the receipt was changed elsewhere", async () => {
+    fakeApi({
+      'GET /api/getAppData': data,
+      'GET /api/listQueue': [],
+      'GET /api/listBrands': [],
+      'GET /api/getImage': 'data:image/png;base64,iVBORw0KGgo=',
+      'POST /api/updateReceipt': {
+        status: 409,
+        body: {
+          error: 'StaleEdit',
+          message: 'This receipt was changed elsewhere; reload to see the new values',
+        },
+      },
+    });
+    renderApp('/Receipt?receiptId=r1', { state: signedInState() });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Edit receipt' }, { timeout: 5000 }));
+    const form = await screen.findByRole('form', { name: 'Edit receipt' });
+    await user.type(within(form).getByRole('textbox', { name: 'Category' }), 's{Enter}');
+    const alert = await within(form).findByRole('alert');
+    expect(alert).toHaveTextContent('This receipt was changed elsewhere; reload to see the new values');
+    expect(within(alert).getByRole('button', { name: 'Reload' })).toBeInTheDocument();
+  });
+
+  it('says why a receipt needs review and clears it with Mark reviewed', async () => {
+    let current = makeAppData({
+      ...data,
+      reportReceipts: [{ ...receipt, needs_review: true, review_reasons: ['total_check_fails'] }],
+    });
+    const api = fakeApi({
+      'GET /api/getAppData': () => current,
+      'GET /api/listQueue': [],
+      'POST /api/markReviewed': () => {
+        current = data;
+        return { receiptId: 'r1', etag: 'etag-2' };
+      },
+    });
+    renderApp('/Receipt?receiptId=r1', { state: signedInState() });
+    const bar = await screen.findByLabelText('Needs review', {}, { timeout: 5000 });
+    expect(bar).toHaveTextContent("The items don't add up to the total");
+    await userEvent.setup().click(within(bar).getByRole('button', { name: 'Mark reviewed' }));
+    await waitFor(() => expect(screen.queryByLabelText('Needs review')).not.toBeInTheDocument());
+    expect(api.callsTo('POST', '/api/markReviewed')[0]!.body).toEqual({
+      userId: 'user-1',
+      receiptId: 'r1',
+      etag: 'etag-r1',
+    });
+  });
+
+  it('shows the analysis as the analyzer wrote it in the JSON viewer', async () => {
+    fakeApi({
+      'GET /api/getAppData': data,
+      'GET /api/listQueue': [],
+      'GET /api/getAnalysis': { fileName: 'r1-receipt.jpg', result: { analyzer: 'ocr', receipt: {} } },
+    });
+    renderApp('/Receipt?receiptId=r1', { state: signedInState() });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'View analysis JSON' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Analysis result' });
+    expect(await within(dialog).findByText('As the analyzer read it.')).toBeInTheDocument();
+    expect(within(dialog).getByText('result')).toBeInTheDocument();
   });
 
   it('says so when the receipt is not in the data', async () => {

@@ -1,12 +1,27 @@
 import { useEffect, useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { createColumnHelper } from '@tanstack/react-table';
-import { Button, Spinner, makeStyles, tokens } from '@fluentui/react-components';
+import {
+  Button,
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  MessageBarTitle,
+  Spinner,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
 import { Delete24Regular } from '@fluentui/react-icons/svg/delete';
+import { Edit24Regular } from '@fluentui/react-icons/svg/edit';
+import { ArrowSync24Regular } from '@fluentui/react-icons/svg/arrow-sync';
 import { Image24Regular } from '@fluentui/react-icons/svg/image';
 import { Code24Regular } from '@fluentui/react-icons/svg/code';
 import { ArrowLeft24Regular } from '@fluentui/react-icons/svg/arrow-left';
-import type { ReportItem } from '@receipts/core/entities';
+import { EDITED_FIELD_TEXT } from '@receipts/core/api-edits';
+import type { ReportItem, ReportReceipt } from '@receipts/core/entities';
+import { REVIEW_REASON_TEXT, type ReviewReason } from '@receipts/core/review';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DataTable } from '../../../components/data-table';
 import { ImageModal } from '../../../components/image-modal';
 import { JsonTree } from '../../../components/json-tree';
@@ -19,7 +34,11 @@ import { buildAnalysisResult, merchantReceipts, merchantTotals, useAppData } fro
 import { blobNameOf, formatMoney, formatQuantity, orDash } from '../../../lib/format';
 import { useReceiptImage } from '../../../lib/images';
 import { useAppActions, useAppState, type AnalysisResultState } from '../../../stores/app-state';
+import { useEdit } from '../../../lib/edits';
+import { queryKeys } from '../../../lib/query-keys';
 import { useDeleteReceipt } from '../api/delete-receipt';
+import { useOriginalAnalysis, useReanalyseReceipt } from '../api/edit-receipt';
+import { EditError, ReceiptEditor } from './receipt-editor';
 
 /** The message bars of spec §4 for a delete. */
 export const DELETE_MESSAGES = {
@@ -56,6 +75,64 @@ const productColumns = [
   }),
 ];
 
+const fieldText = (field: string) => EDITED_FIELD_TEXT[field] ?? field;
+const valueText = (value: string | number | null) =>
+  value === null || value === '' ? 'nothing' : String(value);
+
+/** Whether the analysis asked for a check, what a person set, and what analysing again changed. */
+function ReceiptNotes({
+  receipt,
+  onMarkReviewed,
+  marking,
+  error,
+  onReload,
+}: {
+  receipt: ReportReceipt;
+  onMarkReviewed: () => void;
+  marking: boolean;
+  error: unknown;
+  onReload: () => void;
+}) {
+  const reasons = receipt.review_reasons ?? [];
+  const edited = receipt.edited ?? [];
+  const changes = receipt.reanalysis_changes ?? [];
+  return (
+    <>
+      {receipt.needs_review && (
+        <MessageBar intent="warning" layout="multiline" aria-label="Needs review">
+          <MessageBarBody>
+            <MessageBarTitle>Needs review</MessageBarTitle>
+            {reasons.map((r) => REVIEW_REASON_TEXT[r as ReviewReason] ?? r).join('. ')}. Check the values
+            against the receipt and correct them, or mark it reviewed.
+          </MessageBarBody>
+          <MessageBarActions>
+            <Button size="small" onClick={onMarkReviewed} disabled={marking}>
+              Mark reviewed
+            </Button>
+          </MessageBarActions>
+        </MessageBar>
+      )}
+      <EditError error={error} onReload={onReload} />
+      {changes.length > 0 && (
+        <MessageBar intent="info" layout="multiline" aria-label="Analysed again">
+          <MessageBarBody>
+            <MessageBarTitle>Analysed again</MessageBarTitle>
+            {changes
+              .map(
+                (c) => `${fieldText(c.field)} changed from ${valueText(c.before)} to ${valueText(c.after)}`,
+              )
+              .join('; ')}
+            {edited.length > 0 ? '. The values you set were kept.' : '.'}
+          </MessageBarBody>
+        </MessageBar>
+      )}
+      {edited.length > 0 && (
+        <p aria-label="Edited by you">Values you set: {[...new Set(edited.map(fieldText))].join(', ')}.</p>
+      )}
+    </>
+  );
+}
+
 function Facts({ result }: { result: AnalysisResultState }) {
   const { receipt } = result;
   const facts: [string, string][] = [
@@ -74,12 +151,18 @@ export function ReceiptPage() {
   const [params] = useSearchParams();
   const receiptId = params.get('receiptId') ?? '';
   const navigate = useNavigate();
-  const { userId, signedIn, analysisResult } = useAppState();
+  const { userId, signedIn, analysisResult, scanning } = useAppState();
   const actions = useAppActions();
   const data = useAppData();
   const remove = useDeleteReceipt();
   const [imageOpen, setImageOpen] = useState(false);
   const [jsonOpen, setJsonOpen] = useState(false);
+  const [editing, setEditing] = useState(params.get('edit') === '1');
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const markReviewed = useEdit<{ receiptId: string; etag: string }>('markReviewed', userId ?? '');
+  const reanalyse = useReanalyseReceipt(userId ?? '');
+  const queryClient = useQueryClient();
+  const analysis = useOriginalAnalysis(userId, receiptId, jsonOpen);
 
   const fromState = analysisResult?.receipt.receipt_id === receiptId ? analysisResult : null;
   const fromData = useMemo(
@@ -93,7 +176,7 @@ export function ReceiptPage() {
   }, [fromData, analysisResult, actions]);
 
   const blobName = result ? blobNameOf(result.receipt.document_url) : '';
-  const image = useReceiptImage(userId, blobName, imageOpen);
+  const image = useReceiptImage(userId, blobName, imageOpen || editing);
 
   if (!signedIn || !userId) return <Navigate to="/Login" replace />;
 
@@ -107,13 +190,6 @@ export function ReceiptPage() {
     />
   );
 
-  if (remove.isPending) {
-    return (
-      <Page title="Receipt">
-        <Spinner label={DELETE_MESSAGES.busy} />
-      </Page>
-    );
-  }
   if (!result) {
     return (
       <Page title="Receipt" actions={back}>
@@ -132,9 +208,29 @@ export function ReceiptPage() {
     );
   }
 
-  const { receipt } = result;
+  const receipt: ReportReceipt = result.receipt;
+  // The dialog stays mounted while the delete runs, so it closes properly (its focus trap and the
+  // hiding of the rest of the page from screen readers end with it).
+  const confirmDialog = (
+    <ConfirmDialog
+      open={confirmDelete}
+      title="Delete this receipt?"
+      confirmLabel="Delete"
+      onConfirm={onDelete}
+      onCancel={() => setConfirmDelete(false)}
+    >
+      The receipt from {receipt.merchant_name || 'Unknown Merchant'}
+      {receipt.transaction_date ? ` on ${receipt.transaction_date}` : ''}, its items and its image are deleted
+      for good.
+    </ConfirmDialog>
+  );
   const owner = userId;
+  const reload = () => void data.refetch();
+  const editRef = { receiptId: receipt.receipt_id, etag: receipt.etag ?? '' };
+  // Analysing again runs in the scan queue; the page waits for it like any scan.
+  const beingAnalysed = scanning.some((s) => s.fileName === blobName);
   function onDelete() {
+    setConfirmDelete(false);
     actions.dismissMessage();
     // The merchant goes with its last receipt: then there is no merchant screen to go back to.
     const merchantGoes = data.data
@@ -160,14 +256,52 @@ export function ReceiptPage() {
     );
   }
 
+  if (remove.isPending) {
+    return (
+      <Page title="Receipt">
+        <Spinner label={DELETE_MESSAGES.busy} />
+        {confirmDialog}
+      </Page>
+    );
+  }
+
   const toolbar = (
     <div className={styles.toolbar} role="toolbar" aria-label="Receipt actions">
+      <Button
+        appearance={editing ? 'primary' : 'subtle'}
+        icon={<Edit24Regular />}
+        aria-label="Edit receipt"
+        title="Edit receipt"
+        aria-pressed={editing}
+        onClick={() => setEditing((e) => !e)}
+      />
+      <Button
+        appearance="subtle"
+        icon={<ArrowSync24Regular />}
+        aria-label="Analyse again"
+        title="Analyse again (values you set are kept)"
+        disabled={reanalyse.isPending || beingAnalysed}
+        onClick={() =>
+          reanalyse.mutate(editRef, {
+            onSuccess: () => {
+              // Watched like an upload: the queue shows it, and the data reloads when it is done.
+              actions.addScan({ fileName: blobName, image: '', status: 'false' });
+              void queryClient.invalidateQueries({ queryKey: queryKeys.queue(owner) });
+              actions.showMessage({
+                intent: 'info',
+                title: 'Analysing the receipt again',
+                detail: 'The values you set are kept; the page shows what changed when it is done.',
+              });
+            },
+          })
+        }
+      />
       <Button
         appearance="subtle"
         icon={<Delete24Regular />}
         aria-label="Delete receipt"
         title="Delete receipt"
-        onClick={onDelete}
+        onClick={() => setConfirmDelete(true)}
       />
       <Button
         appearance="subtle"
@@ -189,6 +323,36 @@ export function ReceiptPage() {
 
   return (
     <Page title="Receipt" actions={toolbar}>
+      <ReceiptNotes
+        receipt={receipt}
+        marking={markReviewed.isPending}
+        onMarkReviewed={() => markReviewed.mutate(editRef)}
+        error={markReviewed.error ?? reanalyse.error}
+        onReload={reload}
+      />
+      {beingAnalysed && <Spinner size="tiny" label="Analysing the receipt again…" />}
+      {editing && !beingAnalysed && (
+        <PageSection id="edit-receipt" title="Correct this receipt">
+          <ReceiptEditor
+            userId={owner}
+            receipt={receipt}
+            items={result.items}
+            merchants={data.data?.reportMerchants ?? []}
+            image={{
+              src: image.data,
+              loading: image.isFetching,
+              error: !blobName
+                ? 'This receipt has no stored image.'
+                : image.error
+                  ? errorMessage(image.error)
+                  : null,
+              alt: `Receipt from ${receipt.merchant_name || 'Unknown Merchant'}`,
+            }}
+            onReload={reload}
+            onDone={() => setEditing(false)}
+          />
+        </PageSection>
+      )}
       <MerchantSummary
         merchant={result.merchant}
         totals={data.data ? merchantTotals(data.data, receipt.merchant_id) : []}
@@ -218,8 +382,26 @@ export function ReceiptPage() {
         alt={`Receipt from ${receipt.merchant_name || 'Unknown Merchant'} on ${receipt.transaction_date ?? 'unknown date'}`}
       />
       <Modal open={jsonOpen} onClose={() => setJsonOpen(false)} title="Analysis result">
-        <JsonTree value={result} ariaLabel="Analysis result" rootName="analysisResult" />
+        {analysis.isPending ? (
+          <Spinner label="Loading the analysis" />
+        ) : analysis.isSuccess ? (
+          <>
+            <p>
+              As the analyzer read it{(receipt.edited ?? []).length > 0 ? ', before your corrections' : ''}.
+            </p>
+            <JsonTree value={analysis.data} ariaLabel="Analysis result" rootName="analysis" />
+          </>
+        ) : (
+          <>
+            <p>
+              The stored analysis could not be loaded ({errorMessage(analysis.error)}); these are the current
+              values.
+            </p>
+            <JsonTree value={result} ariaLabel="Analysis result" rootName="analysisResult" />
+          </>
+        )}
       </Modal>
+      {confirmDialog}
     </Page>
   );
 }

@@ -1,0 +1,132 @@
+import { STALE_MERCHANT_MESSAGE, type MerchantEditAnswer, type UpdateMerchantBody } from '../api-edits';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import type { Identity } from '../ports';
+import { normaliseName } from '../repository/keys';
+import { ReceiptRepository } from '../repository/receipt-repository';
+import type { MerchantRow, ReceiptRow } from '../repository/rows';
+import { assertOwnUserId } from './context';
+import { afterEdit, type EditDeps } from './edit-receipt';
+
+const stale = (cause?: unknown) =>
+  new ConflictError(STALE_MERCHANT_MESSAGE, { code: 'StaleEdit', ...(cause ? { cause } : {}) });
+
+async function loadMerchant(
+  repo: ReceiptRepository,
+  userId: string,
+  merchantId: string,
+  etag: string,
+): Promise<MerchantRow & { etag: string }> {
+  const merchant = await repo.getMerchant(userId, merchantId);
+  if (!merchant || !merchant.etag) {
+    throw new NotFoundError('There is no such merchant among yours; reload to see your merchants.', {
+      code: 'MerchantNotFound',
+    });
+  }
+  if (merchant.etag !== etag) throw stale();
+  return merchant as MerchantRow & { etag: string };
+}
+
+async function writeMerchant(repo: ReceiptRepository, merchant: MerchantRow, etag: string): Promise<string> {
+  try {
+    return await repo.updateMerchant(merchant, etag);
+  } catch (error) {
+    if (error instanceof ConflictError || error instanceof NotFoundError) throw stale(error);
+    throw error;
+  }
+}
+
+/**
+ * Renames a merchant and edits its address (POST /api/updateMerchant). Its receipts show the new
+ * name; analysing one of them again keeps it at this merchant.
+ */
+export async function updateMerchant(
+  deps: EditDeps,
+  identity: Identity,
+  input: UpdateMerchantBody,
+): Promise<MerchantEditAnswer> {
+  assertOwnUserId(identity, input.userId);
+  const repo = new ReceiptRepository(deps.store);
+  const merchant = await loadMerchant(repo, identity.uid, input.merchantId, input.etag);
+  const next: MerchantRow = { ...merchant, ...input.changes, edited: true };
+  next.name_key = normaliseName(next.name);
+  const etag = await writeMerchant(repo, next, merchant.etag);
+  await afterEdit(deps, identity.uid);
+  deps.logger.info('merchant edited', { userId: identity.uid, merchantId: merchant.merchant_id });
+  return { merchantId: merchant.merchant_id, etag };
+}
+
+/**
+ * Merges two merchants that are the same shop (POST /api/mergeMerchants): every receipt of
+ * `duplicateId` moves to `merchantId`, which takes the duplicate's address fields it lacks, and the
+ * duplicate is deleted. Both etags must be current. Receipts move first and the duplicate goes last,
+ * so an interrupted merge can be repeated.
+ */
+export async function mergeMerchants(
+  deps: EditDeps,
+  identity: Identity,
+  input: { userId: string; merchantId: string; etag: string; duplicateId: string; duplicateEtag: string },
+): Promise<MerchantEditAnswer> {
+  assertOwnUserId(identity, input.userId);
+  if (input.merchantId === input.duplicateId) {
+    throw new ValidationError('A merchant cannot be merged with itself; pick another merchant.', {
+      code: 'SameMerchant',
+    });
+  }
+  const uid = identity.uid;
+  const repo = new ReceiptRepository(deps.store);
+  const [kept, duplicate] = await Promise.all([
+    loadMerchant(repo, uid, input.merchantId, input.etag),
+    loadMerchant(repo, uid, input.duplicateId, input.duplicateEtag),
+  ]);
+  // Claim the kept merchant first (by its etag), so two merges at once cannot both go on.
+  const fill = <K extends keyof MerchantRow>(key: K) => kept[key] ?? duplicate[key] ?? null;
+  const merged: MerchantRow = {
+    ...kept,
+    phone_number: fill('phone_number'),
+    postal_code: fill('postal_code'),
+    city: fill('city'),
+    street_address: fill('street_address'),
+    owning_corporation: fill('owning_corporation'),
+    edited: true,
+  };
+  const etag = await writeMerchant(repo, merged, kept.etag);
+  const receipts = await repo.listReceiptsOfMerchant(uid, duplicate.merchant_id);
+  for (const listed of receipts) await moveOne(repo, listed, duplicate.merchant_id, kept);
+  try {
+    await repo.deleteMerchant(uid, duplicate.merchant_id, duplicate.etag);
+  } catch (error) {
+    if (error instanceof ConflictError) throw stale(error);
+    throw error;
+  }
+  await afterEdit(deps, uid);
+  deps.logger.info('merchants merged', {
+    userId: uid,
+    merchantId: kept.merchant_id,
+    duplicateId: duplicate.merchant_id,
+    receipts: receipts.length,
+  });
+  return { merchantId: kept.merchant_id, etag };
+}
+
+/** Moves one receipt by its etag, reading it again when a person's edit of it came in between. */
+async function moveOne(
+  repo: ReceiptRepository,
+  listed: ReceiptRow,
+  fromMerchantId: string,
+  to: MerchantRow,
+): Promise<void> {
+  let receipt: ReceiptRow | null = listed;
+  for (let attempt = 0; receipt && receipt.merchant_id === fromMerchantId; attempt++) {
+    const edited = [...new Set([...(receipt.edited ?? []), 'merchant'])];
+    try {
+      await repo.updateReceipt(
+        { ...receipt, merchant_id: to.merchant_id, merchant_name: to.name, edited },
+        receipt.etag ?? '*',
+      );
+      return;
+    } catch (error) {
+      if (!(error instanceof ConflictError) || attempt >= 4) throw error;
+      receipt = await repo.getReceipt(receipt.user_id, receipt.receipt_id);
+    }
+  }
+}

@@ -1,0 +1,345 @@
+import {
+  STALE_EDIT_MESSAGE,
+  type BrandOption,
+  type ItemFields,
+  type ReceiptChanges,
+  type ReceiptEditAnswer,
+} from '../api-edits';
+import { totalChecksOut } from '../analysis';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors';
+import type { Identity } from '../ports';
+import { itemIdFor, merchantIdFor, normaliseName, parseReceiptId, receiptIdOfItem } from '../repository/keys';
+import { ReceiptRepository } from '../repository/receipt-repository';
+import type { ItemRow, MerchantRow, ReceiptRow } from '../repository/rows';
+import { assertOwnUserId, nowOf, type AppDeps } from './context';
+import { refreshAppDataCache } from './get-app-data';
+import { removeMerchantIfUnused } from './process-scan';
+
+/** What the edit use cases need: the request ports, and the brand dataset for item brands. */
+export type EditDeps = Pick<AppDeps, 'store' | 'blobs' | 'logger' | 'now'> & {
+  /** The brand dataset (name and owner) the item form offers; owners of typed brands come from it. */
+  brandCatalog?: readonly BrandOption[];
+};
+
+interface ReceiptEditInput {
+  userId: string;
+  receiptId: string;
+  etag: string;
+}
+
+const stale = (cause?: unknown) =>
+  new ConflictError(STALE_EDIT_MESSAGE, { code: 'StaleEdit', ...(cause ? { cause } : {}) });
+
+/**
+ * The caller's receipt as read now, checked: it is theirs (403), it exists (404), it is not being
+ * analysed (409) and the edit was made on its current values (409 with STALE_EDIT_MESSAGE).
+ */
+export async function loadReceiptForEdit(
+  repo: ReceiptRepository,
+  identity: Identity,
+  input: ReceiptEditInput,
+): Promise<ReceiptRow & { etag: string }> {
+  assertOwnUserId(identity, input.userId);
+  const parsed = parseReceiptId(input.receiptId);
+  if (!parsed) {
+    throw new ValidationError('receiptId is not the id of a receipt of this app.', {
+      code: 'InvalidReceiptId',
+    });
+  }
+  if (parsed.userId !== identity.uid) {
+    throw new ForbiddenError('This receipt belongs to another user.', { code: 'WrongUser' });
+  }
+  const [receipt, queued] = await Promise.all([
+    repo.getReceipt(identity.uid, input.receiptId),
+    repo.getQueueEntry(identity.uid, parsed.fileName),
+  ]);
+  if (!receipt || !receipt.etag) {
+    throw new NotFoundError('This receipt does not exist any more; it may have been deleted.', {
+      code: 'ReceiptNotFound',
+    });
+  }
+  if (queued && queued.entry.status !== 'Failed') {
+    throw new ConflictError('This receipt is being analysed again; edit it when the analysis has finished.', {
+      code: 'BeingAnalysed',
+    });
+  }
+  if (receipt.etag !== input.etag) throw stale();
+  return receipt as ReceiptRow & { etag: string };
+}
+
+/** Writes the receipt row if it is still as read; a lost race is the same 409 as a stale edit. */
+async function writeReceipt(repo: ReceiptRepository, receipt: ReceiptRow, etag: string): Promise<string> {
+  try {
+    return await repo.updateReceipt(receipt, etag);
+  } catch (error) {
+    if (error instanceof ConflictError || error instanceof NotFoundError) throw stale(error);
+    throw error;
+  }
+}
+
+/** After any edit: the report data changes version and its cache is rebuilt for the next read. */
+export async function afterEdit(deps: EditDeps, userId: string): Promise<void> {
+  const repo = new ReceiptRepository(deps.store);
+  await repo.bumpDataVersion(userId, nowOf(deps));
+  await refreshAppDataCache(deps, userId).catch((error: unknown) =>
+    deps.logger.warn('report cache not refreshed', { userId, error: String(error) }),
+  );
+}
+
+const withEdited = (receipt: ReceiptRow, fields: string[]): string[] => [
+  ...new Set([...(receipt.edited ?? []), ...fields]),
+];
+
+/** A saved edit is a review: the receipt leaves the review queue. */
+const reviewed: Pick<ReceiptRow, 'needs_review' | 'review_reasons'> = {
+  needs_review: false,
+  review_reasons: [],
+};
+
+/**
+ * The user's merchant called `name` (compared as normalised names), or a new one. A new merchant
+ * is written at once (with the address of `template`, when given: the misread merchant it
+ * replaces); it is removed again with its last receipt like any other.
+ */
+export async function merchantForName(
+  repo: ReceiptRepository,
+  userId: string,
+  name: string,
+  template?: MerchantRow | null,
+): Promise<MerchantRow> {
+  const nameKey = normaliseName(name);
+  const merchants = await repo.listMerchants(userId);
+  const known = merchants.find((m) => m.name_key === nameKey);
+  if (known) return known;
+  const merchant: MerchantRow = {
+    merchant_id: merchantIdFor(name, template?.postal_code ?? null),
+    name,
+    phone_number: template?.phone_number ?? null,
+    postal_code: template?.postal_code ?? null,
+    city: template?.city ?? null,
+    street_address: template?.street_address ?? null,
+    user_id: userId,
+    owning_corporation: template?.owning_corporation ?? null,
+    vectors: null,
+    name_key: nameKey,
+    edited: true,
+  };
+  await repo.saveMerchant(merchant);
+  return merchant;
+}
+
+/**
+ * Sets receipt fields a person corrected (POST /api/updateReceipt). Fields given with the value
+ * they have are not counted as edited. A new merchant name moves the receipt to the user's
+ * merchant of that name (a new one when there is none; the old one goes when it has no receipt
+ * left). A new currency is the items' and taxes' currency too. `total_checks_out` is recomputed,
+ * and the receipt leaves the review queue.
+ */
+export async function updateReceipt(
+  deps: EditDeps,
+  identity: Identity,
+  input: ReceiptEditInput & { changes: ReceiptChanges },
+): Promise<ReceiptEditAnswer> {
+  const repo = new ReceiptRepository(deps.store);
+  const receipt = await loadReceiptForEdit(repo, identity, input);
+  const uid = identity.uid;
+  const { merchant_name: merchantName, ...fields } = input.changes;
+  const next: ReceiptRow = { ...receipt, ...reviewed };
+  const changed: string[] = [];
+  for (const [field, value] of Object.entries(fields) as [keyof typeof fields, string | number | null][]) {
+    if (value === undefined || receipt[field] === value) continue;
+    (next as unknown as Record<string, unknown>)[field] = value;
+    changed.push(field);
+  }
+  const oldMerchantId = receipt.merchant_id;
+  if (merchantName !== undefined && normaliseName(merchantName) !== normaliseName(receipt.merchant_name)) {
+    // The only receipt of a misread merchant: the new one takes over its address.
+    const alone = !(await repo.merchantHasReceipts(uid, oldMerchantId, receipt.receipt_id));
+    const template = alone ? await repo.getMerchant(uid, oldMerchantId) : null;
+    const merchant = await merchantForName(repo, uid, merchantName, template);
+    next.merchant_id = merchant.merchant_id;
+    next.merchant_name = merchant.name;
+    changed.push('merchant_name');
+  }
+  const items = await repo.listItemsOfReceipt(receipt.receipt_id);
+  next.total_checks_out = totalChecksOut(next.total_amount, items, next.total_tax);
+  next.edited = withEdited(receipt, changed);
+  const etag = await writeReceipt(repo, next, receipt.etag);
+
+  if (changed.includes('currency_code')) {
+    const currency = next.currency_code;
+    const taxes = await repo.listTaxesOfReceipt(receipt.receipt_id);
+    await Promise.all([
+      repo.replaceItems(
+        receipt.receipt_id,
+        items.map((i) => ({ ...i, currency_code: currency })),
+      ),
+      repo.replaceTaxes(
+        receipt.receipt_id,
+        taxes.map((t) => ({ ...t, currency_code: currency })),
+      ),
+    ]);
+  }
+  if (next.merchant_id !== oldMerchantId) await removeMerchantIfUnused(repo, uid, oldMerchantId);
+  await afterEdit(deps, uid);
+  deps.logger.info('receipt edited', { userId: uid, receiptId: receipt.receipt_id, fields: changed });
+  return { receiptId: receipt.receipt_id, etag };
+}
+
+/** The owner of a brand of the dataset (compared as normalised names), or null for a new name. */
+export function brandOwner(
+  catalog: readonly BrandOption[] | undefined,
+  brand: string | null,
+): { name: string | null; owner: string | null } {
+  if (!brand) return { name: null, owner: null };
+  const key = normaliseName(brand);
+  const known = catalog?.find((b) => normaliseName(b.name) === key);
+  return known ? { name: known.name, owner: known.owning_corporation } : { name: brand, owner: null };
+}
+
+/** The 0-based line index after the receipt's last item. */
+function nextItemIndex(items: ItemRow[]): number {
+  let last = 0;
+  for (const item of items) {
+    const n = Number(item.item_id.slice(item.item_id.lastIndexOf('~') + 1));
+    if (Number.isInteger(n) && n > last) last = n;
+  }
+  return last;
+}
+
+/**
+ * Changes one item of a receipt, or adds one (POST /api/saveItem). A brand of the dataset brings
+ * its owning corporation; a new name has none. The receipt's item count and total check follow.
+ */
+export async function saveItem(
+  deps: EditDeps,
+  identity: Identity,
+  input: ReceiptEditInput & { itemId?: string | undefined; item: ItemFields },
+): Promise<ReceiptEditAnswer & { itemId: string }> {
+  const repo = new ReceiptRepository(deps.store);
+  if (input.itemId !== undefined && receiptIdOfItem(input.itemId) !== input.receiptId) {
+    throw new ValidationError('itemId is not an item of this receipt.', { code: 'ItemNotOfReceipt' });
+  }
+  const receipt = await loadReceiptForEdit(repo, identity, input);
+  const items = await repo.listItemsOfReceipt(receipt.receipt_id);
+  const existing = input.itemId ? items.find((i) => i.item_id === input.itemId) : undefined;
+  if (input.itemId && !existing) {
+    throw new NotFoundError('This item does not exist any more; reload to see the receipt.', {
+      code: 'ItemNotFound',
+    });
+  }
+  const brand = brandOwner(deps.brandCatalog, input.item.brand);
+  const item: ItemRow = {
+    item_id: existing?.item_id ?? itemIdFor(receipt.receipt_id, nextItemIndex(items)),
+    receipt_id: receipt.receipt_id,
+    description: input.item.description,
+    quantity: input.item.quantity,
+    unit_price: input.item.unit_price,
+    total_price: input.item.total_price,
+    currency_code: receipt.currency_code,
+    user_id: identity.uid,
+    brand: brand.name,
+    owning_corporation: brand.owner,
+    product_type: existing?.product_type ?? null,
+    product_identifier: existing?.product_identifier ?? null,
+    vectors: existing?.vectors ?? null,
+  };
+  const after = existing ? items.map((i) => (i.item_id === item.item_id ? item : i)) : [...items, item];
+  const next: ReceiptRow = {
+    ...receipt,
+    ...reviewed,
+    item_count: after.length,
+    total_checks_out: totalChecksOut(receipt.total_amount, after, receipt.total_tax),
+    edited: withEdited(receipt, ['items']),
+  };
+  // The receipt row first, by its etag: a stale edit changes nothing. A reader between the two
+  // writes finds the item count ahead of the listing and reads the partition itself.
+  const etag = await writeReceipt(repo, next, receipt.etag);
+  await repo.saveItem(item);
+  if (brand.name) {
+    await repo.saveBrand(brand.name, brand.owner);
+    if (brand.owner) await repo.saveCorporation(brand.owner);
+  }
+  await afterEdit(deps, identity.uid);
+  deps.logger.info(existing ? 'item edited' : 'item added', { userId: identity.uid, itemId: item.item_id });
+  return { receiptId: receipt.receipt_id, etag, itemId: item.item_id };
+}
+
+/** Deletes one item of a receipt (DELETE /api/deleteItem). */
+export async function deleteItem(
+  deps: EditDeps,
+  identity: Identity,
+  input: ReceiptEditInput & { itemId: string },
+): Promise<ReceiptEditAnswer> {
+  const repo = new ReceiptRepository(deps.store);
+  if (receiptIdOfItem(input.itemId) !== input.receiptId) {
+    throw new ValidationError('itemId is not an item of this receipt.', { code: 'ItemNotOfReceipt' });
+  }
+  const receipt = await loadReceiptForEdit(repo, identity, input);
+  const items = await repo.listItemsOfReceipt(receipt.receipt_id);
+  if (!items.some((i) => i.item_id === input.itemId)) {
+    throw new NotFoundError('This item does not exist any more; reload to see the receipt.', {
+      code: 'ItemNotFound',
+    });
+  }
+  const after = items.filter((i) => i.item_id !== input.itemId);
+  const next: ReceiptRow = {
+    ...receipt,
+    ...reviewed,
+    item_count: after.length,
+    total_checks_out: totalChecksOut(receipt.total_amount, after, receipt.total_tax),
+    edited: withEdited(receipt, ['items']),
+  };
+  const etag = await writeReceipt(repo, next, receipt.etag);
+  await repo.deleteItem(receipt.receipt_id, input.itemId);
+  await afterEdit(deps, identity.uid);
+  deps.logger.info('item deleted', { userId: identity.uid, itemId: input.itemId });
+  return { receiptId: receipt.receipt_id, etag };
+}
+
+/** The person checked the receipt: it leaves the review queue (POST /api/markReviewed). */
+export async function markReviewed(
+  deps: EditDeps,
+  identity: Identity,
+  input: ReceiptEditInput,
+): Promise<ReceiptEditAnswer> {
+  const repo = new ReceiptRepository(deps.store);
+  const receipt = await loadReceiptForEdit(repo, identity, input);
+  const etag = await writeReceipt(repo, { ...receipt, ...reviewed }, receipt.etag);
+  await afterEdit(deps, identity.uid);
+  return { receiptId: receipt.receipt_id, etag };
+}
+
+/** The receipt is from another of the user's merchants (POST /api/moveReceipt). */
+export async function moveReceipt(
+  deps: EditDeps,
+  identity: Identity,
+  input: ReceiptEditInput & { merchantId: string },
+): Promise<ReceiptEditAnswer> {
+  const repo = new ReceiptRepository(deps.store);
+  const receipt = await loadReceiptForEdit(repo, identity, input);
+  const merchant = await repo.getMerchant(identity.uid, input.merchantId);
+  if (!merchant) {
+    throw new NotFoundError('There is no such merchant among yours; reload to see your merchants.', {
+      code: 'MerchantNotFound',
+    });
+  }
+  if (merchant.merchant_id === receipt.merchant_id) {
+    return { receiptId: receipt.receipt_id, etag: receipt.etag };
+  }
+  const etag = await writeReceipt(
+    repo,
+    {
+      ...receipt,
+      ...reviewed,
+      merchant_id: merchant.merchant_id,
+      merchant_name: merchant.name,
+      edited: withEdited(receipt, ['merchant']),
+    },
+    receipt.etag,
+  );
+  await removeMerchantIfUnused(repo, identity.uid, receipt.merchant_id);
+  await afterEdit(deps, identity.uid);
+  deps.logger.info('receipt moved', { userId: identity.uid, receiptId: receipt.receipt_id });
+  return { receiptId: receipt.receipt_id, etag };
+}

@@ -1,0 +1,240 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ROUTES,
+  STALE_EDIT_MESSAGE,
+  STALE_MERCHANT_MESSAGE,
+  type AppData,
+  type ErrorAnswer,
+  type RouteName,
+} from '@receipts/core';
+import { FakeAnalyzer, dataUrlOf, fakeReceiptImage } from '../../packages/core/test/support/fakes';
+import { figuresOf, recomputeFromRows } from '../../packages/core/test/support/recompute';
+import type { ApiClient } from './support/api-client';
+import { signUpClient, startTestStack } from './support/stack';
+
+/** The routes of review and correct, with what each refuses (read-only ones have nothing to go stale). */
+const EDIT_ROUTES = [
+  'updateReceipt',
+  'saveItem',
+  'deleteItem',
+  'markReviewed',
+  'reanalyseReceipt',
+  'moveReceipt',
+  'updateMerchant',
+  'mergeMerchants',
+  'listBrands',
+  'getAnalysis',
+] as const satisfies readonly RouteName[];
+
+const receiptImage = (merchant: string, total: number, date: string) =>
+  dataUrlOf(
+    fakeReceiptImage({
+      merchant,
+      postal: '1000',
+      date,
+      total,
+      items: [
+        { description: 'COCA-COLA', price: 2, brand: 'Coca-Cola', owner: 'The Coca-Cola Company' },
+        { description: 'BREAD', price: total - 2 },
+      ],
+    }),
+  );
+
+/**
+ * Every review-and-correct route through HTTP against the real local stack, on both table stores:
+ * another user's data is 403, bad input is a 400 that names the field and changes nothing, a stale
+ * etag is 409 with the words the page shows, and the report figures match the rows afterwards.
+ */
+describe.each(['azure', 'dynamodb'] as const)('review and correct on %s', (storageBackend) => {
+  let env: Awaited<ReturnType<typeof startTestStack>>;
+  let alice: ApiClient;
+  let bob: ApiClient;
+
+  const data = async () => {
+    const answer = await alice.getAppData();
+    expect(answer.status).toBe(200);
+    return answer.body;
+  };
+  const call = (client: ApiClient, route: RouteName, input: Record<string, unknown>) => {
+    const { method, path } = ROUTES[route];
+    return method === 'POST'
+      ? client.call(method, path, { body: input })
+      : client.call(method, path, {
+          query: Object.fromEntries(Object.entries(input).map(([k, v]) => [k, String(v)])),
+        });
+  };
+  const expectError = (answer: { status: number; body: unknown }, status: number, message?: RegExp) => {
+    expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+    const body = answer.body as ErrorAnswer;
+    expect(typeof body.message).toBe('string');
+    if (message) expect(body.message).toMatch(message);
+  };
+
+  /** A valid request of each route on the current data (stale or not depends on `etag`). */
+  function requests(
+    now: AppData,
+    userId: string,
+    etag?: string,
+  ): Record<(typeof EDIT_ROUTES)[number], Record<string, unknown>> {
+    const receipt = now.reportReceipts.find((r) => r.merchant_name === 'Delhaize')!;
+    const other = now.reportMerchants.find((m) => m.merchant_id !== receipt.merchant_id)!;
+    const own = now.reportMerchants.find((m) => m.merchant_id === receipt.merchant_id)!;
+    const item = now.reportProductItems.find((i) => i.receipt_id === receipt.receipt_id)!;
+    const base = { userId, receiptId: receipt.receipt_id, etag: etag ?? receipt.etag };
+    return {
+      updateReceipt: { ...base, changes: { total_amount: 12.34 } },
+      saveItem: {
+        ...base,
+        itemId: item.item_id,
+        item: { description: 'COLA', quantity: 1, unit_price: 2, total_price: 2, brand: 'Coca-Cola' },
+      },
+      deleteItem: { ...base, itemId: item.item_id },
+      markReviewed: base,
+      reanalyseReceipt: base,
+      moveReceipt: { ...base, merchantId: other.merchant_id },
+      updateMerchant: {
+        userId,
+        merchantId: own.merchant_id,
+        etag: etag ?? own.etag,
+        changes: { city: 'Gent' },
+      },
+      mergeMerchants: {
+        userId,
+        merchantId: own.merchant_id,
+        etag: etag ?? own.etag,
+        duplicateId: other.merchant_id,
+        duplicateEtag: etag ?? other.etag,
+      },
+      listBrands: { userId },
+      getAnalysis: { userId, receiptId: receipt.receipt_id },
+    };
+  }
+
+  beforeAll(async () => {
+    env = await startTestStack({ storageBackend, analyzer: new FakeAnalyzer() });
+    [alice, bob] = await Promise.all([
+      signUpClient(env.stack, `alice-${storageBackend}@example.com`, 'Alice'),
+      signUpClient(env.stack, `bob-${storageBackend}@example.com`, 'Bob'),
+    ]);
+    expect(
+      (await alice.upload('1710000000001-receipt.jpg', receiptImage('Delhaize', 7, '2024-03-01'))).status,
+    ).toBe(202);
+    expect(
+      (await alice.upload('1710000000002-receipt.jpg', receiptImage('Colruyt', 9, '2024-03-05'))).status,
+    ).toBe(202);
+    expect(await alice.waitForQueue()).toEqual([]);
+  }, 120_000);
+  afterAll(async () => {
+    await env?.stop();
+  });
+
+  it("answers 403 to another user on every route, and changes nothing of A's", async () => {
+    const before = await data();
+    const asAlice = requests(before, alice.userId);
+    const asBobForAlice = requests(before, bob.userId);
+    for (const route of EDIT_ROUTES) {
+      // B naming A's user id, and B naming A's receipt under B's own id.
+      expectError(await call(bob, route, asAlice[route]), 403, /own data|another user/);
+      if ('receiptId' in asBobForAlice[route]) {
+        expectError(await call(bob, route, asBobForAlice[route]), 403, /another user/);
+      }
+    }
+    // A's merchants are not B's: under B's id they are simply not found.
+    expectError(await call(bob, 'updateMerchant', asBobForAlice.updateMerchant), 404);
+    expect(await data()).toEqual(before);
+  });
+
+  it('answers 400 with the field named to bad input, and changes nothing', async () => {
+    const before = await data();
+    const ok = requests(before, alice.userId);
+    const item = (over: Record<string, unknown>) => ({
+      ...ok.saveItem,
+      item: { ...(ok.saveItem.item as object), ...over },
+    });
+    const changes = (over: Record<string, unknown>) => ({ ...ok.updateReceipt, changes: over });
+    const bad: [RouteName, Record<string, unknown>, RegExp][] = [
+      ['saveItem', item({ quantity: -1 }), /quantity must be more than 0/],
+      ['saveItem', item({ description: 'x'.repeat(501) }), /description may be at most 500 characters/],
+      ['saveItem', item({ total_price: 'ten' }), /total_price must be a number/],
+      ['updateReceipt', changes({ total_amount: 'twelve' }), /total_amount must be a number/],
+      ['updateReceipt', changes({ transaction_date: '2024-02-30' }), /transaction_date is not a day/],
+      ['updateReceipt', changes({ currency_code: 'EUX' }), /currency_code is not a known/],
+      ['updateReceipt', changes({ merchant_name: '  ' }), /merchant_name is required/],
+      ['updateReceipt', changes({ owner: 'x' }), /Unrecognized key|owner/],
+      ['updateReceipt', { ...ok.updateReceipt, etag: undefined }, /etag is required/],
+      ['deleteItem', { ...ok.deleteItem, itemId: '../x' }, /itemId/],
+      ['markReviewed', { ...ok.markReviewed, receiptId: "x' or 1=1" }, /receiptId/],
+      ['reanalyseReceipt', { ...ok.reanalyseReceipt, userId: 'a b' }, /userId/],
+      ['moveReceipt', { ...ok.moveReceipt, merchantId: '' }, /merchantId is required/],
+      ['updateMerchant', { ...ok.updateMerchant, changes: { name: '' } }, /name is required/],
+      [
+        'mergeMerchants',
+        { ...ok.mergeMerchants, duplicateId: ok.mergeMerchants.merchantId },
+        /merged with itself/,
+      ],
+      ['listBrands', { userId: '../x' }, /userId/],
+      ['getAnalysis', { ...ok.getAnalysis, receiptId: 'nope' }, /receiptId/],
+    ];
+    for (const [route, input, message] of bad) expectError(await call(alice, route, input), 400, message);
+    expect(new Set(bad.map(([route]) => route))).toEqual(new Set(EDIT_ROUTES));
+    expect(await data()).toEqual(before);
+  });
+
+  it('answers 409 with the reload message to an edit made on values changed since, and overwrites nothing', async () => {
+    const read = await data();
+    // Another tab saves first.
+    const fresh = requests(read, alice.userId);
+    expect((await call(alice, 'markReviewed', fresh.markReviewed)).status).toBe(200);
+    const after = await data();
+    const stale = requests(after, alice.userId, read.reportReceipts[0]!.etag);
+    for (const route of EDIT_ROUTES.filter(
+      (r) => !['updateMerchant', 'mergeMerchants', 'listBrands', 'getAnalysis'].includes(r),
+    )) {
+      const staleInput = {
+        ...stale[route],
+        etag: read.reportReceipts.find((r) => r.merchant_name === 'Delhaize')!.etag,
+      };
+      expectError(await call(alice, route, staleInput), 409, new RegExp(STALE_EDIT_MESSAGE));
+    }
+    for (const route of ['updateMerchant', 'mergeMerchants'] as const) {
+      expectError(
+        await call(alice, route, { ...stale[route], etag: 'W/"stale"' }),
+        409,
+        new RegExp(STALE_MERCHANT_MESSAGE),
+      );
+    }
+    expect(await data()).toEqual(after);
+  });
+
+  it('edits, moves and merges through HTTP; every figure matches a recomputation from the rows', async () => {
+    let now = await data();
+    let ok = requests(now, alice.userId);
+    expect((await call(alice, 'updateReceipt', ok.updateReceipt)).status).toBe(200);
+    now = await data();
+    ok = requests(now, alice.userId);
+    const added = await call(alice, 'saveItem', {
+      ...ok.saveItem,
+      itemId: undefined,
+      item: { description: 'KETCHUP', quantity: 1, unit_price: 3, total_price: 3, brand: 'Heinz' },
+    });
+    expect(added.status).toBe(200);
+    now = await data();
+    expect(now.brands.find((b) => b.name === 'Heinz')?.owning_corporation).toBe('The Kraft Heinz Company');
+    ok = requests(now, alice.userId);
+    expect((await call(alice, 'moveReceipt', ok.moveReceipt)).status).toBe(200);
+    now = await data();
+    expect(now.reportMerchants).toHaveLength(1);
+    expect(figuresOf(now)).toEqual(await recomputeFromRows(env.stack.services.store, alice.userId));
+
+    const brands = await call(alice, 'listBrands', { userId: alice.userId });
+    expect(brands.status).toBe(200);
+    expect(brands.body).toEqual(
+      expect.arrayContaining([{ name: 'Heinz', owning_corporation: 'The Kraft Heinz Company' }]),
+    );
+    const analysis = await call(alice, 'getAnalysis', ok.getAnalysis);
+    expect(analysis.status).toBe(200);
+    expect(
+      (analysis.body as { result: { receipt: { total_amount: number } } }).result.receipt.total_amount,
+    ).toBe(7);
+  });
+});

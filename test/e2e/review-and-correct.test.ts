@@ -1,0 +1,332 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import {
+  STALE_EDIT_MESSAGE,
+  totalChecksOut,
+  type AnalysisResult,
+  type Analyzer,
+  type AppData,
+} from '@receipts/core';
+import { startLocalStack, type LocalStack } from '../../lambdas/src/local/stack';
+import { ApiClient, jpegDataUrl } from '../api/support/api-client';
+import { sampleReceiptJpeg } from '../support/receipt-images';
+import { PHONE, WIDE, launchChromium, screenshot, watchConsole } from './support/browser';
+
+/**
+ * Review and correct in headless Chromium against the local stack (Azurite, the Firebase Auth
+ * emulator, the API and the worker): a misread total corrected and followed by Reports, the merchant
+ * page and the brand table; an item added and deleted; a stale edit in a second tab; the review queue
+ * emptied; two merchants merged; a delete that asks first. The stored images are real receipt
+ * pictures; what the analyzer "reads" from them is scripted, so the misreadings are known.
+ */
+
+const PERSON = { name: 'Rita Review', email: 'rita@example.com', password: 'review-password-9' };
+
+interface Reading {
+  merchant: string;
+  total: number;
+  date: string | null;
+  items: { description: string; price: number; brand?: string; owner?: string }[];
+}
+
+/** The three uploads and what the analyzer reads from each. */
+const READINGS: Reading[] = [
+  {
+    // The total misread: 60.00 for 6.00.
+    merchant: 'FRESHMART GROCERS',
+    total: 60,
+    date: '2024-06-01',
+    items: [
+      { description: 'COCA-COLA 1.5L', price: 2, brand: 'Coca-Cola', owner: 'The Coca-Cola Company' },
+      { description: 'WHOLEMEAL BREAD', price: 4 },
+    ],
+  },
+  { merchant: 'CORNER PANTRY', total: 3, date: '2024-06-02', items: [{ description: 'MILK', price: 3 }] },
+  // The same shop read with its legal name, and no date found.
+  { merchant: 'Corner Pantry Ltd', total: 5, date: null, items: [{ description: 'EGGS', price: 5 }] },
+];
+
+/** Answers the scripted reading of each uploaded image, told apart by its bytes. */
+class ScriptedAnalyzer implements Analyzer {
+  readonly name = 'scripted';
+  constructor(private readonly images: Uint8Array[]) {}
+  async analyze(image: Uint8Array): Promise<AnalysisResult> {
+    const n = this.images.findIndex((bytes) => Buffer.from(bytes).equals(Buffer.from(image)));
+    const reading = READINGS[n]!;
+    const items = reading.items.map((i) => ({
+      description: i.description,
+      quantity: 1,
+      unit_price: i.price,
+      total_price: i.price,
+      brand: i.brand ?? null,
+      owning_corporation: i.owner ?? null,
+    }));
+    return {
+      analyzer: 'scripted',
+      receipt: {
+        doc_type: 'receipt',
+        receipt_type: 'grocery',
+        country_region: 'US',
+        total_amount: reading.total,
+        subtotal: null,
+        currency_code: 'USD',
+        total_tax: null,
+        transaction_date: reading.date,
+        transaction_time: '09:30:00',
+        total_checks_out: totalChecksOut(reading.total, items, null),
+      },
+      merchant: {
+        name: reading.merchant,
+        phone_number: null,
+        postal_code: null,
+        city: null,
+        street_address: null,
+      },
+      items,
+      taxes: [],
+      confidence: {},
+      raw: { reading },
+    };
+  }
+}
+
+let dir: string;
+let stack: LocalStack;
+let api: ApiClient;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let problems: string[];
+const fileNames = ['1717200000001-receipt.jpg', '1717200000002-receipt.jpg', '1717200000003-receipt.jpg'];
+
+const visible = (locator: Locator, timeout = 30_000) => locator.waitFor({ state: 'visible', timeout });
+const gone = (locator: Locator, timeout = 30_000) => locator.waitFor({ state: 'detached', timeout });
+const go = (route: string, on = page) => on.goto(new URL(route, stack.url).href);
+const header = () => page.getByRole('banner');
+const data = async (): Promise<AppData> => (await api.getAppData()).body;
+const receiptIdOf = (n: number) => `${api.userId}~${fileNames[n]}`;
+const receiptUrl = (n: number, edit = false) =>
+  `/Receipt?receiptId=${encodeURIComponent(receiptIdOf(n))}${edit ? '&edit=1' : ''}`;
+const facts = (on = page) => on.getByRole('region', { name: 'This Receipt' });
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'receipts-e2e-review-'));
+  const images = await Promise.all([0, 1, 2].map((n) => sampleReceiptJpeg(n)));
+  const cameraFile = join(dir, 'camera.jpg');
+  await writeFile(cameraFile, images[0]!);
+  stack = await startLocalStack({
+    port: 0,
+    dataDir: join(dir, 'data'),
+    analyzer: new ScriptedAnalyzer(images),
+    buildWeb: true,
+    quiet: true,
+    logLevel: 'error',
+  });
+  const session = await stack.signUp(PERSON.email, PERSON.password, PERSON.name);
+  api = new ApiClient(stack.url, session.idToken, session.localId);
+  for (const [n, bytes] of images.entries()) {
+    expect((await api.upload(fileNames[n]!, jpegDataUrl(bytes))).status).toBe(202);
+  }
+  expect(await api.waitForQueue()).toEqual([]);
+  browser = await launchChromium(cameraFile);
+  context = await browser.newContext({ viewport: WIDE });
+  page = await context.newPage();
+  problems = watchConsole(page);
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await stack?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('review and correct in a real browser', () => {
+  it('signs in and counts the receipts that need review in the header', async () => {
+    await go('/Login');
+    await page.getByRole('button', { name: 'Login with email' }).click();
+    const form = page.getByRole('form', { name: 'Sign in with email' });
+    await form.getByLabel('Email').fill(PERSON.email);
+    await form.getByLabel('Password').fill(PERSON.password);
+    await form.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await visible(header().getByRole('link', { name: '2 receipts need review' }));
+    await header().getByRole('link', { name: '2 receipts need review' }).click();
+    await page.waitForURL('**/Review');
+    const list = page.getByRole('list', { name: 'Receipts that need review' });
+    await visible(list);
+    // Newest analysis first: the third upload was analysed last.
+    const rows = list.getByRole('listitem');
+    expect(await rows.count()).toBe(2);
+    await expect.poll(() => rows.nth(0).textContent()).toContain('Corner Pantry Ltd');
+    expect(await rows.nth(0).textContent()).toContain('No date was found');
+    expect(await rows.nth(1).textContent()).toContain("The items don't add up to the total");
+  });
+
+  it('corrects a misread total beside the image; Reports, the merchant page and the brand table follow', async () => {
+    await page
+      .getByRole('list', { name: 'Receipts that need review' })
+      .getByRole('link', { name: 'Correct' })
+      .nth(1)
+      .click();
+    const form = page.getByRole('form', { name: 'Edit receipt' });
+    await visible(form);
+    const image = page.getByRole('figure', { name: 'Stored receipt image' }).getByRole('img');
+    await visible(image);
+    // Wide screen: the image beside the form.
+    const [imageBox, formBox] = [await image.boundingBox(), await form.boundingBox()];
+    expect(imageBox!.x + imageBox!.width).toBeLessThanOrEqual(formBox!.x + 1);
+    await screenshot(page, 'review-edit-form-wide');
+
+    await form.getByLabel('Total').fill('6.50');
+    await form.getByLabel('Total').press('Enter');
+    await visible(facts().getByText('6.50 USD'));
+    await visible(page.getByLabel('Edited by you').filter({ hasText: 'Total' }));
+    await gone(page.getByRole('main').getByLabel('Needs review', { exact: true }));
+    await visible(header().getByRole('link', { name: '1 receipt needs review' }));
+
+    // The Coca-Cola line was misread too: 2.50, not 2.00.
+    const cola = page.getByRole('form', { name: 'Item COCA-COLA 1.5L' });
+    await cola.getByLabel('Total price').fill('2.50');
+    await cola.getByLabel('Unit price').fill('2.50');
+    await cola.getByRole('button', { name: 'Save item' }).click();
+    await visible(page.getByText('Items add up to 6.50 USD — matches the total.'));
+
+    await header()
+      .getByRole('link', { name: /^Reports/ })
+      .click();
+    const receipts = page.getByRole('table', { name: 'Receipts' });
+    await visible(
+      receipts.getByRole('row').filter({ hasText: 'FRESHMART GROCERS' }).filter({ hasText: '6.50' }),
+    );
+    const brands = page.getByRole('table', { name: 'Brands' });
+    await visible(brands.getByRole('row').filter({ hasText: 'Coca-Cola' }).filter({ hasText: '2.50' }));
+
+    const merchantId = (await data()).reportMerchants.find(
+      (m) => m.name === 'FRESHMART GROCERS',
+    )!.merchant_id;
+    await go(`/Merchant?merchantId=${encodeURIComponent(merchantId)}`);
+    const summary = page.getByRole('region', { name: 'Merchant summary' });
+    await visible(summary.getByText('6.50 USD'));
+  });
+
+  it('adds an item with a brand from the list, then deletes it', async () => {
+    await go(receiptUrl(0, true));
+    const added = page.getByRole('form', { name: 'New item' });
+    await visible(added);
+    await added.getByLabel('Description').fill('TOMATO KETCHUP');
+    await added.getByLabel('Total price').fill('3');
+    await added.getByLabel('Brand').fill('Heinz');
+    await visible(added.getByText('Owned by The Kraft Heinz Company'));
+    await added.getByRole('button', { name: 'Add item' }).click();
+    const products = page.getByRole('table', { name: 'Receipt Products' });
+    await visible(products.getByRole('link', { name: 'TOMATO KETCHUP' }));
+    await visible(page.getByText('Items add up to 9.50 USD — does not match the total.'));
+    expect((await data()).brands.find((b) => b.name === 'Heinz')).toMatchObject({
+      owning_corporation: 'The Kraft Heinz Company',
+      total: 3,
+    });
+
+    await page
+      .getByRole('form', { name: 'Item TOMATO KETCHUP' })
+      .getByRole('button', { name: 'Delete item' })
+      .click();
+    await gone(products.getByRole('link', { name: 'TOMATO KETCHUP' }));
+    expect((await data()).brands.find((b) => b.name === 'Heinz')).toBeUndefined();
+  });
+
+  it('refuses a stale edit from a second tab with the reload message, and reloads the new values', async () => {
+    await go(receiptUrl(0, true));
+    const second = await context.newPage();
+    const secondProblems = watchConsole(second);
+    await go(receiptUrl(0, true), second);
+    const secondForm = second.getByRole('form', { name: 'Edit receipt' });
+    await visible(secondForm);
+
+    const form = page.getByRole('form', { name: 'Edit receipt' });
+    await visible(form);
+    await form.getByLabel('Category').fill('groceries');
+    await form.getByLabel('Category').press('Enter');
+    await visible(facts().getByText('groceries'));
+
+    await secondForm.getByLabel('Document type').fill('invoice');
+    await secondForm.getByRole('button', { name: 'Save changes' }).click();
+    const alert = secondForm.getByRole('alert');
+    await visible(alert.filter({ hasText: STALE_EDIT_MESSAGE }));
+    await screenshot(second, 'review-stale-edit');
+    expect((await data()).reportReceipts.find((r) => r.receipt_id === receiptIdOf(0))!.doc_type).toBe(
+      'receipt',
+    );
+    await alert.getByRole('button', { name: 'Reload' }).click();
+    await expect
+      .poll(() => second.getByRole('form', { name: 'Edit receipt' }).getByLabel('Category').inputValue())
+      .toBe('groceries');
+    expect(secondProblems.filter((p) => !p.includes('409'))).toEqual([]);
+    await second.close();
+  });
+
+  it('empties the review queue as receipts are reviewed', async () => {
+    await go('/Review');
+    const list = page.getByRole('list', { name: 'Receipts that need review' });
+    await visible(list);
+    expect(await list.getByRole('listitem').count()).toBe(1);
+    await list.getByRole('button', { name: 'Mark reviewed' }).click();
+    await visible(page.getByText('Nothing to review: every receipt has been checked.'));
+    await gone(header().getByRole('link', { name: /need(s)? review/ }));
+    expect((await data()).reportReceipts.filter((r) => r.needs_review)).toEqual([]);
+  });
+
+  it('merges two merchants that are the same shop', async () => {
+    const before = await data();
+    const kept = before.reportMerchants.find((m) => m.name === 'CORNER PANTRY')!;
+    await go(`/Merchant?merchantId=${encodeURIComponent(kept.merchant_id)}`);
+    await page.getByRole('button', { name: 'Edit merchant' }).click();
+    const merge = page.getByRole('form', { name: 'Merge merchants' });
+    await visible(merge);
+    await merge.getByLabel('Same shop as').selectOption({ label: 'Corner Pantry Ltd' });
+    await merge.getByRole('button', { name: 'Merge' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Merge these merchants?' });
+    await visible(dialog);
+    await dialog.getByRole('button', { name: 'Merge' }).click();
+    const receipts = page.getByRole('table', { name: 'Receipts for this Merchant' });
+    await expect.poll(() => receipts.locator('tbody tr').count(), { timeout: 30_000 }).toBe(2);
+    const after = await data();
+    expect(after.reportMerchants.map((m) => m.name).sort()).toEqual(['CORNER PANTRY', 'FRESHMART GROCERS']);
+    expect(after.reportMerchants.find((m) => m.name === 'CORNER PANTRY')!.merchant_total_amount).toBe(8);
+  });
+
+  it('shows the edit form on a phone with the image above it', async () => {
+    await page.setViewportSize(PHONE);
+    await go(receiptUrl(1, true));
+    const form = page.getByRole('form', { name: 'Edit receipt' });
+    await visible(form);
+    const image = page.getByRole('figure', { name: 'Stored receipt image' }).getByRole('img');
+    await visible(image);
+    const [imageBox, formBox] = [await image.boundingBox(), await form.boundingBox()];
+    expect(imageBox!.y + imageBox!.height).toBeLessThanOrEqual(formBox!.y + 1);
+    // Nothing wider than the phone: no sideways scrolling while typing.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await screenshot(page, 'review-edit-form-phone');
+    await page.setViewportSize(WIDE);
+  });
+
+  it('asks before deleting a receipt', async () => {
+    await go(receiptUrl(1));
+    await page.getByRole('button', { name: 'Delete receipt' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Delete this receipt?' });
+    await visible(dialog);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await gone(dialog);
+    expect((await data()).reportReceipts).toHaveLength(3);
+
+    await page.getByRole('button', { name: 'Delete receipt' }).click();
+    await visible(dialog);
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await visible(page.getByRole('status').filter({ hasText: 'Receipt and data deleted successfully.' }));
+    expect((await data()).reportReceipts).toHaveLength(2);
+    expect(problems.filter((p) => !p.includes('409'))).toEqual([]);
+  });
+});

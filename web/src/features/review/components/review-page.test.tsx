@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { makeAppData, makeReceipt } from '../../../testing/data';
+import { fakeApi } from '../../../testing/fake-api';
+import { renderApp, signedInState } from '../../../testing/render';
+
+const flagged = (id: string, analyzedAt: string, reasons: string[]) =>
+  makeReceipt({ receipt_id: id, needs_review: true, review_reasons: reasons, analyzed_at: analyzedAt });
+
+describe('Needs review', () => {
+  it('lists flagged receipts newest first with their reasons, counts them in the header, and empties as they are reviewed', async () => {
+    let receipts = [
+      flagged('old', '2024-05-01T10:00:00Z', ['no_date']),
+      makeReceipt({ receipt_id: 'fine' }),
+      flagged('new', '2024-05-02T10:00:00Z', ['total_check_fails', 'low_confidence']),
+    ];
+    const api = fakeApi({
+      'GET /api/getAppData': () => makeAppData({ reportReceipts: receipts }),
+      'GET /api/listQueue': [],
+      'POST /api/markReviewed': (call) => {
+        const { receiptId } = call.body as { receiptId: string };
+        receipts = receipts.map((r) => (r.receipt_id === receiptId ? { ...r, needs_review: false } : r));
+        return { receiptId, etag: 'etag-2' };
+      },
+    });
+    renderApp('/Review', { state: signedInState() });
+    const list = await screen.findByRole('list', { name: 'Receipts that need review' }, { timeout: 5000 });
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toHaveTextContent(
+      "The items don't add up to the total. Parts of the receipt were hard to read",
+    );
+    expect(rows[1]).toHaveTextContent('No date was found');
+    expect(within(rows[0]!).getByRole('link', { name: 'Correct' })).toHaveAttribute(
+      'href',
+      '/Receipt?receiptId=new&edit=1',
+    );
+    expect(screen.getByRole('link', { name: '2 receipts need review' })).toHaveAttribute('href', '/Review');
+
+    const user = userEvent.setup();
+    await user.click(within(rows[0]!).getByRole('button', { name: 'Mark reviewed' }));
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(1));
+    expect(api.callsTo('POST', '/api/markReviewed')[0]!.body).toEqual({
+      userId: 'user-1',
+      receiptId: 'new',
+      etag: 'etag-new',
+    });
+    expect(await screen.findByRole('link', { name: '1 receipt needs review' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Mark reviewed' }));
+    expect(await screen.findByText(/Nothing to review/)).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /need(s)? review/ })).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,49 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ROUTES, type RouteName } from '@receipts/core/api';
+import { apiRequest } from './api-client';
+import { queryKeys } from './query-keys';
+
+/** What the edit routes answer: the new etag of the receipt or merchant they changed. */
+interface EditAnswer {
+  receiptId?: string;
+  merchantId?: string;
+  etag?: string;
+}
+
+/** Sends one edit: a JSON body for POST routes, query parameters for DELETE routes. */
+export function sendEdit<T extends EditAnswer>(route: RouteName, input: Record<string, unknown>): Promise<T> {
+  if (ROUTES[route].method === 'POST') return apiRequest<T>(route, { body: input });
+  const query: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(input))
+    query[key] = value === undefined ? undefined : String(value);
+  return apiRequest<T>(route, { query });
+}
+
+/**
+ * A mutation of one edit route. On success the report data is loaded again before the mutation
+ * settles: every screen then shows the figures the server recomputed, and the forms the new etags.
+ */
+export function useEdit<I extends Record<string, unknown>, T extends EditAnswer = EditAnswer>(
+  route: RouteName,
+  userId: string,
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: I) => sendEdit<T>(route, { userId, ...input }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: queryKeys.appData(userId) });
+    },
+  });
+}
+
+/**
+ * The input of a number field as the server should get it: null when blank, the number when it
+ * reads as one (a decimal comma is taken), else the text as typed, which the server refuses with a
+ * message naming the field.
+ */
+export function numberInput(text: string): number | string | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  const value = Number(trimmed.replace(',', '.'));
+  return Number.isFinite(value) ? value : trimmed;
+}

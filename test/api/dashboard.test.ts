@@ -24,6 +24,7 @@ const ALICE: SeedReceipt[] = [
     merchant: 'Delhaize Ixelles',
     date: '2024-04-12',
     category: 'restaurant',
+    needsReview: true,
     items: [{ description: 'CAFE', price: 4.2 }],
   },
   {
@@ -108,6 +109,7 @@ describe.each(backends)('GET /api/dashboard on $name', ({ storageBackend }) => {
     expect(body.months[8]).toEqual({ month: '2024-01', totals: { EUR: 6 }, receipts: 1 });
     expect(body.months.reduce((n, m) => n + m.receipts, 0)).toBe(5);
     expect(body.receiptCount).toBe(6);
+    expect(body.needsReview).toBe(1);
   });
 
   it('ranks the top merchants, brands and corporations of the period and sums spending by category', async () => {
@@ -169,6 +171,7 @@ describe.each(backends)('GET /api/dashboard on $name', ({ storageBackend }) => {
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({
       receiptCount: 0,
+      needsReview: 0,
       spending: [],
       topMerchants: [],
       topBrands: [],

@@ -19,6 +19,8 @@ export interface SeedReceipt {
   date: string;
   currency?: string;
   category?: string;
+  /** Flagged by its analysis for a person to check (its items do not add up to the total). */
+  needsReview?: boolean;
   items: { description: string; price: number; quantity?: number; brand?: string; owner?: string }[];
 }
 
@@ -95,6 +97,7 @@ export async function seedReceipts(
       file_name: r.fileName,
       analyzed_at: new Date().toISOString(),
       item_count: items.length,
+      ...(r.needsReview ? { needs_review: true, review_reasons: ['total_check_fails' as const] } : {}),
     });
   };
   await Promise.all(

@@ -78,6 +78,8 @@ export interface DashboardAnswer {
   latestReceipts: Receipt[];
   /** All of the user's receipts, any date (0: an empty account). */
   receiptCount: number;
+  /** The user's receipts whose analysis asked for a person to check them (the /Review list). */
+  needsReview: number;
   /** The user's data version the figures were computed from. */
   version: string;
 }

@@ -114,6 +114,7 @@ export function makeEmptyDashboard(): DashboardAnswer {
     categories: [],
     latestReceipts: [],
     receiptCount: 0,
+    needsReview: 0,
     version: 'v0',
   };
 }

@@ -170,6 +170,7 @@ export function dashboardOf(index: ReportIndex, period: DashboardPeriod, today: 
       ),
     latestReceipts: queryReportIndex(index, { table: 'receipts', pageSize: DASHBOARD_TOP_COUNT }).rows,
     receiptCount: index.receipts.length,
+    needsReview: index.receipts.filter((r) => r.receipt.needs_review === true).length,
     version: index.version,
   };
 }

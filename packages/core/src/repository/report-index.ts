@@ -1,5 +1,5 @@
 import { roundMoney } from '../analysis';
-import type { AppData, Receipt, ReportItem } from '../entities';
+import type { AppData, Receipt, ReportItem, ReportReceipt } from '../entities';
 import { ValidationError } from '../errors';
 import {
   REPORT_DEFAULT_SORT,
@@ -29,7 +29,7 @@ export interface ReportIndex {
 }
 
 interface IndexedReceipt {
-  receipt: Receipt;
+  receipt: ReportReceipt;
   items: IndexedItem[];
   /** Normalised merchant name, item descriptions and brands, joined by '|'. */
   text: string;

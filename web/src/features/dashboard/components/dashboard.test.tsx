@@ -58,6 +58,7 @@ function answer(overrides: Partial<DashboardAnswer> = {}): DashboardAnswer {
       makeReceipt({ receipt_id: 'r9', merchant_name: 'Tesco', transaction_date: '2024-04-15' }),
     ],
     receiptCount: 6,
+    needsReview: 2,
     version: 'v1',
     ...overrides,
   };
@@ -98,6 +99,7 @@ describe('Home signed in', () => {
     expect(screen.getByRole('link', { name: 'Scan a receipt' })).toHaveAttribute('href', '/Camera?p=Camera');
     expect(screen.getByRole('link', { name: 'Upload' })).toHaveAttribute('href', '/Camera?p=Upload');
     expect(screen.getByRole('link', { name: '0 scans pending' })).toHaveAttribute('href', '/ReceiptImages');
+    expect(screen.getByRole('link', { name: '2 receipts need review' })).toHaveAttribute('href', '/Review');
 
     const [call] = api.callsTo('GET', '/api/dashboard');
     expect(call!.query).toMatchObject({ userId: 'user-1', period: 'month' });

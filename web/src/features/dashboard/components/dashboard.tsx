@@ -143,7 +143,7 @@ function CaptureButtons() {
   );
 }
 
-function PendingScans() {
+function PendingScans({ needsReview = 0 }: { needsReview?: number }) {
   const styles = useStyles();
   const { scanning } = useAppState();
   const { inProgress, needsAttention } = queueCounts(scanning, useNow());
@@ -155,6 +155,11 @@ function PendingScans() {
       {needsAttention > 0 && (
         <RouterLink to="/ReceiptImages">
           {needsAttention === 1 ? '1 scan needs attention' : `${needsAttention} scans need attention`}
+        </RouterLink>
+      )}
+      {needsReview > 0 && (
+        <RouterLink to="/Review">
+          {needsReview === 1 ? '1 receipt needs review' : `${needsReview} receipts need review`}
         </RouterLink>
       )}
     </div>
@@ -322,7 +327,7 @@ export function Dashboard() {
       {data && data.receiptCount > 0 && (
         <>
           <CaptureButtons />
-          <PendingScans />
+          <PendingScans needsReview={data.needsReview} />
           <div className={styles.grid} aria-busy={query.isPlaceholderData}>
             <DashboardCard id="home-spending" title={`Spending ${words.current.toLowerCase()}`}>
               <Spending data={data} />

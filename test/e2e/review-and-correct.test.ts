@@ -49,13 +49,19 @@ const READINGS: Reading[] = [
   { merchant: 'Corner Pantry Ltd', total: 5, date: null, items: [{ description: 'EGGS', price: 5 }] },
 ];
 
-/** Answers the scripted reading of each uploaded image, told apart by its bytes. */
+/**
+ * Answers the scripted reading of each uploaded image, told apart by its bytes. Read again, the
+ * first image gives another date (as another engine might).
+ */
 class ScriptedAnalyzer implements Analyzer {
   readonly name = 'scripted';
+  private readonly reads = new Map<number, number>();
   constructor(private readonly images: Uint8Array[]) {}
   async analyze(image: Uint8Array): Promise<AnalysisResult> {
     const n = this.images.findIndex((bytes) => Buffer.from(bytes).equals(Buffer.from(image)));
-    const reading = READINGS[n]!;
+    this.reads.set(n, (this.reads.get(n) ?? 0) + 1);
+    const again = n === 0 && this.reads.get(n)! > 1;
+    const reading = again ? { ...READINGS[n]!, date: '2024-06-03' } : READINGS[n]!;
     const items = reading.items.map((i) => ({
       description: i.description,
       quantity: 1,
@@ -266,6 +272,22 @@ describe('review and correct in a real browser', () => {
       .toBe('groceries');
     expect(secondProblems.filter((p) => !p.includes('409'))).toEqual([]);
     await second.close();
+  });
+
+  it('analyses a corrected receipt again: the values a person set stay, and the page says what changed', async () => {
+    await go(receiptUrl(0));
+    await visible(facts().getByText('6.50 USD'));
+    await page.getByRole('button', { name: 'Analyse again' }).click();
+    const changed = page.getByRole('main').getByLabel('Analysed again', { exact: true });
+    await visible(changed, 60_000);
+    expect(await changed.textContent()).toContain('Date changed from 2024-06-01 to 2024-06-03');
+    expect(await changed.textContent()).toContain('The values you set were kept.');
+    await visible(facts().getByText('6.50 USD'));
+    await visible(facts().getByText('2024-06-03'));
+    const receipt = (await data()).reportReceipts.find((r) => r.receipt_id === receiptIdOf(0))!;
+    expect(receipt.total_amount).toBe(6.5);
+    expect(receipt.needs_review).toBe(false);
+    expect((await data()).reportProductItems.filter((i) => i.receipt_id === receiptIdOf(0))).toHaveLength(2);
   });
 
   it('empties the review queue as receipts are reviewed', async () => {

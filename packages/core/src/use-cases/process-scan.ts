@@ -483,6 +483,8 @@ function keepEdits(
   receipt.edited = [...edited];
   const changes: ReanalysisChange[] = [];
   for (const field of EDITABLE_RECEIPT_FIELDS) {
+    // The merchant is the same when its id is: a name on an older row may predate a rename.
+    if (field === 'merchant_name' && receipt.merchant_id === previous.merchant_id) continue;
     if ((before[field] ?? null) !== (fields[field] ?? null)) {
       changes.push({ field, before: before[field] ?? null, after: fields[field] ?? null });
     }

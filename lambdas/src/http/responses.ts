@@ -80,8 +80,8 @@ export const LAMBDA_ANSWER_BYTES = 6 * 1024 * 1024 - 64 * 1024;
 
 /**
  * The result with a streamed body joined into `body`, for a runtime that answers in one piece (Lambda
- * behind API Gateway's HTTP API). The text is gzipped when the client accepts it (a CSV shrinks about
- * ten times), and an answer that would still be over `maxBytes` becomes a 413 whose message says how
+ * behind API Gateway's HTTP API). The text is gzipped when the client accepts it (a CSV compresses several
+ * times over), and an answer that would still be over `maxBytes` becomes a 413 whose message says how
  * to get the data in parts, instead of the gateway's bare 502.
  */
 export async function bufferedResult(

@@ -3,14 +3,20 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES, ServiceUnavailableError, StoreError, TransactionError } from '@receipts/core';
 import { LOST_RACE_MESSAGE } from '../src/http/errors';
 import { installServices } from '../src/composition';
+import {
+  EXPORT_TOO_LARGE_MESSAGE,
+  handler as exportCsv,
+  streamHandler as exportStream,
+} from '../src/handlers/export-csv';
 import { handler as getAppData } from '../src/handlers/get-app-data';
 import { handler as listQueue } from '../src/handlers/list-queue';
 import { handler as logEvent } from '../src/handlers/log-event';
 import { handler as login } from '../src/handlers/login-user';
 import { handler as storageListTables } from '../src/handlers/storage-list-tables';
 import { handler as upload } from '../src/handlers/upload-receipt';
-import { jsonText } from '../src/http/responses';
+import { bufferedResult, jsonText } from '../src/http/responses';
 import { dataUrlOf, fakeReceiptImage } from '../../packages/core/test/support/fakes';
+import { generatedReceipts, seedReceipts } from '../../test/support/report-seed';
 import { apiEvent, bodyOf, memoryServices } from './support';
 
 let services: Awaited<ReturnType<typeof memoryServices>>;
@@ -224,5 +230,52 @@ describe('JSON answers', () => {
     const plain = jsonText(200, text, apiEvent('GET', '/x'));
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe(text);
+  });
+});
+
+describe('the CSV export on Lambda', () => {
+  const exportEvent = (headers: Record<string, string> = {}) =>
+    apiEvent('GET', '/api/exportCsv', {
+      token: 'token-alice',
+      query: { userId: 'alice', table: 'items' },
+      headers,
+    });
+
+  beforeEach(async () => {
+    await seedReceipts(services.store, 'alice', generatedReceipts('alice', 300, 10));
+  });
+
+  it('answers the whole CSV in one piece, gzipped for a client that accepts it', async () => {
+    const zipped = await exportCsv(exportEvent({ 'accept-encoding': 'gzip, deflate' }));
+    expect(zipped.statusCode).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers['content-disposition']).toMatch(/^attachment; filename="items-/);
+    const text = gunzipSync(Buffer.from(zipped.body!, 'base64')).toString();
+    const lines = text
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
+    expect(lines[0]).toBe(
+      'item_id,receipt_id,date,merchant,description,brand,quantity,unit_price,total_price,currency',
+    );
+    expect(lines).toHaveLength(1 + 3000);
+    // Compressed, the answer is a fraction of the text.
+    expect(zipped.body!.length).toBeLessThan(text.length / 3);
+
+    const plain = await exportCsv(exportEvent());
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(text);
+  });
+
+  it('answers 413 saying how to download in parts when the export is over the answer limit', async () => {
+    const result = await bufferedResult(await exportStream(exportEvent()), {
+      maxBytes: 100_000,
+      tooLargeMessage: EXPORT_TOO_LARGE_MESSAGE,
+    });
+    expect(result.statusCode).toBe(413);
+    expect(bodyOf(result)).toEqual({
+      error: 'AnswerTooLarge',
+      message: expect.stringMatching(/date range \(From and To\).*in parts/),
+    });
   });
 });

@@ -1,10 +1,13 @@
 /**
- * Report query benchmark (`npm run bench:reports`), printed figures: first-page p50 of each report
- * table, search p50 and bytes per page, for a user with BENCH_RECEIPTS receipts (default 1,000; set
- * 10000 for the large case) of BENCH_ITEMS_PER_RECEIPT items (default 10) beside BENCH_OTHER_USERS
- * other users (default 20, of 100 receipts each unless BENCH_OTHER_RECEIPTS), on Azurite and dynalite.
- * "cold" is the first request after a write (the index is rebuilt from the cached report data);
- * "warm" is every later one. Data is seeded through the repository, not OCR.
+ * Report query benchmark (`npm run bench:reports`), printed figures, on Azurite and dynalite: one user
+ * beside BENCH_OTHER_USERS other users (default 20) of BENCH_OTHER_RECEIPTS receipts each (default
+ * 1,000), all of BENCH_ITEMS_PER_RECEIPT items (default 10). The user is measured at each size of
+ * BENCH_SIZES (default "1000,10000" receipts; the same store grows from one size to the next): the
+ * first page p50 of each report table, search p50, bytes per page, the report cache rebuild and the
+ * first request after a write, then the growth of each figure from the smallest size to the largest.
+ * "cold" is the first request after a write (the index is rebuilt from the cached report data, which
+ * is parsed whole); "warm" is every later one. Data is seeded through the repository (items in one
+ * transaction per receipt, as the worker writes them), not OCR and not HTTP.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,7 +16,6 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   REPORT_TABLES,
   REQUIRED_TABLES,
-  ReceiptRepository,
   clearReportIndexes,
   getAppDataJson,
   queryReport,
@@ -32,15 +34,23 @@ const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
   return Number.isInteger(v) && v > 0 ? v : fallback;
 };
-const RECEIPTS = envInt('BENCH_RECEIPTS', 1000);
+const SIZES = (process.env.BENCH_SIZES ?? '1000,10000')
+  .split(',')
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n > 0)
+  .sort((a, b) => a - b);
 const ITEMS = envInt('BENCH_ITEMS_PER_RECEIPT', 10);
 const OTHER_USERS = envInt('BENCH_OTHER_USERS', 20);
-const OTHER_RECEIPTS = envInt('BENCH_OTHER_RECEIPTS', 100);
+const OTHER_RECEIPTS = envInt('BENCH_OTHER_RECEIPTS', 1000);
 const SAMPLES = 15;
+/** Only the named store ("azure" or "dynamo"); both when unset. */
+const ONLY = process.env.BENCH_STORE;
 
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
 const ms = (n: number) => `${n.toFixed(1)} ms`;
+const growth = (from: number, to: number) =>
+  `${to >= from ? '+' : ''}${(((to - from) / from) * 100).toFixed(0)} %`;
 
 async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
   const t = performance.now();
@@ -48,58 +58,95 @@ async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
   return [performance.now() - t, out];
 }
 
-async function bench(name: string, store: TableStore, blobDir: string): Promise<void> {
-  console.log(
-    `\n## ${name}: ${RECEIPTS} receipts × ${ITEMS} items, beside ${OTHER_USERS} users of ${OTHER_RECEIPTS}`,
-  );
-  for (const table of REQUIRED_TABLES) await store.createTable(table);
+/** The figures of one size: name → [value, unit]. */
+type Figures = Map<string, [number, 'ms' | 'KB']>;
+
+async function measure(store: TableStore, blobDir: string, uid: string): Promise<Figures> {
+  const figures: Figures = new Map();
   const deps = { store, blobs: new LocalBlobStore({ root: blobDir }), logger: silentLogger };
-  const uid = 'benchReportsMain';
   const identity = { uid, email: null, name: null };
-  const t = performance.now();
-  await seedReceipts(store, uid, generatedReceipts(uid, RECEIPTS, ITEMS), 8);
-  for (let u = 0; u < OTHER_USERS; u++) {
-    await seedReceipts(store, `benchReportsOther${u}`, generatedReceipts(`o${u}`, OTHER_RECEIPTS, ITEMS), 8);
-  }
-  console.log(`seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  // As after a scan: the worker has refreshed the cached report data.
-  await getAppDataJson(deps, identity, { userId: uid });
+  // As after a scan: the worker rebuilds the cached report data from the user's rows.
+  clearReportIndexes();
+  const [rebuild] = await time(() => getAppDataJson(deps, identity, { userId: uid }));
+  figures.set('report cache rebuild (after a write)', [rebuild, 'ms']);
 
   const ask = (query: Record<string, string>) =>
     queryReport(deps, identity, reportQuery.parse({ userId: uid, pageSize: '25', ...query }));
-  const repo = new ReceiptRepository(store);
   const cold: number[] = [];
   for (let i = 0; i < 5; i++) {
     clearReportIndexes();
     cold.push((await time(() => ask({ table: 'receipts' })))[0]);
   }
-  console.log(
-    `first page after a write (index rebuilt from the cached report): p50 ${ms(percentile(cold, 50))}`,
-  );
+  figures.set('first page after a write (cold) p50', [percentile(cold, 50), 'ms']);
   for (const table of REPORT_TABLES) {
     const runs: number[] = [];
     let bytes = 0;
     for (let i = 0; i < SAMPLES; i++) {
       const [elapsed, page] = await time(() => ask({ table }));
       runs.push(elapsed);
-      bytes = Buffer.byteLength(JSON.stringify(page));
+      bytes = Math.max(bytes, Buffer.byteLength(JSON.stringify(page)));
     }
-    console.log(
-      `${table.padEnd(13)} first page p50 ${ms(percentile(runs, 50))}, p90 ${ms(percentile(runs, 90))}, ${(bytes / 1024).toFixed(1)} KB per page of 25`,
-    );
+    figures.set(`${table} first page p50`, [percentile(runs, 50), 'ms']);
+    figures.set(`${table} bytes per page of 25`, [bytes / 1024, 'KB']);
   }
   const searches: number[] = [];
   const words = ['heinz', 'shop 7', 'product 3', 'nescafe', 'colgate product', 'zzz'];
   for (let i = 0; i < SAMPLES; i++) {
     searches.push((await time(() => ask({ table: 'receipts', q: words[i % words.length]! })))[0]);
   }
+  figures.set('search p50 (receipts by merchant, item or brand)', [percentile(searches, 50), 'ms']);
+  const itemSearches: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    itemSearches.push((await time(() => ask({ table: 'items', q: words[i % words.length]! })))[0]);
+  }
+  figures.set('search p50 (items)', [percentile(itemSearches, 50), 'ms']);
+  return figures;
+}
+
+async function bench(name: string, store: TableStore, blobDir: string): Promise<void> {
   console.log(
-    `search (receipts by merchant, item or brand) p50 ${ms(percentile(searches, 50))}, p90 ${ms(percentile(searches, 90))}`,
+    `\n## ${name}: one user at ${SIZES.join(' and ')} receipts × ${ITEMS} items, beside ${OTHER_USERS} users of ${OTHER_RECEIPTS}`,
   );
-  await repo.bumpDataVersion(uid, new Date());
+  for (const table of REQUIRED_TABLES) await store.createTable(table);
+  const uid = 'benchReportsMain';
+  let t = performance.now();
+  for (let u = 0; u < OTHER_USERS; u++) {
+    await seedReceipts(store, `benchReportsOther${u}`, generatedReceipts(`o${u}`, OTHER_RECEIPTS, ITEMS), 8);
+  }
+  console.log(`other users seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  const all = generatedReceipts(uid, SIZES.at(-1) ?? 0, ITEMS);
+  const bySize = new Map<number, Figures>();
+  let seeded = 0;
+  for (const size of SIZES) {
+    t = performance.now();
+    await seedReceipts(store, uid, all.slice(seeded, size), 8);
+    seeded = size;
+    console.log(
+      `\n### ${size} receipts (seeded up to it in ${((performance.now() - t) / 1000).toFixed(1)} s)`,
+    );
+    const figures = await measure(store, blobDir, uid);
+    bySize.set(size, figures);
+    for (const [label, [value, unit]] of figures) {
+      console.log(`${label.padEnd(52)} ${unit === 'ms' ? ms(value) : `${value.toFixed(1)} KB`}`);
+    }
+  }
+  if (SIZES.length > 1) {
+    const first = bySize.get(SIZES[0]!)!;
+    const last = bySize.get(SIZES.at(-1)!)!;
+    console.log(`\n### growth from ${SIZES[0]} to ${SIZES.at(-1)} receipts`);
+    for (const [label, [value]] of last) {
+      const before = first.get(label)![0];
+      console.log(`${label.padEnd(52)} ${growth(before, value)}`);
+    }
+  }
 }
 
 async function main(): Promise<void> {
+  if (ONLY !== 'dynamo') await benchAzure();
+  if (ONLY !== 'azure') await benchDynamo();
+}
+
+async function benchAzure(): Promise<void> {
   const azDir = await mkdtemp(join(tmpdir(), 'bench-reports-az-'));
   const azurite = await startAzurite({ location: azDir, silent: true });
   try {
@@ -112,6 +159,9 @@ async function main(): Promise<void> {
     await azurite.stop();
     await rm(azDir, { recursive: true, force: true });
   }
+}
+
+async function benchDynamo(): Promise<void> {
   const dynalite = await startDynalite();
   const client = new DynamoDBClient({
     endpoint: dynalite.endpoint,

@@ -195,9 +195,11 @@ describe('permissions per function', () => {
     }
   });
 
-  it('keeps the read-only routes from writing the table; getAppData writes only its report cache', () => {
+  it('keeps the read-only routes from writing the table; the report routes write only the report cache', () => {
     for (const name of [
       'getAppData',
+      'report',
+      'exportCsv',
       'listQueue',
       'getImage',
       'storageListTables',
@@ -208,9 +210,12 @@ describe('permissions per function', () => {
       for (const write of TABLE_WRITES) expect(actions, `${name} ${write}`).not.toContain(write);
       expect(actions, name).not.toContain('s3:DeleteObject');
     }
-    const cachePuts = statementsAllowing(synth.templates.api, role('getAppData'), 's3:PutObject');
-    expect(cachePuts).toHaveLength(1);
-    expect(JSON.stringify(cachePuts[0]!.Resource)).toContain('/cache/*/app-data.json');
+    for (const name of ['getAppData', 'report', 'exportCsv'] as const) {
+      const cachePuts = statementsAllowing(synth.templates.api, role(name), 's3:PutObject');
+      expect(cachePuts, name).toHaveLength(1);
+      expect(JSON.stringify(cachePuts[0]!.Resource), name).toContain('/cache/*/app-data.json');
+      expect(actionsOf(synth.templates.api, role(name)), name).not.toContain('sqs:SendMessage');
+    }
     expect(actionsOf(synth.templates.api, role('getImage'))).not.toContain('s3:PutObject');
   });
 

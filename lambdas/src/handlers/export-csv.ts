@@ -19,10 +19,17 @@ export const streamHandler = defineRoute({
   respond: ({ stream, fileName }) => streamedDownload(stream, 'text/csv; charset=utf-8', fileName),
 });
 
+/** What a person reads when an export is over the size one Lambda answer can carry. */
+export const EXPORT_TOO_LARGE_MESSAGE =
+  'This export is larger than one download can carry (6 MB, compressed when your browser accepts it). ' +
+  'Narrow it with a date range (From and To) or another filter, and download it in parts.';
+
 /**
  * The Lambda handler: API Gateway's HTTP API takes a Lambda's answer in one piece (at most 6 MB), so
- * the CSV is joined before it is answered. The local server streams it (see `streamHandler`).
+ * the CSV is joined, and gzipped when the client accepts it, before it is answered; an export still
+ * over the limit is a 413 that says how to download it in parts. The local server streams it (see
+ * `streamHandler`).
  */
 export async function handler(event: APIGatewayProxyEventV2): Promise<HttpResult> {
-  return bufferedResult(await streamHandler(event));
+  return bufferedResult(await streamHandler(event), { event, tooLargeMessage: EXPORT_TOO_LARGE_MESSAGE });
 }

@@ -72,11 +72,48 @@ export function streamedDownload(
   };
 }
 
-/** The result with a streamed body joined into `body`, for a runtime that answers in one piece. */
-export async function bufferedResult(result: HttpResult): Promise<HttpResult> {
+/**
+ * The most a Lambda answer behind API Gateway may carry: 6 MB for the whole answer (body, headers and
+ * their JSON envelope); a margin is kept for the headers and escaping.
+ */
+export const LAMBDA_ANSWER_BYTES = 6 * 1024 * 1024 - 64 * 1024;
+
+/**
+ * The result with a streamed body joined into `body`, for a runtime that answers in one piece (Lambda
+ * behind API Gateway's HTTP API). The text is gzipped when the client accepts it (a CSV compresses several
+ * times over), and an answer that would still be over `maxBytes` becomes a 413 whose message says how
+ * to get the data in parts, instead of the gateway's bare 502.
+ */
+export async function bufferedResult(
+  result: HttpResult,
+  options: { event?: APIGatewayProxyEventV2; maxBytes?: number; tooLargeMessage?: string } = {},
+): Promise<HttpResult> {
   if (!result.bodyStream) return result;
   const { bodyStream, ...rest } = result;
-  let body = '';
-  for await (const chunk of bodyStream) body += chunk;
-  return { ...rest, body, isBase64Encoded: false };
+  const chunks: string[] = [];
+  for await (const chunk of bodyStream) chunks.push(chunk);
+  const text = chunks.join('');
+  const maxBytes = options.maxBytes ?? LAMBDA_ANSWER_BYTES;
+  const acceptsGzip = /\bgzip\b/i.test(header(options.event, 'accept-encoding') ?? '');
+  let answer: HttpResult;
+  if (acceptsGzip && text.length >= GZIP_MIN_BYTES) {
+    answer = {
+      ...rest,
+      headers: { ...rest.headers, 'content-encoding': 'gzip', vary: 'accept-encoding' },
+      body: gzipSync(text, { level: 6 }).toString('base64'),
+      isBase64Encoded: true,
+    };
+  } else {
+    answer = { ...rest, body: text, isBase64Encoded: false };
+  }
+  // The body travels JSON-encoded inside the Lambda answer: escaping counts too.
+  if (Buffer.byteLength(JSON.stringify(answer.body)) > maxBytes) {
+    return json(413, {
+      error: 'AnswerTooLarge',
+      message:
+        options.tooLargeMessage ??
+        'This answer is larger than the server can send at once; ask for less of it.',
+    });
+  }
+  return answer;
 }

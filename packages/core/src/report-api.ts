@@ -80,6 +80,8 @@ export const reportFilterShape = {
   brand: optionalText('brand', 200),
   /** An owning corporation's name, exactly as the corporations table answers it. */
   corporation: optionalText('corporation', 200),
+  /** `needed`: only receipts whose analysis asked for a person to check them (the review list). */
+  review: z.enum(['needed'], { error: "review may only be 'needed'." }).optional(),
 };
 export type ReportFilter = {
   [K in keyof typeof reportFilterShape]?: z.output<(typeof reportFilterShape)[K]>;

@@ -88,6 +88,8 @@ function sample(): ReportIndex {
           transaction_date: '2024-03-01',
           total_amount: 3.6,
           currency_code: 'GBP',
+          needs_review: true,
+          review_reasons: ['no_date'],
         }),
         receipt('d.jpg', {
           merchant_id: 'm-cafe',
@@ -243,6 +245,13 @@ describe('report index filters', () => {
       'b.jpg',
     ]);
     expect(fileNames(page({ table: 'receipts', to: '2024-01-31' }).rows)).toEqual(['a.jpg']);
+  });
+
+  it('keeps only the receipts that need review, and counts them, for the review filter', () => {
+    const flagged = page({ table: 'receipts', review: 'needed', pageSize: 1 });
+    expect(fileNames(flagged.rows)).toEqual(['c.jpg']);
+    expect(flagged.count).toBe(1);
+    expect(page({ table: 'receipts' }).count).toBeGreaterThan(1);
   });
 
   it('filters by currency, category (case ignored) and merchant id', () => {

@@ -7,7 +7,7 @@ import { PushRegistration } from '../features/notifications/components/push-regi
 import { QueueWatcher } from '../features/queue/components/queue-watcher';
 import { useNow } from '../hooks/use-now';
 import { queueCounts } from '../lib/queue';
-import { useAppData } from '../lib/app-data';
+import { useReport } from '../features/reports/api/get-report';
 import { useAppActions, useAppState } from '../stores/app-state';
 
 /** The frame of every screen: header bar, the screen, the message bar, and the background services. */
@@ -16,8 +16,9 @@ export function AppLayout() {
   const actions = useAppActions();
   const navigation = useNavigation();
   const counts = queueCounts(scanning, useNow());
-  const data = useAppData();
-  const reviewCount = data.data?.reportReceipts.filter((r) => r.needs_review).length ?? 0;
+  // One receipt of the review list is enough: the server counts the rest (no download of all data).
+  const review = useReport('receipts', { review: 'needed', pageSize: '1' });
+  const reviewCount = review.data?.count ?? 0;
   return (
     <>
       <HeaderBar

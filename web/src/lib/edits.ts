@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ROUTES, type RouteName } from '@receipts/core/api';
 import { apiRequest } from './api-client';
-import { queryKeys } from './query-keys';
+import { invalidateUserData } from './query-keys';
 
 /** What the edit routes answer: the new etag of the receipt or merchant they changed. */
 interface EditAnswer {
@@ -31,7 +31,7 @@ export function useEdit<I extends Record<string, unknown>, T extends EditAnswer 
   return useMutation({
     mutationFn: (input: I) => sendEdit<T>(route, { userId, ...input }),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: queryKeys.appData(userId) });
+      await invalidateUserData(queryClient, userId);
     },
   });
 }

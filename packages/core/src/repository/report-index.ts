@@ -162,7 +162,7 @@ function whenOf(r: Receipt): string {
 
 /** The fingerprint a page token carries: the table, order and filters it belongs to. */
 function fingerprint(query: PageQuery, sort: string, dir: SortDirection): string {
-  const { q, from, to, currency, category, merchant, brand, corporation } = query;
+  const { q, from, to, currency, category, merchant, brand, corporation, review } = query;
   return shortHash(
     JSON.stringify([
       query.table,
@@ -176,6 +176,7 @@ function fingerprint(query: PageQuery, sort: string, dir: SortDirection): string
       merchant,
       brand,
       corporation,
+      review,
     ]),
   );
 }
@@ -214,6 +215,7 @@ function receiptMatches(r: IndexedReceipt, f: ReportFilter): boolean {
   if (f.currency && receipt.currency_code !== f.currency) return false;
   if (f.category && (receipt.receipt_type ?? '').toLowerCase() !== f.category.toLowerCase()) return false;
   if (f.merchant && receipt.merchant_id !== f.merchant) return false;
+  if (f.review === 'needed' && receipt.needs_review !== true) return false;
   return true;
 }
 

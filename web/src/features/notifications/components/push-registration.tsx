@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useConfig } from '../../../config/config-context';
 import { firebaseApp } from '../../../lib/firebase';
 import { errorMessage } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
+import { invalidateUserData } from '../../../lib/query-keys';
 import { useAppActions, useAppState } from '../../../stores/app-state';
 import { registerFcmToken } from '../api/register-fcm-token';
 
@@ -77,7 +77,7 @@ export function PushRegistration() {
     const onMessage = (event: MessageEvent) => {
       if (!isPushNotice(event.data)) return;
       actions.setNewReport(true);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.appData(userId) });
+      void invalidateUserData(queryClient, userId);
       actions.showMessage({
         intent: 'info',
         title: event.data.title || 'A receipt is ready.',

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DeleteReceiptAnswer } from '@receipts/core/api';
 import type { AppData } from '@receipts/core/entities';
 import { apiRequest } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
+import { invalidateUserData, queryKeys } from '../../../lib/query-keys';
 
 export interface DeleteReceiptInput {
   userId: string;
@@ -38,7 +38,6 @@ export function useDeleteReceipt() {
           : data,
       );
     },
-    onSettled: (_answer, _error, { userId }) =>
-      queryClient.invalidateQueries({ queryKey: queryKeys.appData(userId) }),
+    onSettled: (_answer, _error, { userId }) => invalidateUserData(queryClient, userId),
   });
 }

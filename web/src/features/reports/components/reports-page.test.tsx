@@ -114,8 +114,17 @@ describe('Reports', () => {
     for (const name of ['Receipts', 'Merchants', 'Brands', 'Corporations', 'Product items']) {
       expect(await screen.findByRole('table', { name })).toBeInTheDocument();
     }
-    await waitFor(() => expect(api.callsTo('GET', '/api/report')).toHaveLength(5));
-    const receiptsCall = api.callsTo('GET', '/api/report').find((c) => c.query.table === 'receipts');
+    // The five tables, and the header's count of receipts that need review (one row, the count).
+    await waitFor(() => expect(api.callsTo('GET', '/api/report')).toHaveLength(6));
+    const tableCalls = api.callsTo('GET', '/api/report').filter((c) => c.query.review === undefined);
+    expect(tableCalls.map((c) => c.query.table).sort()).toEqual(
+      ['brands', 'corporations', 'items', 'merchants', 'receipts'].sort(),
+    );
+    expect(api.callsTo('GET', '/api/report').find((c) => c.query.review === 'needed')?.query).toMatchObject({
+      table: 'receipts',
+      pageSize: '1',
+    });
+    const receiptsCall = tableCalls.find((c) => c.query.table === 'receipts');
     expect(receiptsCall).toMatchObject({
       query: { userId: 'user-1', table: 'receipts', sort: 'date', dir: 'desc', pageSize: '5' },
       authorization: 'Bearer test-token',

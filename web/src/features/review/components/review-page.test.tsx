@@ -17,6 +17,11 @@ describe('Needs review', () => {
     ];
     const api = fakeApi({
       'GET /api/getAppData': () => makeAppData({ reportReceipts: receipts }),
+      // The header counts the review list on the server.
+      'GET /api/report': (call) => {
+        const rows = receipts.filter((r) => call.query.review !== 'needed' || r.needs_review);
+        return { table: 'receipts', rows: rows.slice(0, 1), count: rows.length, totals: {}, sums: {} };
+      },
       'GET /api/listQueue': [],
       'POST /api/markReviewed': (call) => {
         const { receiptId } = call.body as { receiptId: string };

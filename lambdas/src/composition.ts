@@ -129,7 +129,10 @@ export async function createServices(config: AppConfig, overrides: ServiceOverri
   let closeIdentity: (() => Promise<void>) | undefined;
   if (!identity) {
     const { FirebaseIdentityVerifier } = await import('@receipts/identity-firebase');
-    const verifier = new FirebaseIdentityVerifier(firebase);
+    const verifier = new FirebaseIdentityVerifier({
+      ...firebase,
+      ...(config.FIREBASE_WEB_API_KEY ? { apiKey: config.FIREBASE_WEB_API_KEY } : {}),
+    });
     identity = verifier;
     closeIdentity = () => verifier.close();
   }

@@ -23,6 +23,9 @@ import { createScanWorker, type ScanWorker } from '../worker';
 import { startAuthEmulator, type AuthEmulator } from './firebase-auth-emulator';
 import { startLocalServer, type LocalServer } from './server';
 
+/** The Auth emulator takes any Web API key; the web app and the server use this one. */
+const LOCAL_WEB_API_KEY = 'demo-key';
+
 /** How often the local stack sweeps its scan queue (see sweepScans). */
 const LOCAL_SWEEP_MS = 60_000;
 
@@ -213,6 +216,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       FIREBASE_PROJECT_ID: projectId,
       FIREBASE_AUTH_EMULATOR_HOST: auth.host,
       FIREBASE_SERVICE_ACCOUNT_SECRET_ARN: '',
+      FIREBASE_WEB_API_KEY: LOCAL_WEB_API_KEY,
       AZURE_TABLES_SECRET_ARN: '',
       ADMIN_EMAILS: (options.adminEmails ?? process.env.ADMIN_EMAILS?.split(',') ?? []).join(','),
       ANALYZER: typeof options.analyzer === 'string' ? options.analyzer : (process.env.ANALYZER ?? 'ocr'),
@@ -298,7 +302,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       logger,
       allowedHosts: config.ALLOWED_HOSTS,
       webConfig: {
-        firebase: { apiKey: 'demo-key', authDomain: '127.0.0.1', projectId },
+        firebase: { apiKey: LOCAL_WEB_API_KEY, authDomain: '127.0.0.1', projectId },
         authEmulatorUrl: `http://${auth.host}`,
         vapidKey: null,
         // Only shows the Storage Tester link; the API decides who is admin.

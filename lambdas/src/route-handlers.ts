@@ -14,6 +14,7 @@ import { handler as storageCreateRecord } from './handlers/storage-create-record
 import { handler as storageDeleteRecord } from './handlers/storage-delete-record';
 import { handler as storageListRecords } from './handlers/storage-list-records';
 import { handler as storageListTables } from './handlers/storage-list-tables';
+import { handler as unregisterFCMToken } from './handlers/unregister-fcm-token';
 import { handler as upload } from './handlers/upload-receipt';
 
 export type ApiHandler = (event: APIGatewayProxyEventV2) => Promise<HttpResult>;
@@ -22,6 +23,7 @@ export type ApiHandler = (event: APIGatewayProxyEventV2) => Promise<HttpResult>;
 export const ROUTE_HANDLERS: Record<RouteName, ApiHandler> = {
   login,
   registerFCMToken,
+  unregisterFCMToken,
   listQueue,
   getImage,
   getAppData,

@@ -71,6 +71,7 @@ describe('authorisation and bad input', () => {
         body: { user_id: userId, user_email: 'x@example.com', user_name: 'X' },
       }),
     () => client.call('POST', '/api/registerFCMToken', { body: { userId, fcmToken: 'token-1' } }),
+    () => client.call('POST', '/api/unregisterFCMToken', { body: { userId, fcmToken: 'token-1' } }),
     () => client.listQueue(userId),
     () => client.getImage(aliceFile, userId),
     () => client.getAppData(userId),

@@ -62,6 +62,9 @@ export const registerFcmTokenBody = z.object({
   fcmToken: z.string().min(1, 'fcmToken is required.').max(4096, 'fcmToken is too long.'),
 });
 
+/** POST /api/unregisterFCMToken: the same fields as a registration. */
+export const unregisterFcmTokenBody = registerFcmTokenBody;
+
 export const userIdQuery = z.object({ userId: idSchema('userId') });
 
 export const getImageQuery = z.object({ userId: idSchema('userId'), blobName: fileNameSchema('blobName') });
@@ -193,6 +196,7 @@ export interface ErrorAnswer {
 export const ROUTES = {
   login: { method: 'POST', path: '/api/login', auth: true },
   registerFCMToken: { method: 'POST', path: '/api/registerFCMToken', auth: true },
+  unregisterFCMToken: { method: 'POST', path: '/api/unregisterFCMToken', auth: true },
   listQueue: { method: 'GET', path: '/api/listQueue', auth: true },
   getImage: { method: 'GET', path: '/api/getImage', auth: true },
   getAppData: { method: 'GET', path: '/api/getAppData', auth: true },

@@ -27,6 +27,11 @@ export interface Services {
   admin: AdminPolicy;
   /** Per-user upload limits, from the configuration. */
   quotas: UploadQuotas;
+  /**
+   * The value CloudFront puts in ORIGIN_VERIFY_HEADER of every /api request (deployed), or null
+   * when requests need not come through CloudFront (local server, tests).
+   */
+  originSecret: string | null;
   /** Releases what the services hold (firebase-admin apps). */
   close(): Promise<void>;
 }
@@ -118,6 +123,7 @@ export async function createServices(config: AppConfig, overrides: ServiceOverri
   const credentialsJson = config.FIREBASE_SERVICE_ACCOUNT_SECRET_ARN
     ? await readSecret(config.FIREBASE_SERVICE_ACCOUNT_SECRET_ARN, 'FIREBASE_SERVICE_ACCOUNT_SECRET_ARN')
     : undefined;
+  const originSecret = config.ORIGIN_VERIFY_SECRET ?? null;
   const firebase = { projectId: config.FIREBASE_PROJECT_ID, ...(credentialsJson ? { credentialsJson } : {}) };
 
   const [store, blobs, queue] = await Promise.all([
@@ -157,6 +163,7 @@ export async function createServices(config: AppConfig, overrides: ServiceOverri
     identity,
     notifier,
     quotas: config.quotas,
+    originSecret,
     admin: {
       emails: config.ADMIN_EMAILS,
       // Anyone can create an e-mail account with someone else's address; in the cloud only a

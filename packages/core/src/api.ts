@@ -192,6 +192,12 @@ export interface ErrorAnswer {
   message: string;
 }
 
+/**
+ * The header CloudFront adds to every /api request with a value generated at deploy; deployed, the
+ * API refuses requests without it, so it is reachable only through the site's address.
+ */
+export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
+
 /** The route table: method, path and whether it needs a token. Shared by the server, infra and web. */
 export const ROUTES = {
   login: { method: 'POST', path: '/api/login', auth: true },

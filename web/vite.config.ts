@@ -22,7 +22,8 @@ const config: UserConfig = {
     outDir: 'dist',
     emptyOutDir: true,
     target: 'es2022',
-    sourcemap: true,
+    // No source maps: the build is what is deployed, and maps would publish the app's source.
+    sourcemap: false,
     rolldownOptions: {
       output: {
         // Vite 8's manualChunks: only the framework is grouped by hand. Everything else is split by

@@ -10,6 +10,7 @@ import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { RouteName } from '@receipts/core/api';
@@ -42,6 +43,11 @@ export class ApiStack extends Stack {
   readonly accessLogs: logs.LogGroup;
   /** The execute-api host name, for CloudFront's /api/* origin. */
   readonly apiDomainName: string;
+  /**
+   * The value CloudFront sends in ORIGIN_VERIFY_HEADER, generated at deploy. The functions refuse a
+   * request without it, so the execute-api endpoint is of no use without CloudFront (and its WAF).
+   */
+  readonly originSecret: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -98,6 +104,17 @@ export class ApiStack extends Stack {
       },
     );
 
+    this.originSecret = new secretsmanager.Secret(this, 'OriginVerify', {
+      description:
+        'Receipt Tracker: the header value CloudFront adds to /api requests; the API refuses others',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+    Validations.of(this.originSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'A shared value between CloudFront and the API, not a credential of a user or service; rotating it means redeploying both, which `cdk deploy` does after changing it.',
+    });
+
     const storage = importStorage(this, props.storage);
     const store = new TableStoreAccess(this, config, storage);
 
@@ -111,15 +128,20 @@ export class ApiStack extends Stack {
         // An upload carries an image of up to several MB; it is stored, not analysed, in the request.
         timeout: Duration.seconds(route.name === 'upload' ? 30 : 15),
         memorySize: route.name === 'upload' || route.name === 'getImage' ? 1024 : 512,
-        environment: sharedEnvironment(this, {
-          config,
-          store,
-          storage,
-          queue: props.queue,
-          maxScanAttempts: MAX_SCAN_ATTEMPTS,
-          // Token checks need only the project id (Google's public keys); only push needs the key.
-          firebaseServiceAccount: false,
-        }),
+        environment: {
+          ...sharedEnvironment(this, {
+            config,
+            store,
+            storage,
+            queue: props.queue,
+            maxScanAttempts: MAX_SCAN_ATTEMPTS,
+            // Token checks need only the project id (Google's public keys); only push needs the key.
+            firebaseServiceAccount: false,
+          }),
+          // A dynamic reference, resolved by CloudFormation at deploy: the template holds no value,
+          // and the functions need no Secrets Manager call or grant (the log route stays without any).
+          ORIGIN_VERIFY_SECRET: this.originSecret.secretValue.unsafeUnwrap(),
+        },
       });
       const role = fn.role;
       if (route.table === 'read') store.grantRead(role);

@@ -17,6 +17,10 @@ export const CONTEXT_KEYS = [
   'logLevel',
   'logRetentionDays',
   'alarmEmail',
+  'budgetEmail',
+  'textractMonthlyBudgetUsd',
+  'wafRequestsPerIp',
+  'webAclArn',
 ] as const;
 export type ContextKey = (typeof CONTEXT_KEYS)[number];
 
@@ -42,6 +46,13 @@ const HINTS: Record<ContextKey, string> = {
   logLevel: 'one of "debug", "info", "warn", "error"',
   logRetentionDays: 'how many days CloudWatch keeps function logs, e.g. 30',
   alarmEmail: 'an e-mail address that receives alarm notifications (optional)',
+  budgetEmail:
+    'an e-mail address told when Textract spending nears its monthly budget (optional; alarmEmail by default)',
+  textractMonthlyBudgetUsd: 'the monthly Textract budget in US dollars, e.g. 25',
+  wafRequestsPerIp:
+    'requests one IP address may make in 5 minutes before WAF blocks it, e.g. 1000 (at least 10)',
+  webAclArn:
+    'the ARN of an existing WAF web ACL of scope CLOUDFRONT (in us-east-1) to use instead of the one the ReceiptsEdge stack makes (optional)',
 };
 
 // Secrets Manager allows these characters in a secret name.
@@ -93,6 +104,17 @@ const configSchema = z
       })
       .default(30),
     alarmEmail: z.email('must be an e-mail address').optional(),
+    budgetEmail: z.email('must be an e-mail address').optional(),
+    textractMonthlyBudgetUsd: z.coerce.number().positive('must be more than 0').default(25),
+    // WAF's rate-based rules take 10 at least.
+    wafRequestsPerIp: z.coerce.number().int().min(10, 'must be at least 10').default(1000),
+    webAclArn: z
+      .string()
+      .regex(
+        /^arn:aws[a-z-]*:wafv2:us-east-1:\d{12}:global\/webacl\/[\w-]+\/[\w-]+$/,
+        'must be the ARN of a WAF web ACL of scope CLOUDFRONT, in us-east-1 (arn:aws:wafv2:us-east-1:<account>:global/webacl/<name>/<id>)',
+      )
+      .optional(),
   })
   .superRefine((config, ctx) => {
     if (config.firebaseWebConfig.projectId !== config.firebaseProjectId) {

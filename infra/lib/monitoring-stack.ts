@@ -3,8 +3,9 @@
  * alarms for jobs that failed for good (dead-letter queue), jobs waiting too long and server errors.
  * Alarms notify an e-mail address when `alarmEmail` is set.
  */
-import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import * as budgets from 'aws-cdk-lib/aws-budgets';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as sns from 'aws-cdk-lib/aws-sns';
@@ -13,6 +14,9 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { AppConfig } from './config';
 import type { ReceiptFunction } from './receipt-function';
+
+/** The service name AWS Budgets filters Textract's costs by. */
+export const TEXTRACT_SERVICE = 'Amazon Textract';
 
 /** A job older than this means the worker is stuck or far behind. */
 export const QUEUE_AGE_ALARM_SECONDS = 15 * 60;
@@ -35,6 +39,8 @@ export class MonitoringStack extends Stack {
   readonly apiServerErrorsAlarm: cloudwatch.Alarm;
   /** Where alarms are sent; only when `alarmEmail` is set. */
   readonly alarmTopic: sns.Topic | undefined;
+  /** The monthly Textract budget; only when `budgetEmail` or `alarmEmail` says whom to tell. */
+  readonly textractBudget: budgets.CfnBudget | undefined;
 
   constructor(scope: Construct, id: string, props: MonitoringStackProps) {
     super(scope, id, props);
@@ -119,6 +125,47 @@ export class MonitoringStack extends Stack {
       });
       this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(props.config.alarmEmail));
       for (const alarm of alarms) alarm.addAlarmAction(new actions.SnsAction(this.alarmTopic));
+    }
+
+    // Each upload may become a Textract call: a budget on that service alone tells someone before
+    // the bill does, at 80 % of the month's amount spent and at 100 % forecast.
+    const budgetEmail = props.config.budgetEmail ?? props.config.alarmEmail;
+    if (budgetEmail !== undefined) {
+      const subscribers = [{ subscriptionType: 'EMAIL', address: budgetEmail }];
+      this.textractBudget = new budgets.CfnBudget(this, 'TextractBudget', {
+        budget: {
+          budgetName: 'receipt-tracker-textract',
+          budgetType: 'COST',
+          timeUnit: 'MONTHLY',
+          budgetLimit: { amount: props.config.textractMonthlyBudgetUsd, unit: 'USD' },
+          costFilters: { Service: [TEXTRACT_SERVICE] },
+        },
+        notificationsWithSubscribers: [
+          {
+            notification: {
+              notificationType: 'ACTUAL',
+              comparisonOperator: 'GREATER_THAN',
+              threshold: 80,
+              thresholdType: 'PERCENTAGE',
+            },
+            subscribers,
+          },
+          {
+            notification: {
+              notificationType: 'FORECASTED',
+              comparisonOperator: 'GREATER_THAN',
+              threshold: 100,
+              thresholdType: 'PERCENTAGE',
+            },
+            subscribers,
+          },
+        ],
+      });
+    } else {
+      Annotations.of(this).addWarningV2(
+        'receipts:no-budget-email',
+        'No Textract budget: set budgetEmail (or alarmEmail) in cdk.json to be told by e-mail when Textract spending nears textractMonthlyBudgetUsd.',
+      );
     }
 
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {

@@ -7,6 +7,7 @@ import { DEFAULT_CROSS_STACK_REFERENCES } from 'aws-cdk-lib/cx-api';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ApiStack } from './api-stack';
 import { isDemoProject, readConfig, type AppConfig } from './config';
+import { EDGE_REGION, EdgeStack } from './edge-stack';
 import { MonitoringStack } from './monitoring-stack';
 import { PipelineStack } from './pipeline-stack';
 import { StorageStack } from './storage-stack';
@@ -19,6 +20,8 @@ export interface ReceiptsApp {
   readonly api: ApiStack;
   readonly web: WebStack;
   readonly monitoring: MonitoringStack;
+  /** The us-east-1 stack with the distribution's WAF web ACL; none when `webAclArn` names one. */
+  readonly edge: EdgeStack | undefined;
 }
 
 export interface ReceiptsAppOptions {
@@ -71,14 +74,26 @@ export function buildReceiptsApp(app: App, options: ReceiptsAppOptions = {}): Re
     description: 'Receipt Tracker: HTTP API, one function per route',
   });
   api.addStackDependency(storage, 'imports the table and the images bucket by export name');
+  // WAF takes CloudFront's web ACL only in us-east-1, wherever the rest is deployed.
+  const edge =
+    config.webAclArn === undefined
+      ? new EdgeStack(app, 'ReceiptsEdge', {
+          env: { account: env.account, region: EDGE_REGION },
+          tags,
+          config,
+          description: "Receipt Tracker: the distribution's WAF web ACL (us-east-1, as CloudFront requires)",
+        })
+      : undefined;
   const web = new WebStack(app, 'ReceiptsWeb', {
     env,
     tags,
     config,
     apiDomainName: api.apiDomainName,
+    originSecret: api.originSecret,
     ...(options.webDist === undefined ? {} : { webDist: options.webDist }),
     description: 'Receipt Tracker: the site on CloudFront, with /api routed to the API',
   });
+  if (edge !== undefined) web.addDependency(edge, "reads the web ACL's ARN that the edge stack stores");
   const monitoring = new MonitoringStack(app, 'ReceiptsMonitoring', {
     env,
     tags,
@@ -99,5 +114,5 @@ export function buildReceiptsApp(app: App, options: ReceiptsAppOptions = {}): Re
   }
 
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-  return { config, storage, pipeline, api, web, monitoring };
+  return { config, storage, pipeline, api, web, monitoring, edge };
 }

@@ -32,6 +32,7 @@ const writes: RouteAccess = { ...none, table: 'readWrite' };
 export const ROUTE_ACCESS: Record<RouteName, RouteAccess> = {
   login: writes,
   registerFCMToken: writes,
+  unregisterFCMToken: writes,
   listQueue: reads,
   getImage: { ...reads, images: ['read'] },
   getAppData: { ...reads, appDataCache: true },

@@ -59,6 +59,9 @@ export function sharedEnvironment(scope: Construct, props: SharedEnvironmentProp
     SCAN_QUEUE_URL: props.queue.queueUrl,
     NOTIFIER: 'fcm',
     FIREBASE_PROJECT_ID: config.firebaseProjectId,
+    // Public (the web app ships it); lets the API ask Firebase Auth whether a sign-in was revoked or
+    // its account disabled without a service account key.
+    FIREBASE_WEB_API_KEY: config.firebaseWebConfig.apiKey,
     ...(props.firebaseServiceAccount
       ? { FIREBASE_SERVICE_ACCOUNT_SECRET_ARN: importFirebaseSecret(scope, config).secretArn }
       : {}),

@@ -31,6 +31,9 @@ export interface StorageExports {
   readonly tableArn: string | undefined;
 }
 
+/** Days a deleted or overwritten image is kept as a noncurrent version before S3 expires it. */
+export const NONCURRENT_VERSION_DAYS = 1;
+
 export class StorageStack extends Stack {
   /** The table store's table; undefined when storageBackend is 'azure'. */
   readonly table: dynamodb.Table | undefined;
@@ -53,8 +56,11 @@ export class StorageStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
       lifecycleRules: [
         {
-          // Versioning guards against a bad write or delete; old versions need not live forever.
-          noncurrentVersionExpiration: Duration.days(30),
+          // Versioning guards against a bad overwrite or delete for a day; after that a deleted
+          // receipt's image must be gone for good (users delete receipts to remove them), so
+          // noncurrent versions expire after 1 day, and the delete markers they leave go too.
+          noncurrentVersionExpiration: Duration.days(NONCURRENT_VERSION_DAYS),
+          expiredObjectDeleteMarker: true,
           abortIncompleteMultipartUploadAfter: Duration.days(1),
         },
       ],

@@ -16,10 +16,15 @@ import {
 } from 'aws-cdk-lib';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as cr from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
+import { ORIGIN_VERIFY_HEADER } from '@receipts/core/api';
 import type { AppConfig } from './config';
+import { EDGE_REGION, WEB_ACL_ARN_PARAMETER } from './edge-stack';
 import { acknowledgeCdkProvidedFunction } from './nag-acknowledgements';
 import { REPO_ROOT } from './receipt-function';
 
@@ -84,10 +89,18 @@ const PLACEHOLDER_PAGE = `<!doctype html>
 </html>
 `;
 
+/**
+ * Build output that is never uploaded: source maps would publish the app's source. The production
+ * build does not write them (web/vite.config.ts); this keeps a local build with maps from shipping.
+ */
+export const NOT_DEPLOYED = ['*.map', '**/*.map'];
+
 export interface WebStackProps extends StackProps {
   readonly config: AppConfig;
   /** The execute-api host name of the HTTP API. */
   readonly apiDomainName: string;
+  /** The value CloudFront adds to every /api request (ApiStack.originSecret). */
+  readonly originSecret: secretsmanager.ISecret;
   /** The built SPA; when the folder does not exist a placeholder page is deployed. @default web/dist */
   readonly webDist?: string;
 }
@@ -99,6 +112,8 @@ export class WebStack extends Stack {
   readonly spaFallback: cloudfront.Function;
   /** Whether the built SPA was found and deployed (else a placeholder page is). */
   readonly deploysBuiltSite: boolean;
+  /** The ARN of the distribution's WAF web ACL (config.webAclArn, or read from the edge stack's parameter). */
+  readonly webAclArn: string;
 
   constructor(scope: Construct, id: string, props: WebStackProps) {
     super(scope, id, props);
@@ -161,13 +176,18 @@ export class WebStack extends Stack {
     const apiOrigin = new origins.HttpOrigin(props.apiDomainName, {
       protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
       originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
+      // Overrides a header of that name sent by the viewer; the API refuses requests without it.
+      customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originSecret.secretValue.unsafeUnwrap() },
     });
+
+    this.webAclArn = config.webAclArn ?? readEdgeWebAclArn(this, config);
 
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Receipt Tracker',
       defaultRootObject: 'index.html',
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
       priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
+      webAclId: this.webAclArn,
       defaultBehavior: {
         origin: origins.S3BucketOrigin.withOriginAccessControl(this.siteBucket),
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
@@ -201,7 +221,7 @@ export class WebStack extends Stack {
       if (existsSync(hashedAssets)) {
         // File names under assets/ carry a content hash: they never change, so browsers keep them.
         assetsDeployment = new s3deploy.BucketDeployment(this, 'DeployAssets', {
-          sources: [s3deploy.Source.asset(hashedAssets)],
+          sources: [s3deploy.Source.asset(hashedAssets, { exclude: NOT_DEPLOYED })],
           destinationBucket: this.siteBucket,
           destinationKeyPrefix: 'assets/',
           cacheControl: [s3deploy.CacheControl.fromString('public, max-age=31536000, immutable')],
@@ -210,7 +230,7 @@ export class WebStack extends Stack {
         });
       }
       const siteDeployment = new s3deploy.BucketDeployment(this, 'DeploySite', {
-        sources: [s3deploy.Source.asset(webDist, { exclude: ['assets/**'] }), configJson],
+        sources: [s3deploy.Source.asset(webDist, { exclude: ['assets/**', ...NOT_DEPLOYED] }), configJson],
         destinationBucket: this.siteBucket,
         exclude: ['assets/*'],
         cacheControl: [s3deploy.CacheControl.noCache()],
@@ -251,16 +271,54 @@ export class WebStack extends Stack {
   }
 }
 
+/**
+ * The WAF web ACL's ARN, read at deploy from the SSM parameter the edge stack writes in us-east-1
+ * (a stack in another region cannot reference it directly, and one without a fixed region cannot use
+ * the CDK's cross-region references). Deploy the edge stack first: `cdk deploy --all` does.
+ */
+function readEdgeWebAclArn(stack: Stack, config: AppConfig): string {
+  const read: cr.AwsSdkCall = {
+    service: 'SSM',
+    action: 'getParameter',
+    parameters: { Name: WEB_ACL_ARN_PARAMETER },
+    region: EDGE_REGION,
+    physicalResourceId: cr.PhysicalResourceId.of(WEB_ACL_ARN_PARAMETER),
+  };
+  const reader = new cr.AwsCustomResource(stack, 'EdgeWebAclArn', {
+    resourceType: 'Custom::EdgeWebAclArn',
+    onCreate: read,
+    onUpdate: read,
+    policy: cr.AwsCustomResourcePolicy.fromSdkCalls({
+      resources: [
+        stack.formatArn({
+          service: 'ssm',
+          region: EDGE_REGION,
+          resource: 'parameter',
+          resourceName: WEB_ACL_ARN_PARAMETER.replace(/^\//, ''),
+        }),
+      ],
+    }),
+    installLatestAwsSdk: false,
+    logGroup: new logs.LogGroup(stack, 'EdgeWebAclArnLogs', {
+      retention: config.logRetentionDays as logs.RetentionDays,
+      removalPolicy: RemovalPolicy.DESTROY,
+    }),
+  });
+  const provider = stack.node.tryFindChild(
+    `AWS${cr.AwsCustomResource.PROVIDER_FUNCTION_UUID.replace(/-/g, '')}`,
+  );
+  if (provider !== undefined)
+    acknowledgeCdkProvidedFunction(provider, "reads the WAF web ACL's ARN from us-east-1", {
+      olderRuntime: false,
+    });
+  return reader.getResponseField('Parameter.Value');
+}
+
 function acknowledgeDistributionRules(distribution: cloudfront.Distribution): void {
   const v = Validations.of(distribution);
   v.acknowledge({
     id: 'AwsSolutions-CFR1',
     reason: 'Receipts are scanned wherever their owners travel; there is no country to block.',
-  });
-  v.acknowledge({
-    id: 'AwsSolutions-CFR2',
-    reason:
-      'No WAF web ACL by default (it costs a fixed monthly fee); the API throttles per stage, refuses requests without a Firebase ID token at the gateway and limits body sizes.',
   });
   v.acknowledge({
     id: 'AwsSolutions-CFR3',

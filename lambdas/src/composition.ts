@@ -30,6 +30,11 @@ export interface Services {
   quotas: UploadQuotas;
   /** The brand dataset (name and owner) for the item form; loaded on first use. */
   loadBrandCatalog(): Promise<readonly BrandOption[]>;
+  /**
+   * The value CloudFront puts in ORIGIN_VERIFY_HEADER of every /api request (deployed), or null
+   * when requests need not come through CloudFront (local server, tests).
+   */
+  originSecret: string | null;
   /** Releases what the services hold (firebase-admin apps). */
   close(): Promise<void>;
 }
@@ -121,6 +126,7 @@ export async function createServices(config: AppConfig, overrides: ServiceOverri
   const credentialsJson = config.FIREBASE_SERVICE_ACCOUNT_SECRET_ARN
     ? await readSecret(config.FIREBASE_SERVICE_ACCOUNT_SECRET_ARN, 'FIREBASE_SERVICE_ACCOUNT_SECRET_ARN')
     : undefined;
+  const originSecret = config.ORIGIN_VERIFY_SECRET ?? null;
   const firebase = { projectId: config.FIREBASE_PROJECT_ID, ...(credentialsJson ? { credentialsJson } : {}) };
 
   const [store, blobs, queue] = await Promise.all([
@@ -132,7 +138,10 @@ export async function createServices(config: AppConfig, overrides: ServiceOverri
   let closeIdentity: (() => Promise<void>) | undefined;
   if (!identity) {
     const { FirebaseIdentityVerifier } = await import('@receipts/identity-firebase');
-    const verifier = new FirebaseIdentityVerifier(firebase);
+    const verifier = new FirebaseIdentityVerifier({
+      ...firebase,
+      ...(config.FIREBASE_WEB_API_KEY ? { apiKey: config.FIREBASE_WEB_API_KEY } : {}),
+    });
     identity = verifier;
     closeIdentity = () => verifier.close();
   }
@@ -158,6 +167,7 @@ export async function createServices(config: AppConfig, overrides: ServiceOverri
     notifier,
     quotas: config.quotas,
     loadBrandCatalog,
+    originSecret,
     admin: {
       emails: config.ADMIN_EMAILS,
       // Anyone can create an e-mail account with someone else's address; in the cloud only a

@@ -37,6 +37,8 @@ const schema = z.object({
   FIREBASE_PROJECT_ID: optional.transform((v) => v ?? 'demo-receipts'),
   FIREBASE_AUTH_EMULATOR_HOST: optional,
   FIREBASE_SERVICE_ACCOUNT_SECRET_ARN: optional,
+  FIREBASE_WEB_API_KEY: optional,
+  ORIGIN_VERIFY_SECRET: optional,
   ADMIN_EMAILS: optional.transform((v) =>
     (v ?? '')
       .split(',')

@@ -7,6 +7,7 @@ import type { RouteName } from '@receipts/core';
 export const ROUTE_HANDLER_FILES: Record<RouteName, string> = {
   login: 'login-user.ts',
   registerFCMToken: 'register-fcm-token.ts',
+  unregisterFCMToken: 'unregister-fcm-token.ts',
   listQueue: 'list-queue.ts',
   getImage: 'get-image.ts',
   getAppData: 'get-app-data.ts',

@@ -27,6 +27,7 @@ import { handler as storageListRecords } from './handlers/storage-list-records';
 import { handler as storageListTables } from './handlers/storage-list-tables';
 import { handler as updateMerchant } from './handlers/update-merchant';
 import { handler as updateReceipt } from './handlers/update-receipt';
+import { handler as unregisterFCMToken } from './handlers/unregister-fcm-token';
 import { handler as upload } from './handlers/upload-receipt';
 
 export type ApiHandler = (event: APIGatewayProxyEventV2) => Promise<HttpResult>;
@@ -35,6 +36,7 @@ export type ApiHandler = (event: APIGatewayProxyEventV2) => Promise<HttpResult>;
 export const ROUTE_HANDLERS: Record<RouteName, ApiHandler> = {
   login,
   registerFCMToken,
+  unregisterFCMToken,
   listQueue,
   getImage,
   getAppData,

@@ -30,6 +30,32 @@ afterEach(() => installServices(undefined));
 const image = dataUrlOf(fakeReceiptImage({ merchant: 'Shop', date: '2024-01-01', total: 1, items: [] }));
 
 describe('route handlers', () => {
+  it('deployed, refuses requests that did not come through CloudFront (no or wrong origin header)', async () => {
+    services.originSecret = 'origin-secret-from-deploy';
+    const call = (headers: Record<string, string>) =>
+      Promise.all([
+        listQueue(
+          apiEvent('GET', '/api/listQueue', { token: 'token-alice', query: { userId: 'alice' }, headers }),
+        ),
+        logEvent(apiEvent('POST', '/api/log', { body: { event: 'opened' }, headers })),
+      ]);
+    for (const headers of [
+      {} as Record<string, string>,
+      { 'x-origin-verify': 'guess' },
+      { 'x-origin-verify': 'origin-secret-from-deploy!' },
+    ]) {
+      for (const result of await call(headers)) {
+        expect(result.statusCode).toBe(403);
+        expect(bodyOf(result)).toMatchObject({
+          error: 'NotThroughSite',
+          message: expect.stringMatching(/site/),
+        });
+      }
+    }
+    const through = await call({ 'x-origin-verify': 'origin-secret-from-deploy' });
+    expect(through.map((r) => r.statusCode)).toEqual([200, 200]);
+  });
+
   it('answers 401 with a message when the token is missing or not valid', async () => {
     for (const token of [undefined, 'forged']) {
       const result = await listQueue(

@@ -28,6 +28,7 @@ export async function memoryServices(): Promise<
   return {
     config,
     quotas: config.quotas,
+    originSecret: null,
     logger: silentLogger,
     store,
     blobs: new MemoryBlobStore(),

@@ -1,3 +1,5 @@
+import { deleteApp, initializeApp } from 'firebase-admin/app';
+import { getAuth } from 'firebase-admin/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   MAX_BODY_BYTES,
@@ -69,6 +71,7 @@ describe('authorisation and bad input', () => {
         body: { user_id: userId, user_email: 'x@example.com', user_name: 'X' },
       }),
     () => client.call('POST', '/api/registerFCMToken', { body: { userId, fcmToken: 'token-1' } }),
+    () => client.call('POST', '/api/unregisterFCMToken', { body: { userId, fcmToken: 'token-1' } }),
     () => client.listQueue(userId),
     () => client.getImage(aliceFile, userId),
     () => client.getAppData(userId),
@@ -103,6 +106,33 @@ describe('authorisation and bad input', () => {
         await alice.withToken(token).upload('1710000000002-receipt.jpg', 'data:image/jpeg;base64,/9j/'),
         401,
       );
+    }
+    expect(await takeSnapshot()).toEqual(snapshot);
+  });
+
+  it('refuses a token once its sign-ins are revoked or its account disabled, with a clear 401', async () => {
+    // What the site owner does in the Firebase console or with firebase-admin, here on the emulator.
+    const ownerApp = initializeApp({ projectId: env.stack.projectId }, 'security-test-owner');
+    try {
+      const owner = getAuth(ownerApp);
+      const carol = await signUpClient(env.stack, 'carol@example.com', 'Carol');
+      const dave = await signUpClient(env.stack, 'dave@example.com', 'Dave');
+      expect((await carol.getAppData()).status).toBe(200);
+      expect((await dave.getAppData()).status).toBe(200);
+
+      // Revocation counts in whole seconds: sign-ins of the second it happens in stay valid.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      await owner.revokeRefreshTokens(carol.userId);
+      for (const call of everyUserCall(carol, carol.userId)) expectError(await call(), 401, /revoked/);
+      // A new sign-in works again.
+      const again = await env.stack.signIn('carol@example.com', 'correct-horse-battery');
+      expect((await carol.withToken(again.idToken).getAppData()).status).toBe(200);
+
+      await owner.updateUser(dave.userId, { disabled: true });
+      for (const call of everyUserCall(dave, dave.userId)) expectError(await call(), 401, /disabled/);
+      await expect(env.stack.signIn('dave@example.com', 'correct-horse-battery')).rejects.toThrow();
+    } finally {
+      await deleteApp(ownerApp);
     }
     expect(await takeSnapshot()).toEqual(snapshot);
   });

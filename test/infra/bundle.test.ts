@@ -10,7 +10,7 @@ import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import type { CfnElement } from 'aws-cdk-lib';
 import type { Asset } from 'aws-cdk-lib/aws-s3-assets';
-import { ROUTES, type RouteName } from '@receipts/core/api';
+import { ORIGIN_VERIFY_HEADER, ROUTES, type RouteName } from '@receipts/core/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, type ReceiptFunction } from '../../infra/lib/receipt-function';
 import { OCR_ONLY_MODULES } from '../../infra/lib/pipeline-stack';
@@ -115,6 +115,8 @@ describe('function bundles (real esbuild bundling)', () => {
       DYNAMODB_TABLE: 'receipts-table',
       S3_BUCKET: 'receipts-images',
       SCAN_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/ScanJobs',
+      // CloudFormation resolves it from Secrets Manager at deploy; CloudFront sends it as a header.
+      ORIGIN_VERIFY_SECRET: 'origin-secret-value',
     };
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '',
@@ -133,7 +135,7 @@ describe('function bundles (real esbuild bundling)', () => {
       routeKey: 'POST /api/log',
       rawPath: '/api/log',
       rawQueryString: '',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', [ORIGIN_VERIFY_HEADER]: 'origin-secret-value' },
       requestContext: {
         requestId: 'bundle-test',
         http: { method: 'POST', path: '/api/log', sourceIp: '127.0.0.1' },

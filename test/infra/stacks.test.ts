@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
-import { ROUTES, type RouteName } from '@receipts/core/api';
+import { ORIGIN_VERIFY_HEADER, ROUTES, type RouteName } from '@receipts/core/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_HANDLER_FILES } from '@receipts/lambdas/route-files';
 import { STORE_TABLE_SCHEMA } from '../../packages/store-dynamo/src/create-store-table';
@@ -12,6 +12,9 @@ import {
   VISIBILITY_TIMEOUT_FACTOR,
 } from '../../infra/lib/pipeline-stack';
 import { ROUTE_THROTTLES } from '../../infra/lib/api-stack';
+import { EDGE_REGION, WAF_UPLOADS_PER_IP, WEB_ACL_ARN_PARAMETER } from '../../infra/lib/edge-stack';
+import { TEXTRACT_SERVICE } from '../../infra/lib/monitoring-stack';
+import { NONCURRENT_VERSION_DAYS } from '../../infra/lib/storage-stack';
 import { HANDLERS_DIR, type ReceiptFunction } from '../../infra/lib/receipt-function';
 import {
   actionsOf,
@@ -501,6 +504,22 @@ describe('storage', () => {
     });
   });
 
+  it(`expires noncurrent versions of images after ${NONCURRENT_VERSION_DAYS} day, so a deleted receipt's image does not linger`, () => {
+    expect(NONCURRENT_VERSION_DAYS).toBe(1);
+    synth.templates.storage.hasResourceProperties('AWS::S3::Bucket', {
+      VersioningConfiguration: { Status: 'Enabled' },
+      LifecycleConfiguration: {
+        Rules: Match.arrayWith([
+          Match.objectLike({
+            Status: 'Enabled',
+            NoncurrentVersionExpiration: { NoncurrentDays: 1 },
+            ExpiredObjectDeleteMarker: true,
+          }),
+        ]),
+      },
+    });
+  });
+
   it('refuses requests to either bucket that do not use TLS 1.2 or later', () => {
     for (const t of [synth.templates.storage, synth.templates.web]) {
       t.hasResourceProperties('AWS::S3::BucketPolicy', {
@@ -561,5 +580,169 @@ describe('monitoring', () => {
 
   it('sends no notifications unless alarmEmail is set', () => {
     synth.templates.monitoring.resourceCountIs('AWS::SNS::Topic', 0);
+  });
+});
+
+describe('edge protection', () => {
+  interface RateRule {
+    Name: string;
+    Action: unknown;
+    Statement: {
+      RateBasedStatement: {
+        Limit: number;
+        AggregateKeyType: string;
+        EvaluationWindowSec: number;
+        ScopeDownStatement?: unknown;
+      };
+    };
+  }
+  const webAcl = (edge: SynthesisedApp['edgeTemplate']) => {
+    const acls = Object.values(edge!.findResources('AWS::WAFv2::WebACL'));
+    expect(acls).toHaveLength(1);
+    return acls[0]!.Properties as { Scope: string; DefaultAction: unknown; Rules: RateRule[] };
+  };
+  const distributionConfig = (s: SynthesisedApp) =>
+    propertiesOf(s.templates.web, s.web.distribution.node.defaultChild as CfnElement).DistributionConfig as {
+      WebACLId: unknown;
+      Origins: {
+        Id: string;
+        CustomOriginConfig?: unknown;
+        OriginCustomHeaders?: { HeaderName: string; HeaderValue: unknown }[];
+      }[];
+    };
+
+  it('puts a WAF web ACL of scope CLOUDFRONT, with per-IP rate limits, in a stack in us-east-1', () => {
+    expect(synth.edge?.region).toBe(EDGE_REGION);
+    const acl = webAcl(synth.edgeTemplate);
+    expect(acl.Scope).toBe('CLOUDFRONT');
+    expect(acl.DefaultAction).toEqual({ Allow: {} });
+    const byName = Object.fromEntries(acl.Rules.map((r) => [r.Name, r]));
+    expect(byName.RequestsPerIp?.Statement.RateBasedStatement).toMatchObject({
+      Limit: 1000,
+      AggregateKeyType: 'IP',
+      EvaluationWindowSec: 300,
+    });
+    expect(byName.RequestsPerIp?.Action).toEqual({ Block: {} });
+    expect(byName.UploadsPerIp?.Statement.RateBasedStatement).toMatchObject({
+      Limit: WAF_UPLOADS_PER_IP,
+      AggregateKeyType: 'IP',
+    });
+    expect(JSON.stringify(byName.UploadsPerIp?.Statement.RateBasedStatement.ScopeDownStatement)).toContain(
+      '/api/upload',
+    );
+    expect(byName.UploadsPerIp?.Action).toEqual({ Block: {} });
+    synth.edgeTemplate!.hasResourceProperties('AWS::SSM::Parameter', {
+      Name: WEB_ACL_ARN_PARAMETER,
+      Value: { 'Fn::GetAtt': [Match.anyValue(), 'Arn'] },
+    });
+  });
+
+  it("attaches the web ACL to the distribution, read at deploy from us-east-1 after the edge stack's deploy", () => {
+    const reader = Object.entries(synth.templates.web.findResources('Custom::EdgeWebAclArn'));
+    expect(reader).toHaveLength(1);
+    const [readerId, resource] = reader[0]!;
+    const call = JSON.parse(String((resource.Properties as { Create: unknown }).Create)) as unknown;
+    expect(call).toMatchObject({
+      service: 'SSM',
+      action: 'getParameter',
+      parameters: { Name: WEB_ACL_ARN_PARAMETER },
+      region: EDGE_REGION,
+    });
+    expect(distributionConfig(synth).WebACLId).toEqual({ 'Fn::GetAtt': [readerId, 'Parameter.Value'] });
+    expect(synth.web.dependencies.map((d) => d.stackName)).toContain(synth.edge!.stackName);
+  });
+
+  it('uses a web ACL named in webAclArn instead, with no edge stack, and takes the rate limit from config', () => {
+    const arn =
+      'arn:aws:wafv2:us-east-1:123456789012:global/webacl/shared/0a1b2c3d-aaaa-bbbb-cccc-123456789012';
+    const named = synthApp({ context: { webAclArn: arn } });
+    expect(named.edge).toBeUndefined();
+    expect(distributionConfig(named).WebACLId).toBe(arn);
+    named.templates.web.resourceCountIs('Custom::EdgeWebAclArn', 0);
+
+    const tuned = synthApp({ context: { wafRequestsPerIp: '300' } });
+    const limits = webAcl(tuned.edgeTemplate).Rules.map((r) => r.Statement.RateBasedStatement.Limit);
+    expect(limits).toContain(300);
+  });
+
+  it('refuses a web ACL ARN outside us-east-1 or not of scope CLOUDFRONT', () => {
+    for (const webAclArn of [
+      'arn:aws:wafv2:eu-west-1:123456789012:global/webacl/shared/0a1b2c3d',
+      'arn:aws:wafv2:us-east-1:123456789012:regional/webacl/shared/0a1b2c3d',
+    ]) {
+      expect(() => synthApp({ context: { webAclArn } })).toThrow(/webAclArn.*CLOUDFRONT, in us-east-1/s);
+    }
+  });
+
+  it('makes the API answer only requests that came through CloudFront, with a header value generated at deploy', () => {
+    const secrets = synth.templates.api.findResources('AWS::SecretsManager::Secret');
+    const [secretId, secret] = Object.entries(secrets)[0]!;
+    expect(Object.keys(secrets)).toHaveLength(1);
+    expect(JSON.stringify(secret.Properties)).toContain('GenerateSecretString');
+    // Every route function gets the value by a dynamic reference: no value in the template.
+    for (const name of ROUTE_NAMES) {
+      const value = JSON.stringify(functionProperties(api(name)).Environment.Variables.ORIGIN_VERIFY_SECRET);
+      expect(value, name).toContain('{{resolve:secretsmanager:');
+      expect(value, name).toContain(secretId);
+    }
+    // CloudFront sends the same value to the API origin (and only there).
+    const origins = distributionConfig(synth).Origins;
+    const withHeader = origins.filter((o) =>
+      (o.OriginCustomHeaders ?? []).some((h) => h.HeaderName === ORIGIN_VERIFY_HEADER),
+    );
+    expect(withHeader).toHaveLength(1);
+    expect(withHeader[0]!.CustomOriginConfig).toBeDefined();
+    const header = withHeader[0]!.OriginCustomHeaders!.find((h) => h.HeaderName === ORIGIN_VERIFY_HEADER)!;
+    expect(JSON.stringify(header.HeaderValue)).toContain('{{resolve:secretsmanager:');
+  });
+});
+
+describe('Textract budget', () => {
+  it('alarms by e-mail on Textract spending alone, at 80 % spent and 100 % forecast of the monthly budget', () => {
+    const withEmail = synthApp({
+      context: { alarmEmail: 'ops@example.com', textractMonthlyBudgetUsd: '40' },
+    });
+    const budgets = Object.values(withEmail.templates.monitoring.findResources('AWS::Budgets::Budget'));
+    expect(budgets).toHaveLength(1);
+    const properties = budgets[0]!.Properties as {
+      Budget: Record<string, unknown>;
+      NotificationsWithSubscribers: {
+        Notification: Record<string, unknown>;
+        Subscribers: { SubscriptionType: string; Address: string }[];
+      }[];
+    };
+    expect(properties.Budget).toMatchObject({
+      BudgetType: 'COST',
+      TimeUnit: 'MONTHLY',
+      BudgetLimit: { Amount: 40, Unit: 'USD' },
+      CostFilters: { Service: [TEXTRACT_SERVICE] },
+    });
+    expect(TEXTRACT_SERVICE).toBe('Amazon Textract');
+    expect(properties.NotificationsWithSubscribers.map((n) => n.Notification)).toEqual([
+      expect.objectContaining({ NotificationType: 'ACTUAL', Threshold: 80, ThresholdType: 'PERCENTAGE' }),
+      expect.objectContaining({
+        NotificationType: 'FORECASTED',
+        Threshold: 100,
+        ThresholdType: 'PERCENTAGE',
+      }),
+    ]);
+    for (const n of properties.NotificationsWithSubscribers) {
+      expect(n.Subscribers).toEqual([{ SubscriptionType: 'EMAIL', Address: 'ops@example.com' }]);
+    }
+  });
+
+  it('sends budget mail to budgetEmail when set, and warns at synth when nobody would be told', () => {
+    const own = synthApp({ context: { alarmEmail: 'ops@example.com', budgetEmail: 'money@example.com' } });
+    own.templates.monitoring.hasResourceProperties('AWS::Budgets::Budget', {
+      NotificationsWithSubscribers: Match.arrayWith([
+        Match.objectLike({ Subscribers: [{ SubscriptionType: 'EMAIL', Address: 'money@example.com' }] }),
+      ]),
+    });
+
+    synth.templates.monitoring.resourceCountIs('AWS::Budgets::Budget', 0);
+    const warnings = synth.assembly
+      .getStackByName(synth.monitoring.stackName)
+      .messages.map((m) => String(m.entry.data));
+    expect(warnings.some((w) => w.includes('budgetEmail'))).toBe(true);
   });
 });

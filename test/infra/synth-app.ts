@@ -48,6 +48,8 @@ export interface SynthesisedApp extends ReceiptsApp {
     readonly web: Template;
     readonly monitoring: Template;
   };
+  /** The template of the us-east-1 stack with the WAF web ACL; undefined when `webAclArn` names one. */
+  readonly edgeTemplate: Template | undefined;
 }
 
 const createdFolders: string[] = [];
@@ -95,6 +97,7 @@ export function synthApp(options: SynthOptions = {}): SynthesisedApp {
       web: template(built.web),
       monitoring: template(built.monitoring),
     },
+    edgeTemplate: built.edge === undefined ? undefined : template(built.edge),
   };
 }
 

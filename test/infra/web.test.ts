@@ -284,7 +284,27 @@ describe('site with a web build', () => {
     writeFileSync(join(dist, 'firebase-messaging-sw.js'), 'self.addEventListener("push", () => {});');
     mkdirSync(join(dist, 'assets'));
     writeFileSync(join(dist, 'assets/index-abc123.js'), 'console.log("app")');
+    // A build made with source maps (say, by hand for debugging): the maps must not ship.
+    writeFileSync(join(dist, 'assets/index-abc123.js.map'), '{"version":3,"sources":["src/main.tsx"]}');
+    writeFileSync(join(dist, 'firebase-messaging-sw.js.map'), '{"version":3}');
     synth = synthApp({ webDist: dist });
+  });
+
+  it('uploads no source maps, and the production build writes none', async () => {
+    const files = [...deployedFiles(synth).values()].flat();
+    expect(files).toContain('index-abc123.js');
+    expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+
+    const nodeEnv = process.env.NODE_ENV;
+    try {
+      const viteConfig = (await import('../../web/vite.config')).default as unknown as (env: {
+        command: string;
+        mode: string;
+      }) => { build?: { sourcemap?: unknown } };
+      expect(viteConfig({ command: 'build', mode: 'production' }).build?.sourcemap).toBe(false);
+    } finally {
+      process.env.NODE_ENV = nodeEnv;
+    }
   });
 
   it('deploys the built SPA, hashed assets cached for a year and everything else revalidated', () => {

@@ -1,4 +1,12 @@
-import { assertAdmin, assertUsableUid, type Identity, type RouteName } from '@receipts/core';
+import { timingSafeEqual } from 'node:crypto';
+import {
+  ForbiddenError,
+  ORIGIN_VERIFY_HEADER,
+  assertAdmin,
+  assertUsableUid,
+  type Identity,
+  type RouteName,
+} from '@receipts/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { getServices, type Services } from '../composition';
 import { errorResponse } from './errors';
@@ -38,6 +46,7 @@ export function defineRoute<I, O>(spec: RouteSpec<I, O>) {
     let services: Services | undefined;
     try {
       services = await getServices();
+      assertThroughSite(event, services.originSecret);
       let identity = ANONYMOUS;
       if (spec.auth !== 'none') {
         // Authentication comes first: an anonymous caller learns nothing about the input rules.
@@ -61,6 +70,21 @@ export function defineRoute<I, O>(spec: RouteSpec<I, O>) {
       return errorResponse(error, logger, { route: spec.name, requestId, event });
     }
   };
+}
+
+/**
+ * Deployed, CloudFront adds the origin secret to every /api request; a request straight to the
+ * execute-api endpoint lacks it and is refused, so WAF and the site's limits cannot be bypassed.
+ */
+function assertThroughSite(event: APIGatewayProxyEventV2, secret: string | null): void {
+  if (secret === null) return;
+  const given = Buffer.from(event.headers?.[ORIGIN_VERIFY_HEADER] ?? '', 'utf8');
+  const expected = Buffer.from(secret, 'utf8');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new ForbiddenError("This API answers only through the site's own address. Use the site's URL.", {
+      code: 'NotThroughSite',
+    });
+  }
 }
 
 // Used only when the services could not even be created (e.g. a configuration error).

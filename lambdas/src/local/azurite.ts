@@ -38,7 +38,7 @@ const STOP_GRACE_MS = 10_000;
  * The table service's entry script, found through Node's module resolution rather than
  * `node_modules/.bin`, so it works from any working directory and without the bin links.
  */
-function azuriteTableScript(): string {
+export function azuriteTableScript(): string {
   const require = createRequire(import.meta.url);
   const manifestPath = require.resolve('azurite/package.json');
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin?: Record<string, string> };

@@ -23,6 +23,9 @@ import { createScanWorker, type ScanWorker } from '../worker';
 import { startAuthEmulator, type AuthEmulator } from './firebase-auth-emulator';
 import { startLocalServer, type LocalServer } from './server';
 
+/** The Auth emulator takes any Web API key; the web app and the server use this one. */
+const LOCAL_WEB_API_KEY = 'demo-key';
+
 /** How often the local stack sweeps its scan queue (see sweepScans). */
 const LOCAL_SWEEP_MS = 60_000;
 
@@ -36,6 +39,11 @@ export interface LocalStackOptions {
   quotas?: { uploadsPerDay?: number; pendingScans?: number; storedMb?: number };
   /** Port of the Firebase Auth emulator (default: a free one). */
   authEmulatorPort?: number;
+  /**
+   * `host:port` of an Auth emulator that is already running, to use instead of starting one (a soak
+   * run restarts the stack often and keeps one emulator). Accounts are then made on that emulator.
+   */
+  authEmulatorHost?: string;
   /** E-mails allowed to use the Storage Tester API. */
   adminEmails?: string[];
   /** 'ocr' (default) or 'textract', or an Analyzer to use as it is. */
@@ -140,6 +148,26 @@ async function setUpTables(store: TableStore, logger: Logger): Promise<void> {
   }
 }
 
+/** An Auth emulator run by someone else: used, not started or stopped, and makes no accounts. */
+function externalEmulator(host: string, projectId: string): AuthEmulator {
+  const refuse = async (): Promise<never> => {
+    throw new ConfigurationError(
+      `Make accounts on the Auth emulator at ${host}, which this stack does not run.`,
+      {
+        code: 'ExternalAuthEmulator',
+      },
+    );
+  };
+  return {
+    host,
+    port: Number(host.split(':').pop()),
+    projectId,
+    stop: async () => {},
+    signUp: refuse,
+    signIn: refuse,
+  };
+}
+
 /**
  * The whole app on one machine, offline: Azurite (or dynalite), the Firebase Auth emulator, the API
  * through the same handlers as on AWS, the scan worker in-process with the local OCR analyzer, and
@@ -185,6 +213,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       return { AZURE_TABLES_CONNECTION_STRING: azurite.connectionString };
     };
     const startAuth = async (): Promise<AuthEmulator> => {
+      if (options.authEmulatorHost) return externalEmulator(options.authEmulatorHost, projectId);
       const emulator = await startAuthEmulator({
         dataDir: join(dataDir, 'auth'),
         projectId,
@@ -213,6 +242,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       FIREBASE_PROJECT_ID: projectId,
       FIREBASE_AUTH_EMULATOR_HOST: auth.host,
       FIREBASE_SERVICE_ACCOUNT_SECRET_ARN: '',
+      FIREBASE_WEB_API_KEY: LOCAL_WEB_API_KEY,
       AZURE_TABLES_SECRET_ARN: '',
       ADMIN_EMAILS: (options.adminEmails ?? process.env.ADMIN_EMAILS?.split(',') ?? []).join(','),
       ANALYZER: typeof options.analyzer === 'string' ? options.analyzer : (process.env.ANALYZER ?? 'ocr'),
@@ -298,7 +328,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       logger,
       allowedHosts: config.ALLOWED_HOSTS,
       webConfig: {
-        firebase: { apiKey: 'demo-key', authDomain: '127.0.0.1', projectId },
+        firebase: { apiKey: LOCAL_WEB_API_KEY, authDomain: '127.0.0.1', projectId },
         authEmulatorUrl: `http://${auth.host}`,
         vapidKey: null,
         // Only shows the Storage Tester link; the API decides who is admin.

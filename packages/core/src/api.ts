@@ -62,6 +62,9 @@ export const registerFcmTokenBody = z.object({
   fcmToken: z.string().min(1, 'fcmToken is required.').max(4096, 'fcmToken is too long.'),
 });
 
+/** POST /api/unregisterFCMToken: the same fields as a registration. */
+export const unregisterFcmTokenBody = registerFcmTokenBody;
+
 export const userIdQuery = z.object({ userId: idSchema('userId') });
 
 export const getImageQuery = z.object({ userId: idSchema('userId'), blobName: fileNameSchema('blobName') });
@@ -189,10 +192,17 @@ export interface ErrorAnswer {
   message: string;
 }
 
+/**
+ * The header CloudFront adds to every /api request with a value generated at deploy; deployed, the
+ * API refuses requests without it, so it is reachable only through the site's address.
+ */
+export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
+
 /** The route table: method, path and whether it needs a token. Shared by the server, infra and web. */
 export const ROUTES = {
   login: { method: 'POST', path: '/api/login', auth: true },
   registerFCMToken: { method: 'POST', path: '/api/registerFCMToken', auth: true },
+  unregisterFCMToken: { method: 'POST', path: '/api/unregisterFCMToken', auth: true },
   listQueue: { method: 'GET', path: '/api/listQueue', auth: true },
   getImage: { method: 'GET', path: '/api/getImage', auth: true },
   getAppData: { method: 'GET', path: '/api/getAppData', auth: true },

@@ -20,7 +20,19 @@ export interface FirebaseIdentityVerifierOptions {
    * keys, so this is optional; give it when the app should run with that account's identity.
    */
   credentialsJson?: string;
+  /**
+   * The project's Web API key (the `apiKey` of the web app's Firebase config; public, not a secret).
+   * Each verified token is looked up with it in Firebase Auth, as the user it proves, so a disabled
+   * account or revoked sign-ins are refused without a service account key. Required unless
+   * `FIREBASE_AUTH_EMULATOR_HOST` is set (the emulator takes any key).
+   */
+  apiKey?: string;
+  /** How long a lookup may take before the token counts as not checkable (default 5 s). */
+  lookupTimeoutMs?: number;
 }
+
+/** Firebase Auth's REST API (Identity Toolkit), which the emulator serves under its own host. */
+const IDENTITY_TOOLKIT = 'identitytoolkit.googleapis.com';
 
 /** Longer than any real ID token (custom claims are capped at 1000 bytes); refused before decoding. */
 const MAX_TOKEN_LENGTH = 8192;
@@ -46,7 +58,7 @@ export function assertEmulatorNotInCloud(env: Record<string, string | undefined>
 const AUTH_FAILURES: Record<string, string> = {
   'auth/id-token-expired': 'Your sign-in has expired. Sign in again.',
   'auth/id-token-revoked': 'Your sign-in was revoked. Sign in again.',
-  'auth/user-disabled': 'This account is disabled.',
+  'auth/user-disabled': 'This account is disabled. Ask the site owner to enable it.',
   'auth/user-not-found': 'The account of this sign-in does not exist. Sign in again.',
 };
 
@@ -60,11 +72,14 @@ const AUTH_FAILURES: Record<string, string> = {
 export class FirebaseIdentityVerifier implements IdentityVerifier {
   private readonly app: App;
   private readonly auth: Auth;
+  private readonly apiKey: string | undefined;
+  private readonly lookupTimeoutMs: number;
 
   /**
    * @param options - the project id and, optionally, a service account key as JSON
    * @throws ConfigurationError when the project id is missing, the credentials are not a service
-   *   account key, or the emulator host is set inside AWS Lambda
+   *   account key, the Web API key is missing outside the emulator, or the emulator host is set
+   *   inside AWS Lambda
    */
   constructor(options: FirebaseIdentityVerifierOptions) {
     if (!options.projectId || options.projectId.trim() === '') {
@@ -73,6 +88,15 @@ export class FirebaseIdentityVerifier implements IdentityVerifier {
       });
     }
     assertEmulatorNotInCloud(process.env);
+    this.apiKey = options.apiKey?.trim() || undefined;
+    if (!this.apiKey && !process.env.FIREBASE_AUTH_EMULATOR_HOST) {
+      throw new ConfigurationError(
+        "The Firebase Web API key is missing; set it (the apiKey of the web app's Firebase config) so " +
+          'that disabled accounts and revoked sign-ins are refused.',
+        { code: 'MissingFirebaseApiKey' },
+      );
+    }
+    this.lookupTimeoutMs = options.lookupTimeoutMs ?? 5000;
     const credential =
       options.credentialsJson === undefined
         ? undefined
@@ -85,11 +109,14 @@ export class FirebaseIdentityVerifier implements IdentityVerifier {
   }
 
   /**
-   * Checks an ID token's signature, expiry, audience and issuer and returns who it proves.
+   * Checks an ID token's signature, expiry, audience and issuer, then asks Firebase Auth whether its
+   * account still exists, is enabled and has not had its sign-ins revoked since the token's sign-in,
+   * and returns who it proves.
    *
    * @param idToken - the bearer token from the request's Authorization header
    * @throws UnauthorizedError when the token is missing, malformed, expired, for another project,
-   *   forged or revoked; the message tells the user to sign in again and never quotes internals
+   *   forged or revoked, or its account is disabled or deleted; the message says what to do and never
+   *   quotes internals
    * @throws ServiceUnavailableError (code `IdentityUnavailable`) when the token could not be checked at all, such as
    *   when Google's public keys or the Auth emulator cannot be reached
    */
@@ -104,17 +131,59 @@ export class FirebaseIdentityVerifier implements IdentityVerifier {
     if (idToken.length > MAX_TOKEN_LENGTH || idToken.split('.').length !== 3) {
       throw new UnauthorizedError('The sign-in token is not valid. Sign in again.', { code: 'InvalidToken' });
     }
+    let decoded: Awaited<ReturnType<Auth['verifyIdToken']>>;
     try {
-      const decoded = await this.auth.verifyIdToken(idToken, false);
-      return {
-        uid: decoded.uid,
-        email: typeof decoded.email === 'string' ? decoded.email : null,
-        name: typeof decoded.name === 'string' ? decoded.name : null,
-        ...(typeof decoded.email_verified === 'boolean' ? { emailVerified: decoded.email_verified } : {}),
-      };
+      decoded = await this.auth.verifyIdToken(idToken, false);
     } catch (error) {
       throw translate(error);
     }
+    await this.assertAccountActive(idToken, decoded.auth_time);
+    return {
+      uid: decoded.uid,
+      email: typeof decoded.email === 'string' ? decoded.email : null,
+      name: typeof decoded.name === 'string' ? decoded.name : null,
+      ...(typeof decoded.email_verified === 'boolean' ? { emailVerified: decoded.email_verified } : {}),
+    };
+  }
+
+  /**
+   * Looks the token's account up in Firebase Auth with the token itself (`accounts:lookup`, the call
+   * the web SDK makes), which needs only the Web API key. Firebase refuses the lookup of a disabled
+   * account (`USER_DISABLED`) and of a token issued before its sign-ins were revoked
+   * (`TOKEN_EXPIRED`); the answer's `validSince` is compared with the token's sign-in time too, as
+   * firebase-admin's own revocation check does.
+   */
+  private async assertAccountActive(idToken: string, authTime: number): Promise<void> {
+    const emulator = process.env.FIREBASE_AUTH_EMULATOR_HOST;
+    const base = emulator ? `http://${emulator}/${IDENTITY_TOOLKIT}` : `https://${IDENTITY_TOOLKIT}`;
+    const url = `${base}/v1/accounts:lookup?key=${encodeURIComponent(this.apiKey ?? 'emulator')}`;
+    let status: number;
+    let body: LookupAnswer;
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ idToken }),
+        signal: AbortSignal.timeout(this.lookupTimeoutMs),
+      });
+      status = response.status;
+      body = (await response.json().catch(() => ({}))) as LookupAnswer;
+    } catch (error) {
+      throw unavailable(error);
+    }
+    if (status >= 200 && status < 300) {
+      const account = body.users?.[0];
+      if (!account) throw refused('USER_NOT_FOUND');
+      if (account.disabled === true) throw refused('USER_DISABLED');
+      const validSince = Number(account.validSince ?? 0);
+      if (Number.isFinite(validSince) && validSince > authTime) throw refused('TOKEN_EXPIRED');
+      return;
+    }
+    // Google's messages may carry details after the code ("TOKEN_EXPIRED : ...").
+    const reason = (body.error?.message ?? '').split(/[\s:]/)[0] ?? '';
+    if (status === 400 && reason in LOOKUP_REFUSALS) throw refused(reason);
+    // A wrong or restricted API key, quota, or an outage: the token could not be checked.
+    throw unavailable(new Error(`accounts:lookup answered ${status} ${body.error?.message ?? ''}`.trim()));
   }
 
   /** Releases the firebase-admin app of this verifier. */
@@ -123,21 +192,49 @@ export class FirebaseIdentityVerifier implements IdentityVerifier {
   }
 }
 
+/** The answer of Identity Toolkit's `accounts:lookup`, as far as it is read here. */
+interface LookupAnswer {
+  users?: { disabled?: boolean; validSince?: string }[];
+  error?: { message?: string };
+}
+
+/** What a refused lookup means for the caller, by Identity Toolkit's error code. */
+const LOOKUP_REFUSALS: Record<string, { message: string; code: string }> = {
+  USER_DISABLED: {
+    message: 'This account is disabled. Ask the site owner to enable it.',
+    code: 'AccountDisabled',
+  },
+  // The token's expiry was checked before: here it means the account's sign-ins were revoked.
+  TOKEN_EXPIRED: { message: 'Your sign-in was revoked. Sign in again.', code: 'SignInRevoked' },
+  USER_NOT_FOUND: {
+    message: 'The account of this sign-in does not exist. Sign in again.',
+    code: 'AccountNotFound',
+  },
+  INVALID_ID_TOKEN: { message: 'The sign-in token is not valid. Sign in again.', code: 'InvalidToken' },
+};
+
+function refused(reason: string): UnauthorizedError {
+  const refusal = LOOKUP_REFUSALS[reason] ?? LOOKUP_REFUSALS.INVALID_ID_TOKEN!;
+  return new UnauthorizedError(refusal.message, { code: refusal.code });
+}
+
+function unavailable(cause: unknown): ServiceUnavailableError {
+  return new ServiceUnavailableError('Sign-ins cannot be checked right now. Try again in a moment.', {
+    code: 'IdentityUnavailable',
+    cause,
+  });
+}
+
 function translate(error: unknown): AppError {
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : '';
-  const unavailable =
+  const notCheckable =
     typeof code !== 'string' ||
     !code.startsWith('auth/') ||
     code === 'auth/internal-error' ||
     // firebase-admin reports a failed fetch of Google's public keys as an invalid argument.
     /fetching public keys|Error while making request/i.test(message);
-  if (unavailable) {
-    return new ServiceUnavailableError('Sign-ins cannot be checked right now. Try again in a moment.', {
-      code: 'IdentityUnavailable',
-      cause: error,
-    });
-  }
+  if (notCheckable) return unavailable(error);
   return new UnauthorizedError(AUTH_FAILURES[code] ?? 'The sign-in token is not valid. Sign in again.', {
     code: 'InvalidToken',
     cause: error,

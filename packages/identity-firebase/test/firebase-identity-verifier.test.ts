@@ -1,3 +1,4 @@
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppError } from '@receipts/core';
@@ -35,6 +36,38 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+/**
+ * A stand-in for Firebase Auth on a loopback port, set as the emulator host. The user's own lookup
+ * (`/v1/accounts:lookup?key=…`, made with the ID token) gets `status` and `body`, and its requests are
+ * kept. The admin lookup that firebase-admin makes by itself in emulator mode
+ * (`/v1/projects/…/accounts:lookup`) always finds the account active: deployed, firebase-admin makes
+ * no such call, so the verifier's own check is all that stands between a revoked token and the API.
+ */
+async function fakeLookup(status: number, body: unknown): Promise<{ requests: string[]; server: Server }> {
+  const requests: string[] = [];
+  const server = createHttpServer((request, response) => {
+    let text = '';
+    request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    request.on('end', () => {
+      const url = request.url ?? '';
+      if (url.includes('/v1/projects/')) {
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ users: [{ localId: 'user-1' }] }));
+        return;
+      }
+      requests.push(`${url} ${text}`);
+      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  process.env.FIREBASE_AUTH_EMULATOR_HOST = `127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  servers.push(server);
+  return { requests, server };
+}
+const servers: Server[] = [];
+
 async function failureOf(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
     () => undefined,
@@ -45,12 +78,15 @@ async function failureOf(promise: Promise<unknown>): Promise<unknown> {
 const savedEnv = { ...process.env };
 const verifiers: FirebaseIdentityVerifier[] = [];
 function verifier(): FirebaseIdentityVerifier {
-  const instance = new FirebaseIdentityVerifier({ projectId: PROJECT });
+  const instance = new FirebaseIdentityVerifier({ projectId: PROJECT, apiKey: 'test-key' });
   verifiers.push(instance);
   return instance;
 }
 
 afterEach(async () => {
+  await Promise.all(
+    servers.splice(0).map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
+  );
   await Promise.all(verifiers.splice(0).map((instance) => instance.close()));
   for (const key of ['FIREBASE_AUTH_EMULATOR_HOST', 'AWS_LAMBDA_FUNCTION_NAME']) {
     if (savedEnv[key] === undefined) delete process.env[key];
@@ -96,7 +132,7 @@ describe('FirebaseIdentityVerifier configuration', () => {
     const secret = 'not-json-but-a-secret-value';
     const error = (() => {
       try {
-        new FirebaseIdentityVerifier({ projectId: PROJECT, credentialsJson: secret });
+        new FirebaseIdentityVerifier({ projectId: PROJECT, apiKey: 'test-key', credentialsJson: secret });
       } catch (caught) {
         return caught;
       }
@@ -106,8 +142,17 @@ describe('FirebaseIdentityVerifier configuration', () => {
 
     expect(
       () =>
-        new FirebaseIdentityVerifier({ projectId: PROJECT, credentialsJson: '{"type":"service_account"}' }),
+        new FirebaseIdentityVerifier({
+          projectId: PROJECT,
+          apiKey: 'test-key',
+          credentialsJson: '{"type":"service_account"}',
+        }),
     ).toThrow(/private_key/);
+  });
+
+  it('refuses to start without the Web API key outside the emulator, naming it', () => {
+    delete process.env.FIREBASE_AUTH_EMULATOR_HOST;
+    expect(() => new FirebaseIdentityVerifier({ projectId: PROJECT })).toThrow(/Web API key/);
   });
 
   it('lets several verifiers live in one process', async () => {
@@ -174,5 +219,69 @@ describe('FirebaseIdentityVerifier.verify', () => {
     expect(error).toBeInstanceOf(ServiceUnavailableError);
     expect(error).not.toBeInstanceOf(UnauthorizedError);
     expect((error as AppError).code).toBe('IdentityUnavailable');
+  });
+});
+
+describe('FirebaseIdentityVerifier account check', () => {
+  it('accepts a token whose account is enabled and not revoked, looking it up with the token itself', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const lookup = await fakeLookup(200, { users: [{ localId: 'user-1', validSince: String(now - 60) }] });
+    const valid = token({ alg: 'none', typ: 'JWT' }, claims());
+
+    await expect(verifier().verify(valid)).resolves.toMatchObject({ uid: 'user-1' });
+
+    expect(lookup.requests).toHaveLength(1);
+    expect(lookup.requests[0]).toContain('/identitytoolkit.googleapis.com/v1/accounts:lookup?key=test-key');
+    expect(lookup.requests[0]).toContain(valid);
+  });
+
+  it('refuses a token signed in before its sign-ins were revoked', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    await fakeLookup(200, { users: [{ localId: 'user-1', validSince: String(now + 5) }] });
+    const error = await failureOf(verifier().verify(token({ alg: 'none', typ: 'JWT' }, claims())));
+    expect(error).toBeInstanceOf(UnauthorizedError);
+    expect((error as AppError).code).toBe('SignInRevoked');
+    expect((error as Error).message).toBe('Your sign-in was revoked. Sign in again.');
+  });
+
+  it('refuses a disabled account, whether Firebase refuses the lookup or flags the account', async () => {
+    const valid = token({ alg: 'none', typ: 'JWT' }, claims());
+    for (const [status, body] of [
+      [400, { error: { code: 400, message: 'USER_DISABLED' } }],
+      [200, { users: [{ localId: 'user-1', disabled: true }] }],
+    ] as const) {
+      await fakeLookup(status, body);
+      const error = await failureOf(verifier().verify(valid));
+      expect(error).toBeInstanceOf(UnauthorizedError);
+      expect((error as AppError).code).toBe('AccountDisabled');
+      expect((error as Error).message).toMatch(/account is disabled/);
+    }
+  });
+
+  it('refuses revoked and deleted accounts refused by the lookup, with details after the code', async () => {
+    const valid = token({ alg: 'none', typ: 'JWT' }, claims());
+    for (const [message, code] of [
+      ['TOKEN_EXPIRED : issued before the last revocation', 'SignInRevoked'],
+      ['USER_NOT_FOUND', 'AccountNotFound'],
+      ['INVALID_ID_TOKEN', 'InvalidToken'],
+    ]) {
+      await fakeLookup(400, { error: { code: 400, message } });
+      const error = await failureOf(verifier().verify(valid));
+      expect(error, message).toBeInstanceOf(UnauthorizedError);
+      expect((error as AppError).code, message).toBe(code);
+    }
+  });
+
+  it('reports a lookup it cannot make (a wrong API key, an outage) as unavailable, not as a bad sign-in', async () => {
+    const valid = token({ alg: 'none', typ: 'JWT' }, claims());
+    for (const [status, body] of [
+      [400, { error: { code: 400, message: 'API key not valid. Please pass a valid API key.' } }],
+      [503, { error: { code: 503, message: 'UNAVAILABLE' } }],
+    ] as const) {
+      await fakeLookup(status, body);
+      const error = await failureOf(verifier().verify(valid));
+      expect(error).toBeInstanceOf(ServiceUnavailableError);
+      expect((error as AppError).code).toBe('IdentityUnavailable');
+    }
   });
 });

@@ -138,3 +138,13 @@ export async function signOutUser(): Promise<void> {
   const { auth, sdk } = await load();
   await sdk.signOut(auth);
 }
+
+/**
+ * Deletes this browser's push token (Firebase Cloud Messaging), so that pushes sent to it no longer
+ * arrive; the next sign-in gets a new one. Does nothing where messaging is not supported.
+ */
+export async function deletePushToken(): Promise<void> {
+  const messagingSdk = await import('firebase/messaging');
+  if (!(await messagingSdk.isSupported())) return;
+  await messagingSdk.deleteToken(messagingSdk.getMessaging(await firebaseApp()));
+}

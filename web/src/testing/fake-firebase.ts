@@ -27,4 +27,5 @@ export const fakeFirebaseModule = {
   signOutUser: vi.fn(async () => {
     fakeAuth.user = null;
   }),
+  deletePushToken: vi.fn(async () => undefined),
 } satisfies Record<keyof typeof firebase, unknown>;

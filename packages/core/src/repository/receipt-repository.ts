@@ -44,6 +44,20 @@ export const MAX_FCM_TOKENS = 10;
  */
 export const MAX_FCM_TOKENS_CHARS = 30_000;
 
+/**
+ * Partition of the Users table that says which user each push token belongs to (row key: the
+ * token's SHA-256 in hex, as tokens are longer than a key may be). User ids never contain `~`, so it
+ * is never a user's partition.
+ */
+export const PUSH_TOKEN_OWNERS_PARTITION = '~push-token-owners';
+
+/** The row key of a push token's owner row. */
+export async function pushTokenKey(token: string): Promise<string> {
+  // Web Crypto: a global in Node 20+ and in browsers; core imports no Node module.
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
 /** A user's row: the profile, the push tokens and the version of the user's report data. */
 export interface UserRow extends User {
   fcm_tokens: string[];
@@ -72,6 +86,73 @@ export class ReceiptRepository {
       { partitionKey: user.user_id, rowKey: user.user_id, ...user },
       'Merge',
     );
+  }
+
+  /**
+   * Gives a device's push token to `userId`: a token belongs to one user only, and the latest
+   * registration wins. The token's owner row is claimed first (by etag), then the token leaves the
+   * previous owner's list and joins this user's. Should two registrations race and leave the token in
+   * two lists, {@link pushTokensOf} still sends only to the owner.
+   */
+  async registerFcmToken(userId: string, token: string): Promise<void> {
+    const key = await pushTokenKey(token);
+    let previous: string | null = null;
+    for (let attempt = 0; ; attempt++) {
+      const owner = await this.store.getEntity(TABLES.users, PUSH_TOKEN_OWNERS_PARTITION, key);
+      previous = owner ? str(owner, 'user_id') : null;
+      const entity: TableEntity = { partitionKey: PUSH_TOKEN_OWNERS_PARTITION, rowKey: key, user_id: userId };
+      try {
+        if (!owner) await this.store.createEntity(TABLES.users, entity);
+        else if (previous !== userId)
+          await this.store.updateEntity(TABLES.users, entity, 'Replace', { etag: owner.etag });
+        break;
+      } catch (error) {
+        const raced = error instanceof ConflictError || error instanceof NotFoundError;
+        if (!raced || attempt >= 4) throw error;
+      }
+    }
+    if (previous && previous !== userId) await this.removeFcmTokens(previous, [token]);
+    await this.addFcmToken(userId, token);
+  }
+
+  /**
+   * Takes a device's push token from `userId` (sign-out): out of the user's list, and its owner row
+   * removed when it is still this user's. Another user's registration of it is left alone.
+   */
+  async unregisterFcmToken(userId: string, token: string): Promise<void> {
+    await this.removeFcmTokens(userId, [token]);
+    const key = await pushTokenKey(token);
+    const owner = await this.store.getEntity(TABLES.users, PUSH_TOKEN_OWNERS_PARTITION, key);
+    if (!owner || str(owner, 'user_id') !== userId) return;
+    try {
+      await this.store.deleteEntity(TABLES.users, PUSH_TOKEN_OWNERS_PARTITION, key, { etag: owner.etag });
+    } catch (error) {
+      // Registered again meanwhile (by anyone): that registration stands.
+      if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;
+    }
+  }
+
+  /**
+   * The push tokens to notify `userId` on: the user's list without tokens that another user has
+   * registered since (those are dropped from the list). A token with no owner row was registered
+   * before owner rows existed and is kept.
+   */
+  async pushTokensOf(userId: string): Promise<string[]> {
+    const user = await this.getUser(userId);
+    const tokens = user?.fcm_tokens ?? [];
+    const owners = await Promise.all(
+      tokens.map(async (token) => {
+        const row = await this.store.getEntity(
+          TABLES.users,
+          PUSH_TOKEN_OWNERS_PARTITION,
+          await pushTokenKey(token),
+        );
+        return row ? str(row, 'user_id') : null;
+      }),
+    );
+    const moved = tokens.filter((_, i) => owners[i] !== null && owners[i] !== userId);
+    await this.removeFcmTokens(userId, moved);
+    return tokens.filter((token) => !moved.includes(token));
   }
 
   /** Adds a device token (idempotent); keeps the newest MAX_FCM_TOKENS. */

@@ -514,8 +514,7 @@ function keepEdits(
 async function notify(deps: ScanWorkerDeps, repo: ReceiptRepository, receipt: ReceiptRow): Promise<void> {
   if (!deps.notifier) return;
   try {
-    const user = await repo.getUser(receipt.user_id);
-    const tokens = user?.fcm_tokens ?? [];
+    const tokens = await repo.pushTokensOf(receipt.user_id);
     if (tokens.length === 0) return;
     const total =
       receipt.total_amount === null

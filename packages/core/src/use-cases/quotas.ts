@@ -102,10 +102,22 @@ async function editUsage(store: TableStore, userId: string, edit: (usage: Usage)
       return;
     } catch (error) {
       const raced = error instanceof ConflictError || error instanceof NotFoundError;
-      if (!raced || attempt >= 9) throw error;
+      if (!raced) throw error;
+      if (attempt >= MAX_USAGE_ATTEMPTS - 1) {
+        // The store's conflict names the table and keys; the person gets when to go on instead.
+        throw new TooManyRequestsError(
+          'Too many uploads from your account at the same moment. Try again in a second.',
+          { code: 'QuotaCounterBusy', retryAfterSeconds: 1, cause: error },
+        );
+      }
+      // Uploads of one user at once all write this row: spread their next tries apart.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** Math.min(attempt, 5)));
     }
   }
 }
+
+/** Tries at counting an upload on the user's row before the user is asked to try again. */
+const MAX_USAGE_ATTEMPTS = 10;
 
 function formatWait(seconds: number): string {
   const hours = Math.floor(seconds / 3600);

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeApi } from '../../../testing/fake-api';
@@ -190,7 +190,7 @@ describe('Login', () => {
     window.localStorage.setItem('signed_in_id', 'user-1');
     window.localStorage.setItem('signed_in_email', 'ann@example.com');
     window.localStorage.setItem('fcm_token', 'push-token');
-    fakeApi({ 'GET /api/listQueue': [] });
+    fakeApi({ 'GET /api/listQueue': [], 'POST /api/unregisterFCMToken': { unregistered: true } });
     const { router } = renderApp('/Login', { state: signedInState() });
     expect(await screen.findByText('Welcome, Ann')).toBeInTheDocument();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Sign Out' }));
@@ -200,6 +200,53 @@ describe('Login', () => {
     }
     expect(fakeAuth.user).toBeNull();
     expect(screen.getByRole('link', { name: 'Sign in (signed out)' })).toBeInTheDocument();
+  });
+
+  it("on Sign Out unregisters the device's push token on the server while signed in, and deletes it in the browser", async () => {
+    fakeFirebaseModule.deletePushToken.mockClear();
+    window.localStorage.setItem('fcm_token', 'push-token');
+    const api = fakeApi({ 'GET /api/listQueue': [], 'POST /api/unregisterFCMToken': { unregistered: true } });
+    const { router } = renderApp('/Login', { state: signedInState() });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Sign Out' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+
+    const calls = api.callsTo('POST', '/api/unregisterFCMToken');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.body).toEqual({ userId: 'user-1', fcmToken: 'push-token' });
+    // Made with the user's ID token, so before the Firebase sign-out.
+    expect(calls[0]?.authorization).toBe('Bearer test-token');
+    expect(fakeFirebaseModule.deletePushToken).toHaveBeenCalledOnce();
+    expect(fakeFirebaseModule.deletePushToken.mock.invocationCallOrder[0]).toBeLessThan(
+      fakeFirebaseModule.signOutUser.mock.invocationCallOrder.at(-1)!,
+    );
+    expect(window.localStorage.getItem('fcm_token')).toBeNull();
+  });
+
+  it('signs out even when the push token cannot be unregistered or deleted', async () => {
+    window.localStorage.setItem('fcm_token', 'push-token');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    fakeFirebaseModule.deletePushToken.mockRejectedValueOnce(new Error('messaging is blocked'));
+    fakeApi({
+      'GET /api/listQueue': [],
+      'POST /api/unregisterFCMToken': { status: 503, body: { error: 'Unavailable', message: 'Try later.' } },
+    });
+    const { router } = renderApp('/Login', { state: signedInState() });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Sign Out' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(fakeAuth.user).toBeNull();
+    expect(window.localStorage.getItem('fcm_token')).toBeNull();
+    expect(warn).toHaveBeenCalledTimes(2);
+    warn.mockRestore();
+  });
+
+  it('makes no push token calls on Sign Out when the device has none', async () => {
+    fakeFirebaseModule.deletePushToken.mockClear();
+    const api = fakeApi({ 'GET /api/listQueue': [] });
+    const { router } = renderApp('/Login', { state: signedInState() });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Sign Out' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(api.callsTo('POST', '/api/unregisterFCMToken')).toHaveLength(0);
+    expect(fakeFirebaseModule.deletePushToken).not.toHaveBeenCalled();
   });
 });
 

@@ -1,9 +1,10 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { signOutUser, type SignedInUser } from '../../../lib/firebase';
-import { useAppActions } from '../../../stores/app-state';
+import { deletePushToken, signOutUser, type SignedInUser } from '../../../lib/firebase';
+import { useAppActions, useAppState } from '../../../stores/app-state';
 import { login } from '../api/login';
+import { unregisterFcmToken } from '../api/unregister-fcm-token';
 
 /**
  * What happens after Firebase accepts a person: the server records the user (POST /api/login), the
@@ -28,16 +29,30 @@ export function useCompleteSignIn() {
   );
 }
 
-/** Signs out of Firebase and the app, clears cached data and the stored keys, then goes to /. */
+/**
+ * Signs out of Firebase and the app, clears cached data and the stored keys, then goes to /. The
+ * device's push token is unregistered on the server and deleted in the browser first, so the next
+ * person on this device gets none of this user's notifications.
+ */
 export function useSignOut() {
   const actions = useAppActions();
+  const { userId, fcmToken } = useAppState();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   return useCallback(async () => {
+    if (userId && fcmToken) {
+      // While still signed in: the server call needs the ID token. Neither failure stops the sign-out.
+      await unregisterFcmToken({ userId, fcmToken }).catch((error: unknown) =>
+        console.warn('The push token could not be unregistered', error),
+      );
+      await deletePushToken().catch((error: unknown) =>
+        console.warn('The push token could not be deleted', error),
+      );
+    }
     // The local sign-out happens even when Firebase cannot be reached.
     await signOutUser().catch((error: unknown) => console.warn('Firebase sign-out failed', error));
     actions.signOut();
     queryClient.clear();
     navigate('/');
-  }, [actions, navigate, queryClient]);
+  }, [actions, userId, fcmToken, navigate, queryClient]);
 }

@@ -3,6 +3,7 @@ import {
   AppError,
   ConfigurationError,
   ConflictError,
+  DuplicateImageError,
   ForbiddenError,
   NotFoundError,
   PayloadTooLargeError,
@@ -57,6 +58,7 @@ export function errorResponse(
     logger.info('request refused', { route: context.route, status, code, requestId: context.requestId });
     const message = error instanceof TransactionError ? LOST_RACE_MESSAGE : (error as AppError).message;
     const body: ErrorAnswer = { error: code, message };
+    if (error instanceof DuplicateImageError) body.receiptId = error.receiptId;
     const retryAfter = error instanceof TooManyRequestsError ? error.retryAfterSeconds : undefined;
     const answer = json(status, body);
     if (retryAfter !== undefined) answer.headers = { ...answer.headers, 'retry-after': String(retryAfter) };

@@ -190,6 +190,8 @@ export interface StorageRecord {
 export interface ErrorAnswer {
   error: string;
   message: string;
+  /** The receipt the answer is about, when there is one (a duplicate upload names the earlier one). */
+  receiptId?: string;
 }
 
 /**

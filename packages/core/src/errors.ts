@@ -29,6 +29,21 @@ export class NotFoundError extends AppError {}
 /** The write lost a race or would overwrite something that exists (HTTP 409 / 412). */
 export class ConflictError extends AppError {}
 
+/**
+ * The image was uploaded by the same user before (HTTP 409): `fileName` is the earlier upload, and
+ * `receiptId` its receipt (analysed or not yet).
+ */
+export class DuplicateImageError extends ConflictError {
+  readonly receiptId: string;
+  readonly fileName: string;
+
+  constructor(message: string, options: { receiptId: string; fileName: string; cause?: unknown }) {
+    super(message, { cause: options.cause, code: 'DuplicateImage' });
+    this.receiptId = options.receiptId;
+    this.fileName = options.fileName;
+  }
+}
+
 /** The request body is larger than we accept (HTTP 413). */
 export class PayloadTooLargeError extends AppError {}
 

@@ -53,9 +53,32 @@ export const PUSH_TOKEN_OWNERS_PARTITION = '~push-token-owners';
 
 /** The row key of a push token's owner row. */
 export async function pushTokenKey(token: string): Promise<string> {
+  return sha256Hex(new TextEncoder().encode(token));
+}
+
+/** SHA-256 of the bytes, in hex. */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   // Web Crypto: a global in Node 20+ and in browsers; core imports no Node module.
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));
+  // digest takes no view of a SharedArrayBuffer; such bytes are copied first.
+  const own =
+    bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
+  const digest = await crypto.subtle.digest('SHA-256', own);
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Row key prefix, in the user's partition of the Users table, of the rows that say which upload of
+ * the user holds an image (`~image~<SHA-256 of its bytes>`). User ids never contain `~`, so it is
+ * never the user's own row.
+ */
+export const IMAGE_HASH_PREFIX = '~image~';
+
+/** Which upload of a user holds an image: the row keyed by the SHA-256 of its bytes. */
+export interface ImageHashRow {
+  userId: string;
+  sha256: string;
+  fileName: string;
+  uploaded_at: string;
 }
 
 /** A user's row: the profile, the push tokens and the version of the user's report data. */
@@ -206,6 +229,54 @@ export class ReceiptRepository {
       'Merge',
     );
     return version;
+  }
+
+  // ---- Image hashes ------------------------------------------------------------------------------
+
+  /** The upload of the user that holds the image with this SHA-256, with the row's etag, or null. */
+  async getImageHash(userId: string, sha256: string): Promise<{ row: ImageHashRow; etag: string } | null> {
+    const row = await this.store.getEntity(TABLES.users, userId, IMAGE_HASH_PREFIX + sha256);
+    if (!row) return null;
+    return {
+      row: {
+        userId,
+        sha256,
+        fileName: str(row, 'file_name') ?? '',
+        uploaded_at: str(row, 'uploaded_at') ?? '',
+      },
+      etag: row.etag,
+    };
+  }
+
+  /**
+   * Records that `row.fileName` holds the image: insert-only (ConflictError when one exists), or,
+   * with `etag`, over the row read with it (ConflictError or NotFoundError when it changed).
+   */
+  async saveImageHash(row: ImageHashRow, etag?: string): Promise<string> {
+    const entity: TableEntity = {
+      partitionKey: row.userId,
+      rowKey: IMAGE_HASH_PREFIX + row.sha256,
+      file_name: row.fileName,
+      uploaded_at: row.uploaded_at,
+    };
+    const written = etag
+      ? await this.store.updateEntity(TABLES.users, entity, 'Replace', { etag })
+      : await this.store.createEntity(TABLES.users, entity);
+    return written.etag;
+  }
+
+  /**
+   * Removes the image's row when it still names `fileName` (another upload that took it over since
+   * keeps it); a missing row is fine.
+   */
+  async deleteImageHash(userId: string, sha256: string, fileName: string): Promise<void> {
+    const found = await this.getImageHash(userId, sha256);
+    if (!found || found.row.fileName !== fileName) return;
+    try {
+      await this.store.deleteEntity(TABLES.users, userId, IMAGE_HASH_PREFIX + sha256, { etag: found.etag });
+    } catch (error) {
+      if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;
+    }
   }
 
   // ---- Scan queue --------------------------------------------------------------------------------

@@ -49,6 +49,8 @@ export interface ReceiptRow extends Receipt {
   item_count?: number | null;
   /** Size of the stored image, counted in the user's storage quota. */
   image_bytes?: number | null;
+  /** SHA-256 (hex) of the stored image's bytes: the key of its row in the user's image index. */
+  image_sha256?: string | null;
   /** Whether a person should check what was read (set by the analysis, cleared by a review or an edit). */
   needs_review?: boolean;
   review_reasons?: ReviewReason[];
@@ -93,6 +95,7 @@ export function rowToReceipt(row: StoredEntity): ReceiptRow {
     analyzed_at: str(row, 'analyzed_at') ?? '',
     item_count: num(row, 'item_count'),
     image_bytes: num(row, 'image_bytes'),
+    image_sha256: str(row, 'image_sha256'),
     needs_review: bool(row, 'needs_review'),
     review_reasons: jsonList(row, 'review_reasons').filter((r): r is ReviewReason =>
       REVIEW_REASONS.includes(r as ReviewReason),
@@ -189,6 +192,8 @@ export interface QueueRow {
   content_type: string;
   /** Size of the uploaded image, counted in the user's storage quota. */
   image_bytes?: number | null;
+  /** SHA-256 (hex) of the uploaded image's bytes (see ImageHashRow); null for an analysis run again. */
+  image_sha256?: string | null;
 }
 
 export function queueToRow(entry: QueueRow): TableEntity {
@@ -202,6 +207,7 @@ export function queueToRow(entry: QueueRow): TableEntity {
     updated_at: entry.updated_at,
     content_type: entry.content_type,
     image_bytes: entry.image_bytes ?? null,
+    image_sha256: entry.image_sha256 ?? null,
   };
 }
 
@@ -217,6 +223,7 @@ export function rowToQueue(row: StoredEntity): QueueRow {
     updated_at: str(row, 'updated_at') ?? '',
     content_type: str(row, 'content_type') ?? 'image/jpeg',
     image_bytes: num(row, 'image_bytes'),
+    image_sha256: str(row, 'image_sha256'),
   };
 }
 

@@ -76,6 +76,9 @@ export async function deleteReceiptData(
 
   await Promise.all([repo.replaceItems(receiptId, []), repo.replaceTaxes(receiptId, [])]);
   await Promise.all(storedBlobs.map((key) => deps.blobs.delete(key)));
+  // The same image may be uploaded again once the receipt is gone.
+  const hashes = new Set([receipt?.image_sha256, queued?.entry.image_sha256].filter((h) => !!h));
+  await Promise.all([...hashes].map((hash) => repo.deleteImageHash(uid, hash!, fileName)));
   if (storedBlobs.includes(imageKey(uid, fileName))) {
     const size = receipt?.image_bytes ?? queued?.entry.image_bytes ?? 0;
     await releaseStoredBytes(deps.store, uid, size).catch((error: unknown) =>

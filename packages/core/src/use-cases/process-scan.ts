@@ -17,7 +17,7 @@ import {
   normalisePostalCode,
   receiptIdFor,
 } from '../repository/keys';
-import { ReceiptRepository } from '../repository/receipt-repository';
+import { ReceiptRepository, sha256Hex } from '../repository/receipt-repository';
 import type { ItemRow, MerchantRow, QueueRow, ReceiptRow } from '../repository/rows';
 import { nowOf } from './context';
 import { refreshAppDataCache } from './get-app-data';
@@ -149,7 +149,7 @@ export async function processScan(deps: ScanWorkerDeps, job: ScanJob): Promise<S
     result = { ...result, ...assessReview(result, nowOf(deps).toISOString().slice(0, 10)) };
     // Analysis takes long; the user may have deleted the scan meanwhile.
     if (!(await fence.renew(nowOf(deps)))) return dropped(deps, job, 'before writing');
-    receipt = await persistAnalysis(deps, repo, job, result, image.bytes.length);
+    receipt = await persistAnalysis(deps, repo, job, result, image.bytes);
   } catch (error) {
     return recordFailure(deps, fence, error);
   }
@@ -328,7 +328,7 @@ async function persistAnalysis(
   repo: ReceiptRepository,
   job: ScanJob,
   result: AnalysisResult,
-  imageBytes: number,
+  image: Uint8Array,
 ): Promise<ReceiptRow> {
   const { userId, fileName } = job;
   const receiptId = receiptIdFor(userId, fileName);
@@ -444,7 +444,8 @@ async function persistAnalysis(
     file_name: fileName,
     analyzed_at: analyzedAt,
     item_count: items.length,
-    image_bytes: imageBytes,
+    image_bytes: image.length,
+    image_sha256: await sha256Hex(image),
     needs_review: result.needs_review ?? false,
     review_reasons: result.review_reasons ?? [],
     edited: [],

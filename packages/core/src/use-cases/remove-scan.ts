@@ -43,6 +43,8 @@ export async function removeScan(
     const keys = [imageKey(uid, fileName), analysisKey(uid, fileName)];
     const stored = await deps.blobs.list(imageKey(uid, fileName));
     await Promise.all(keys.filter((key) => stored.includes(key)).map((key) => deps.blobs.delete(key)));
+    // No receipt holds the image now, so it may be uploaded again.
+    if (found.entry.image_sha256) await repo.deleteImageHash(uid, found.entry.image_sha256, fileName);
   }
   deps.logger.info('scan removed', { userId: uid, fileName, status: found.entry.status });
   return { removed: true, fileName };

@@ -1,8 +1,14 @@
 import type { UploadAnswer } from '../api';
-import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from '../errors';
+import {
+  ConflictError,
+  DuplicateImageError,
+  NotFoundError,
+  ServiceUnavailableError,
+  ValidationError,
+} from '../errors';
 import type { Identity } from '../ports';
-import { ANALYSIS_SUFFIX, imageKey, receiptIdFor } from '../repository/keys';
-import { ReceiptRepository } from '../repository/receipt-repository';
+import { ANALYSIS_SUFFIX, UNKNOWN_MERCHANT, imageKey, receiptIdFor } from '../repository/keys';
+import { ReceiptRepository, sha256Hex, type ImageHashRow } from '../repository/receipt-repository';
 import type { QueueRow } from '../repository/rows';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
 import { parseImageDataUrl } from './image-data-url';
@@ -13,6 +19,12 @@ import { DEFAULT_UPLOAD_QUOTAS, releaseStoredBytes, reserveUpload } from './quot
  * user's prefix, writes the queue entry (status 'false') and enqueues the scan. It does not wait
  * for the analysis. Uploading the same file name again replaces a failed scan; while it is queued or
  * being analysed, or when two uploads of one name race, the later one is refused (409).
+ *
+ * An image whose bytes the user uploaded before, under another name, is refused too (409 naming the
+ * earlier upload), so it is neither stored nor analysed twice. The user's image index (a row per
+ * SHA-256, see ImageHashRow) is written insert-only after the queue entry: of two uploads of the
+ * same bytes at once, one is kept. A row whose upload is gone (deleted, or a failed scan replaced
+ * by other bytes) no longer counts and is taken over.
  */
 export async function uploadReceipt(
   deps: AppDeps,
@@ -30,9 +42,11 @@ export async function uploadReceipt(
 
   const repo = new ReceiptRepository(deps.store);
   const uid = identity.uid;
-  const [receipt, existing] = await Promise.all([
+  const sha256 = await sha256Hex(bytes);
+  const [receipt, existing, earlier] = await Promise.all([
     repo.getReceipt(uid, receiptIdFor(uid, fileName)),
     repo.getQueueEntry(uid, fileName),
+    repo.getImageHash(uid, sha256),
   ]);
   if (receipt) {
     throw new ConflictError(
@@ -47,6 +61,12 @@ export async function uploadReceipt(
         : `"${fileName}" is already queued for analysis; wait until it has finished or delete it first.`,
       { code: existing.entry.status === 'Analyzing' ? 'BeingAnalysed' : 'AlreadyQueued' },
     );
+  }
+
+  // Refused before anything is counted against the user's quotas or written.
+  const heldElsewhere = earlier !== null && earlier.row.fileName !== fileName;
+  if (heldElsewhere && (await holdsImage(repo, uid, earlier.row.fileName, sha256))) {
+    throw await duplicateImage(repo, uid, earlier.row.fileName);
   }
 
   const at = nowOf(deps);
@@ -67,6 +87,7 @@ export async function uploadReceipt(
     updated_at: now,
     content_type: contentType,
     image_bytes: bytes.length,
+    image_sha256: sha256,
   };
   // The entry is written before the image, insert-only (or over the failed entry read above, by its
   // etag): of two uploads of one name at once only one gets here, and an image is never replaced
@@ -82,11 +103,61 @@ export async function uploadReceipt(
       cause: error,
     });
   }
+
+  // After the entry: an upload whose index row another one finds has its entry already, so that
+  // check (holdsImage) tells an upload in progress from a row left behind.
+  const hashRow: ImageHashRow = { userId: uid, sha256, fileName, uploaded_at: now };
+  let indexed = false;
+  try {
+    if (!earlier) await repo.saveImageHash(hashRow);
+    else if (heldElsewhere) await repo.saveImageHash(hashRow, earlier.etag);
+    indexed = earlier === null || heldElsewhere;
+  } catch (error) {
+    await release(bytes.length);
+    await (
+      existing ? repo.saveQueueEntry(existing.entry, etag) : repo.deleteQueueEntry(uid, fileName, etag)
+    ).catch((cleanup: unknown) =>
+      deps.logger.warn('queue entry of a duplicate upload not undone', {
+        userId: uid,
+        fileName,
+        error: String(cleanup),
+      }),
+    );
+    if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;
+    const winner = await repo.getImageHash(uid, sha256);
+    if (winner && winner.row.fileName !== fileName)
+      throw await duplicateImage(repo, uid, winner.row.fileName, error);
+    throw new ConflictError('This image was uploaded twice at the same time; this upload was not kept.', {
+      code: 'UploadedTwice',
+      cause: error,
+    });
+  }
+  const forget = () =>
+    indexed
+      ? repo.deleteImageHash(uid, sha256, fileName).catch((cleanup: unknown) =>
+          deps.logger.warn('image index row of a failed upload not removed', {
+            userId: uid,
+            fileName,
+            error: String(cleanup),
+          }),
+        )
+      : Promise.resolve();
+  if (existing?.entry.image_sha256 && existing.entry.image_sha256 !== sha256) {
+    // The failed scan this replaces held other bytes: they may be uploaded again.
+    await repo.deleteImageHash(uid, existing.entry.image_sha256, fileName).catch((cleanup: unknown) =>
+      deps.logger.warn('image index row of a replaced scan not removed', {
+        userId: uid,
+        fileName,
+        error: String(cleanup),
+      }),
+    );
+  }
   if (existing?.entry.image_bytes) await release(existing.entry.image_bytes);
   try {
     await deps.blobs.put(imageKey(uid, fileName), bytes, contentType);
   } catch (error) {
     await release(bytes.length);
+    await forget();
     await repo.deleteQueueEntry(uid, fileName, etag).catch((cleanup: unknown) =>
       deps.logger.warn('queue entry of a failed upload not removed', {
         userId: uid,
@@ -115,4 +186,57 @@ export async function uploadReceipt(
     );
   }
   return { fileName, status: 'false' };
+}
+
+/**
+ * Whether the user's upload `fileName` still holds the image with this SHA-256: its receipt or its
+ * queue entry exists and was made from these bytes (a row that records no hash predates the index
+ * and counts).
+ */
+async function holdsImage(
+  repo: ReceiptRepository,
+  userId: string,
+  fileName: string,
+  sha256: string,
+): Promise<boolean> {
+  const [receipt, queued] = await Promise.all([
+    repo.getReceipt(userId, receiptIdFor(userId, fileName)),
+    repo.getQueueEntry(userId, fileName),
+  ]);
+  const same = (hash: string | null | undefined) => !hash || hash === sha256;
+  return (
+    (receipt !== null && same(receipt.image_sha256)) || (queued !== null && same(queued.entry.image_sha256))
+  );
+}
+
+/** The 409 for an image the user already uploaded as `fileName`, saying where to find it. */
+async function duplicateImage(
+  repo: ReceiptRepository,
+  userId: string,
+  fileName: string,
+  cause?: unknown,
+): Promise<DuplicateImageError> {
+  const receiptId = receiptIdFor(userId, fileName);
+  const [receipt, queued] = await Promise.all([
+    repo.getReceipt(userId, receiptId),
+    repo.getQueueEntry(userId, fileName),
+  ]);
+  const uploaded = `You already uploaded this image as "${fileName}"`;
+  let message: string;
+  if (receipt) {
+    const merchant =
+      receipt.merchant_name && receipt.merchant_name !== UNKNOWN_MERCHANT ? receipt.merchant_name : null;
+    const what = [
+      merchant && `from ${merchant}`,
+      receipt.transaction_date && `on ${receipt.transaction_date}`,
+    ]
+      .filter(Boolean)
+      .join(' ');
+    message = `${uploaded}${what ? ` (receipt ${what})` : ''}. Open it from Reports instead of uploading it again.`;
+  } else if (queued?.entry.status === 'Failed') {
+    message = `${uploaded}, and its analysis failed. Retry or remove it under Images in progress instead of uploading it again.`;
+  } else {
+    message = `${uploaded}; it is being analysed and will appear in Reports when it is done.`;
+  }
+  return new DuplicateImageError(message, { receiptId, fileName, cause });
 }

@@ -48,6 +48,8 @@ export interface FakeReceipt {
   total: number;
   items: { description: string; price: number; brand?: string; owner?: string }[];
   tax?: number;
+  /** Tells two photos of the same receipt apart: their bytes differ, as a camera's would. */
+  photo?: string;
 }
 
 /** A JPEG-looking image that carries the receipt as JSON after the JPEG magic bytes. */

@@ -14,12 +14,13 @@ import { dataUrlOf, fakeReceiptImage, identity } from '../support/fakes';
 import { createWorld } from '../support/world';
 
 const alice = identity('alice');
-const image = dataUrlOf(fakeReceiptImage({ merchant: 'LIDL', date: '2024-04-02', total: 2, items: [] }));
+const image = (photo: string) =>
+  dataUrlOf(fakeReceiptImage({ merchant: 'LIDL', date: '2024-04-02', total: 2, items: [], photo }));
 
 async function worldWithScans(...fileNames: string[]) {
   const world = await createWorld();
   for (const fileName of fileNames)
-    await uploadReceipt(world.deps, alice, { userId: 'alice', fileName, imgSrc: image });
+    await uploadReceipt(world.deps, alice, { userId: 'alice', fileName, imgSrc: image(fileName) });
   world.queue.jobs.length = 0; // the jobs are lost
   return world;
 }

@@ -59,6 +59,23 @@ describe('Camera (file picker)', () => {
     expect(router.state.location.pathname).toBe('/Camera');
   });
 
+  it("shows the server's 409 for an image already uploaded, naming the earlier receipt", async () => {
+    const message =
+      'You already uploaded this image as "1710000000001-receipt.png" (receipt from Tesco on 2024-04-15). Open it from Reports instead of uploading it again.';
+    fakeApi({
+      'GET /api/listQueue': [],
+      'POST /api/upload': {
+        status: 409,
+        body: { error: 'DuplicateImage', message, receiptId: 'user-1~1710000000001-receipt.png' },
+      },
+    });
+    const { router } = renderApp('/Camera?p=Upload', { state: signedInState() });
+    const file = new File([PNG_BYTES], 'photo.png', { type: 'image/png' });
+    await userEvent.setup().upload(await screen.findByLabelText('Receipt image file'), file);
+    expect(await screen.findByText(`[ Uh oh ... ${message} ... ]`)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/Camera');
+  });
+
   it('shows the progress label with a seconds counter while the upload runs', async () => {
     let finish: () => void = () => undefined;
     fakeApi({

@@ -42,7 +42,7 @@ describe.each(backends)('uploading the same image twice on $name', ({ storageBac
   });
 
   it('keeps one of two uploads of the same bytes at once; the other is a 409 naming it', async () => {
-    const answers = await Promise.all([
+    const answers: { status: number; body: unknown }[] = await Promise.all([
       alice.upload('1710000000001-receipt.jpg', tesco),
       alice.upload('1710000000002-receipt.jpg', tesco),
     ]);
@@ -62,7 +62,7 @@ describe.each(backends)('uploading the same image twice on $name', ({ storageBac
     ]);
 
     // Once analysed, the answer says which receipt it is.
-    const again = await alice.upload('1710000000003-receipt.jpg', tesco);
+    const again: { status: number; body: unknown } = await alice.upload('1710000000003-receipt.jpg', tesco);
     expect(again.status).toBe(409);
     expect((again.body as ErrorAnswer).message).toBe(
       `You already uploaded this image as "${kept.fileName}" (receipt from Tesco on 2024-04-15). Open it from Reports instead of uploading it again.`,

@@ -42,7 +42,7 @@ import { handler as uploadHandler } from '../../lambdas/src/handlers/upload-rece
 import { startAzurite } from '../../lambdas/src/local/azurite';
 import { startDynalite } from '../../lambdas/src/local/dynalite';
 import { createScanWorker } from '../../lambdas/src/worker';
-import { SAMPLE_RECEIPTS, sampleReceiptJpeg } from '../support/receipt-images';
+import { SAMPLE_RECEIPTS, renderReceipt } from '../support/receipt-images';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -286,9 +286,10 @@ async function benchUpload(store: TableStore, blobDir: string): Promise<void> {
     side += 150;
   }
   const imgSrc = `data:image/jpeg;base64,${jpeg.toString('base64')}`;
-  const uid = 'benchUploader';
   const times: number[] = [];
   for (let i = 0; i < 40; i++) {
+    // One user per upload: the same image twice from one user is refused as a duplicate (409).
+    const uid = `benchUploader${i}`;
     const body = JSON.stringify({ userId: uid, fileName: `${1700000000000 + i}-receipt.jpg`, imgSrc });
     const t = performance.now();
     const answer = await uploadHandler(apiEvent('POST', '/api/upload', { token: uid, rawBody: body }));
@@ -332,7 +333,12 @@ async function benchScans(store: TableStore, blobDir: string): Promise<void> {
   const me: Identity = { uid, email: null, name: null };
   const t = performance.now();
   for (let i = 0; i < SCANS; i++) {
-    const image = await sampleReceiptJpeg(i % SAMPLE_RECEIPTS.length, { photo: i % 2 === 1 });
+    // A slightly different angle each time: the same bytes twice would be refused as a duplicate.
+    const image = await renderReceipt(SAMPLE_RECEIPTS[i % SAMPLE_RECEIPTS.length]!.spec, {
+      format: 'jpeg',
+      photo: i % 2 === 1,
+      rotate: Math.floor(i / 2) * 0.05,
+    });
     await uploadReceipt(services, me, {
       userId: uid,
       fileName: `${1700000000000 + i}-receipt.jpg`,

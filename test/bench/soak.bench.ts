@@ -268,6 +268,8 @@ async function soak(backend: 'azure' | 'dynamodb', auth: AuthEmulator, root: str
           user,
           fileName: `${1_700_000_000_000 + index}-soak.jpg`,
           receipt: {
+            // Every upload is its own photo: the same bytes twice would be refused as a duplicate.
+            photo: `soak-${index}`,
             merchant: `Soak Shop ${index % 7}`,
             postal: '1050',
             date: '2024-03-01',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLES, listAllEntities, type AppData, type LoginAnswer } from '@receipts/core';
 import { DictionaryEnricher } from '@receipts/enricher-brands';
-import { SAMPLE_RECEIPTS, sampleReceiptJpeg } from '../support/receipt-images';
+import { SAMPLE_RECEIPTS, anotherCopy, sampleReceiptJpeg } from '../support/receipt-images';
 import { jpegDataUrl, type ApiClient } from './support/api-client';
 import { signUpClient, startTestStack } from './support/stack';
 
@@ -97,7 +97,9 @@ describe('upload → analysis → reports → delete', () => {
 
   it('re-uses the merchant when the same shop is scanned again', async () => {
     const again = `${1720000000000}-receipt.jpg`;
-    expect((await alice.upload(again, jpegDataUrl(await sampleReceiptJpeg(0)))).status).toBe(202);
+    // Another photo of the same receipt (the very same bytes would be refused as a duplicate).
+    const copy = await anotherCopy(await sampleReceiptJpeg(0));
+    expect((await alice.upload(again, jpegDataUrl(copy))).status).toBe(202);
     expect(await alice.waitForQueue()).toEqual([]);
     const { body } = await alice.getAppData();
     expect(body.reportReceipts).toHaveLength(SAMPLE_RECEIPTS.length + 1);

@@ -156,8 +156,11 @@ describe('Home signed in, in a real browser', () => {
     await screenshot(page, 'home-dashboard-wide');
     await page.setViewportSize(PHONE);
 
-    await page.getByRole('radio', { name: 'Year' }).check();
+    // The period lives in the URL: the radio turns checked once the page has moved to ?period=year,
+    // so click it and wait for the year's figures rather than asking for an instant change.
+    await page.getByRole('radio', { name: 'Year' }).click();
     await visible(page.getByRole('region', { name: 'Spending this year' }));
+    expect(await page.getByRole('radio', { name: 'Year' }).isChecked()).toBe(true);
     expect(new URL(page.url()).search).toBe('?period=year');
 
     await merchants.getByRole('link', { name: 'Colruyt Anderlecht' }).click();

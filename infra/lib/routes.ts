@@ -54,6 +54,7 @@ export const ROUTE_ACCESS: Record<RouteName, RouteAccess> = {
   saveItem: { ...writes, appDataCache: true },
   deleteItem: { ...writes, appDataCache: true },
   markReviewed: { ...writes, appDataCache: true },
+  keepBothReceipts: { ...writes, appDataCache: true },
   moveReceipt: { ...writes, appDataCache: true },
   updateMerchant: { ...writes, appDataCache: true },
   mergeMerchants: { ...writes, appDataCache: true },

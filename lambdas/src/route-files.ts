@@ -23,6 +23,7 @@ export const ROUTE_HANDLER_FILES: Record<RouteName, string> = {
   saveItem: 'save-item.ts',
   deleteItem: 'delete-item.ts',
   markReviewed: 'mark-reviewed.ts',
+  keepBothReceipts: 'keep-both-receipts.ts',
   reanalyseReceipt: 'reanalyse-receipt.ts',
   moveReceipt: 'move-receipt.ts',
   updateMerchant: 'update-merchant.ts',

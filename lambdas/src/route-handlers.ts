@@ -14,6 +14,7 @@ import { handler as log } from './handlers/log-event';
 import { handler as report } from './handlers/query-report';
 import { handler as login } from './handlers/login-user';
 import { handler as markReviewed } from './handlers/mark-reviewed';
+import { handler as keepBothReceipts } from './handlers/keep-both-receipts';
 import { handler as mergeMerchants } from './handlers/merge-merchants';
 import { handler as moveReceipt } from './handlers/move-receipt';
 import { handler as reanalyseReceipt } from './handlers/reanalyse-receipt';
@@ -52,6 +53,7 @@ export const ROUTE_HANDLERS: Record<RouteName, ApiHandler> = {
   saveItem,
   deleteItem,
   markReviewed,
+  keepBothReceipts,
   reanalyseReceipt,
   moveReceipt,
   updateMerchant,

@@ -80,4 +80,50 @@ describe.each(backends)('uploading the same image twice on $name', ({ storageBac
     await alice.waitForQueue();
     expect(analyzer.calls).toBe(3);
   });
+
+  it('flags a second photo of the same receipt as a possible duplicate; "Keep both" is the owner\'s alone', async () => {
+    const photo = (n: number) =>
+      dataUrlOf(
+        fakeReceiptImage({
+          merchant: 'Aldi',
+          date: '2024-06-01',
+          total: 18.4,
+          currency: 'EUR',
+          items: [{ description: 'COFFEE', price: 18.4 }],
+          photo: `photo ${n}`,
+        }),
+      );
+    expect((await alice.upload('1720000000001-receipt.jpg', photo(1))).status).toBe(202);
+    await alice.waitForQueue();
+    expect((await alice.upload('1720000000002-receipt.jpg', photo(2))).status).toBe(202);
+    await alice.waitForQueue();
+    const firstId = `${alice.userId}~1720000000001-receipt.jpg`;
+    const secondId = `${alice.userId}~1720000000002-receipt.jpg`;
+    const receiptOf = async (id: string) =>
+      (await alice.getAppData()).body.reportReceipts.find((r) => r.receipt_id === id)!;
+    const second = await receiptOf(secondId);
+    expect(second).toMatchObject({
+      possible_duplicate_of: firstId,
+      needs_review: true,
+      review_reasons: ['possible_duplicate'],
+    });
+    expect((await receiptOf(firstId)).possible_duplicate_of).toBeNull();
+
+    const keep = { userId: alice.userId, receiptId: secondId, etag: second.etag };
+    const bad = await alice.call<ErrorAnswer>('POST', '/api/keepBothReceipts', {
+      body: { ...keep, etag: 5 },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/etag/);
+    const stranger = await bob.call('POST', '/api/keepBothReceipts', { body: keep });
+    expect(stranger.status).toBe(403);
+    expect((await receiptOf(secondId)).possible_duplicate_of).toBe(firstId);
+
+    expect((await alice.call('POST', '/api/keepBothReceipts', { body: keep })).status).toBe(200);
+    expect(await receiptOf(secondId)).toMatchObject({
+      possible_duplicate_of: null,
+      needs_review: false,
+      review_reasons: [],
+    });
+  });
 });

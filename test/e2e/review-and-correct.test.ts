@@ -12,7 +12,7 @@ import {
 } from '@receipts/core';
 import { startLocalStack, type LocalStack } from '../../lambdas/src/local/stack';
 import { ApiClient, jpegDataUrl } from '../api/support/api-client';
-import { sampleReceiptJpeg } from '../support/receipt-images';
+import { anotherCopy, sampleReceiptJpeg } from '../support/receipt-images';
 import { PHONE, WIDE, launchChromium, screenshot, watchConsole } from './support/browser';
 
 /**
@@ -47,6 +47,19 @@ const READINGS: Reading[] = [
   { merchant: 'CORNER PANTRY', total: 3, date: '2024-06-02', items: [{ description: 'MILK', price: 3 }] },
   // The same shop read with its legal name, and no date found.
   { merchant: 'Corner Pantry Ltd', total: 5, date: null, items: [{ description: 'EGGS', price: 5 }] },
+  // Two photos of one receipt, uploaded last.
+  {
+    merchant: 'HILLTOP BAKERY',
+    total: 7.5,
+    date: '2024-06-05',
+    items: [{ description: 'SOURDOUGH', price: 7.5 }],
+  },
+  {
+    merchant: 'HILLTOP BAKERY',
+    total: 7.5,
+    date: '2024-06-05',
+    items: [{ description: 'SOURDOUGH', price: 7.5 }],
+  },
 ];
 
 /**
@@ -106,7 +119,14 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let problems: string[];
-const fileNames = ['1717200000001-receipt.jpg', '1717200000002-receipt.jpg', '1717200000003-receipt.jpg'];
+let images: Uint8Array[];
+const fileNames = [
+  '1717200000001-receipt.jpg',
+  '1717200000002-receipt.jpg',
+  '1717200000003-receipt.jpg',
+  '1717200000004-receipt.jpg',
+  '1717200000005-receipt.jpg',
+];
 
 const visible = (locator: Locator, timeout = 30_000) => locator.waitFor({ state: 'visible', timeout });
 const gone = (locator: Locator, timeout = 30_000) => locator.waitFor({ state: 'detached', timeout });
@@ -120,7 +140,8 @@ const facts = (on = page) => on.getByRole('region', { name: 'This Receipt' });
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'receipts-e2e-review-'));
-  const images = await Promise.all([0, 1, 2].map((n) => sampleReceiptJpeg(n)));
+  const first = await Promise.all([0, 1, 2].map((n) => sampleReceiptJpeg(n)));
+  images = [...first, await anotherCopy(first[1]!, 1), await anotherCopy(first[1]!, 2)];
   const cameraFile = join(dir, 'camera.jpg');
   await writeFile(cameraFile, images[0]!);
   stack = await startLocalStack({
@@ -133,7 +154,7 @@ beforeAll(async () => {
   });
   const session = await stack.signUp(PERSON.email, PERSON.password, PERSON.name);
   api = new ApiClient(stack.url, session.idToken, session.localId);
-  for (const [n, bytes] of images.entries()) {
+  for (const [n, bytes] of first.entries()) {
     expect((await api.upload(fileNames[n]!, jpegDataUrl(bytes))).status).toBe(202);
   }
   expect(await api.waitForQueue()).toEqual([]);
@@ -349,6 +370,30 @@ describe('review and correct in a real browser', () => {
     await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
     await visible(page.getByRole('status').filter({ hasText: 'Receipt and data deleted successfully.' }));
     expect((await data()).reportReceipts).toHaveLength(2);
+    expect(problems.filter((p) => !p.includes('409'))).toEqual([]);
+  });
+
+  it('warns about a second photo of the same receipt, and "Delete this one" opens the first', async () => {
+    for (const n of [3, 4]) {
+      expect((await api.upload(fileNames[n]!, jpegDataUrl(images[n]!))).status).toBe(202);
+      expect(await api.waitForQueue()).toEqual([]);
+    }
+    await go(receiptUrl(4));
+    const warning = page.getByLabel('Possible duplicate');
+    await visible(warning);
+    expect(await warning.textContent()).toContain(
+      'You already have a receipt from HILLTOP BAKERY on 2024-06-05',
+    );
+    await warning.getByRole('button', { name: 'Delete this one' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Delete this receipt?' });
+    await visible(dialog);
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.waitForURL((url) => url.searchParams.get('receiptId') === receiptIdOf(3));
+    await visible(facts());
+    expect(await page.getByLabel('Possible duplicate').count()).toBe(0);
+    const left = (await data()).reportReceipts.map((r) => r.receipt_id);
+    expect(left).toContain(receiptIdOf(3));
+    expect(left).not.toContain(receiptIdOf(4));
     expect(problems.filter((p) => !p.includes('409'))).toEqual([]);
   });
 });

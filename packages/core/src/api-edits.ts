@@ -162,6 +162,9 @@ export const deleteItemQuery = z.object({ ...receiptEdit, itemId: itemIdSchema }
 /** POST /api/markReviewed: the person checked the receipt; it leaves the review queue. */
 export const markReviewedBody = z.object(receiptEdit);
 
+/** POST /api/keepBothReceipts: the receipt is not a duplicate of the one it looked like. */
+export const keepBothReceiptsBody = z.object(receiptEdit);
+
 /** POST /api/reanalyseReceipt: analyse the stored image again (fields a person set are kept). */
 export const reanalyseReceiptBody = z.object(receiptEdit);
 

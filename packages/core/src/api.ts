@@ -221,6 +221,7 @@ export const ROUTES = {
   saveItem: { method: 'POST', path: '/api/saveItem', auth: true },
   deleteItem: { method: 'DELETE', path: '/api/deleteItem', auth: true },
   markReviewed: { method: 'POST', path: '/api/markReviewed', auth: true },
+  keepBothReceipts: { method: 'POST', path: '/api/keepBothReceipts', auth: true },
   reanalyseReceipt: { method: 'POST', path: '/api/reanalyseReceipt', auth: true },
   moveReceipt: { method: 'POST', path: '/api/moveReceipt', auth: true },
   updateMerchant: { method: 'POST', path: '/api/updateMerchant', auth: true },

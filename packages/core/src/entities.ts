@@ -55,6 +55,11 @@ export interface ReportReceipt extends Receipt {
   reanalysis_changes?: ReanalysisChange[];
   /** When the receipt was analysed (ISO), to list the review queue newest first. */
   analyzed_at?: string;
+  /**
+   * Another of the user's receipts from the same merchant, date and total (and time, where both have
+   * one): this one may be the same receipt scanned twice. Null once the person kept both.
+   */
+  possible_duplicate_of?: string | null;
 }
 
 export interface Merchant {

@@ -14,7 +14,9 @@ export type ReviewReason =
   /** The transaction date lies after the day the receipt was analysed. */
   | 'future_date'
   /** The analyzer was unsure of the total, the date or the merchant. */
-  | 'low_confidence';
+  | 'low_confidence'
+  /** Another receipt of the user has the same merchant, date and total: maybe a second scan of it. */
+  | 'possible_duplicate';
 
 export const REVIEW_REASONS: readonly ReviewReason[] = [
   'total_check_fails',
@@ -22,6 +24,7 @@ export const REVIEW_REASONS: readonly ReviewReason[] = [
   'no_date',
   'future_date',
   'low_confidence',
+  'possible_duplicate',
 ];
 
 /** Words for a person, per reason (the review list and the Receipt page show them). */
@@ -31,6 +34,7 @@ export const REVIEW_REASON_TEXT: Record<ReviewReason, string> = {
   no_date: 'No date was found',
   future_date: 'The date is in the future',
   low_confidence: 'Parts of the receipt were hard to read',
+  possible_duplicate: 'It looks like another receipt you have (same shop, date and total)',
 };
 
 /** The fields whose confidence decides 'low_confidence'. */

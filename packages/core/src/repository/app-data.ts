@@ -77,12 +77,12 @@ export function buildAppData(input: {
     reportMerchants,
     corporations,
     brands,
-    reportReceipts: receipts.map(toReportReceipt),
+    reportReceipts: receipts.map((r) => toReportReceipt(r, receiptById)),
     reportProductItems,
   };
 }
 
-function toReportReceipt(row: ReceiptRow): ReportReceipt {
+function toReportReceipt(row: ReceiptRow, receiptById: Map<string, ReceiptRow>): ReportReceipt {
   return {
     receipt_id: row.receipt_id,
     doc_type: row.doc_type,
@@ -104,6 +104,11 @@ function toReportReceipt(row: ReceiptRow): ReportReceipt {
     edited: row.edited ?? [],
     reanalysis_changes: row.reanalysis_changes ?? [],
     analyzed_at: row.analyzed_at,
+    // A warning about a receipt that was deleted since is no longer one.
+    possible_duplicate_of:
+      row.possible_duplicate_of && receiptById.has(row.possible_duplicate_of)
+        ? row.possible_duplicate_of
+        : null,
   };
 }
 

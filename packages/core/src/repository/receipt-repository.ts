@@ -24,6 +24,7 @@ import {
   rowToQueue,
   rowToReceipt,
   rowToTax,
+  jsonStrings,
   str,
   taxToRow,
   type ItemRow,
@@ -80,6 +81,13 @@ export interface ImageHashRow {
   fileName: string;
   uploaded_at: string;
 }
+
+/**
+ * Row key prefix, in the user's partition of the Users table, of the rows that list the user's
+ * receipts of one visit (`~visit~<SHA-256 of merchant, date, total and currency>`): how a scan finds
+ * a receipt it may duplicate with one point read.
+ */
+export const VISIT_PREFIX = '~visit~';
 
 /** A user's row: the profile, the push tokens and the version of the user's report data. */
 export interface UserRow extends User {
@@ -276,6 +284,50 @@ export class ReceiptRepository {
       await this.store.deleteEntity(TABLES.users, userId, IMAGE_HASH_PREFIX + sha256, { etag: found.etag });
     } catch (error) {
       if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;
+    }
+  }
+
+  // ---- Visits ------------------------------------------------------------------------------------
+
+  /** The ids of the user's receipts recorded under this visit key (see VISIT_PREFIX). */
+  async visitReceipts(userId: string, visitKey: string): Promise<string[]> {
+    const row = await this.store.getEntity(TABLES.users, userId, VISIT_PREFIX + visitKey);
+    return row ? jsonStrings(row, 'receipt_ids') : [];
+  }
+
+  /** Records a receipt under a visit key (idempotent). */
+  async addToVisit(userId: string, visitKey: string, receiptId: string): Promise<void> {
+    await this.editVisit(userId, visitKey, (ids) => (ids.includes(receiptId) ? ids : [...ids, receiptId]));
+  }
+
+  /** Takes a receipt out of a visit key's list; the row goes with its last receipt. */
+  async removeFromVisit(userId: string, visitKey: string, receiptId: string): Promise<void> {
+    await this.editVisit(userId, visitKey, (ids) => ids.filter((id) => id !== receiptId));
+  }
+
+  private async editVisit(
+    userId: string,
+    visitKey: string,
+    edit: (ids: string[]) => string[],
+  ): Promise<void> {
+    const rowKey = VISIT_PREFIX + visitKey;
+    // Optimistic concurrency: two scans of one visit at once must both end up in the list.
+    for (let attempt = 0; ; attempt++) {
+      const row = await this.store.getEntity(TABLES.users, userId, rowKey);
+      const before = row ? jsonStrings(row, 'receipt_ids') : [];
+      const after = edit(before);
+      if (after.length === before.length && after.every((id, i) => id === before[i])) return;
+      const entity: TableEntity = { partitionKey: userId, rowKey, receipt_ids: JSON.stringify(after) };
+      try {
+        if (!row) await this.store.createEntity(TABLES.users, entity);
+        else if (after.length === 0)
+          await this.store.deleteEntity(TABLES.users, userId, rowKey, { etag: row.etag });
+        else await this.store.updateEntity(TABLES.users, entity, 'Replace', { etag: row.etag });
+        return;
+      } catch (error) {
+        const raced = error instanceof ConflictError || error instanceof NotFoundError;
+        if (!raced || attempt >= 4) throw error;
+      }
     }
   }
 

@@ -24,7 +24,7 @@ export const num = (row: Row, name: string): number | null => {
 const bool = (row: Row, name: string): boolean => row[name] === true || row[name] === 'true';
 
 /** A list stored as JSON text (table stores keep scalar properties only); unreadable reads as []. */
-function jsonList(row: Row, name: string): unknown[] {
+export function jsonList(row: Row, name: string): unknown[] {
   const raw = str(row, name);
   if (!raw) return [];
   try {
@@ -34,6 +34,10 @@ function jsonList(row: Row, name: string): unknown[] {
     return [];
   }
 }
+
+/** A list of strings stored as JSON text; other values are left out. */
+export const jsonStrings = (row: Row, name: string): string[] =>
+  jsonList(row, name).filter((v): v is string => typeof v === 'string');
 
 const isChange = (value: unknown): value is ReanalysisChange =>
   typeof value === 'object' && value !== null && typeof (value as ReanalysisChange).field === 'string';
@@ -58,12 +62,25 @@ export interface ReceiptRow extends Receipt {
   edited?: string[];
   /** What the last analysis run again changed, for the Receipt page. */
   reanalysis_changes?: ReanalysisChange[];
+  /** Another receipt of the user from the same visit (merchant, date, total, time): maybe the same receipt twice. */
+  possible_duplicate_of?: string | null;
+  /** Receipts the person said this one is not a duplicate of ("Keep both"). */
+  not_duplicate_of?: string[];
   /** The row's etag as read (never written): an edit carries it to prove it saw the current row. */
   etag?: string;
 }
 
 export function receiptToRow(receipt: ReceiptRow): TableEntity {
-  const { etag: _etag, review_reasons, edited, reanalysis_changes, needs_review, ...rest } = receipt;
+  const {
+    etag: _etag,
+    review_reasons,
+    edited,
+    reanalysis_changes,
+    needs_review,
+    possible_duplicate_of,
+    not_duplicate_of,
+    ...rest
+  } = receipt;
   return {
     partitionKey: receipt.user_id,
     rowKey: receipt.receipt_id,
@@ -72,6 +89,8 @@ export function receiptToRow(receipt: ReceiptRow): TableEntity {
     review_reasons: JSON.stringify(review_reasons ?? []),
     edited: JSON.stringify(edited ?? []),
     reanalysis_changes: JSON.stringify(reanalysis_changes ?? []),
+    possible_duplicate_of: possible_duplicate_of ?? null,
+    not_duplicate_of: JSON.stringify(not_duplicate_of ?? []),
   };
 }
 
@@ -100,7 +119,9 @@ export function rowToReceipt(row: StoredEntity): ReceiptRow {
     review_reasons: jsonList(row, 'review_reasons').filter((r): r is ReviewReason =>
       REVIEW_REASONS.includes(r as ReviewReason),
     ),
-    edited: jsonList(row, 'edited').filter((f): f is string => typeof f === 'string'),
+    edited: jsonStrings(row, 'edited'),
+    possible_duplicate_of: str(row, 'possible_duplicate_of'),
+    not_duplicate_of: jsonStrings(row, 'not_duplicate_of'),
     reanalysis_changes: jsonList(row, 'reanalysis_changes').filter(isChange),
     etag: row.etag,
   };

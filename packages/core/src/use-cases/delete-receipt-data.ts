@@ -6,6 +6,7 @@ import { ReceiptRepository } from '../repository/receipt-repository';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
 import { refreshAppDataCache } from './get-app-data';
 import { removeMerchantIfUnused } from './process-scan';
+import { recordVisit } from './possible-duplicates';
 import { releaseStoredBytes } from './quotas';
 import { isStale } from './retry-scan';
 
@@ -86,7 +87,10 @@ export async function deleteReceiptData(
     );
   }
   await repo.deleteReceipt(uid, receiptId);
-  if (receipt) await removeMerchantIfUnused(repo, uid, receipt.merchant_id);
+  if (receipt) {
+    await recordVisit(repo, uid, null, receipt);
+    await removeMerchantIfUnused(repo, uid, receipt.merchant_id);
+  }
   await repo.bumpDataVersion(uid, now);
   // The client reloads its reports right after a delete; have them ready.
   await refreshAppDataCache(deps, uid).catch((error: unknown) =>

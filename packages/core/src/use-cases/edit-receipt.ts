@@ -14,6 +14,7 @@ import type { ItemRow, MerchantRow, ReceiptRow } from '../repository/rows';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
 import { refreshAppDataCache } from './get-app-data';
 import { removeMerchantIfUnused } from './process-scan';
+import { flagPossibleDuplicate, recordVisit } from './possible-duplicates';
 
 /** What the edit use cases need: the request ports, and the brand dataset for item brands. */
 export type EditDeps = Pick<AppDeps, 'store' | 'blobs' | 'logger' | 'now'> & {
@@ -164,7 +165,9 @@ export async function updateReceipt(
   const items = await repo.listItemsOfReceipt(receipt.receipt_id);
   next.total_checks_out = totalChecksOut(next.total_amount, items, next.total_tax);
   next.edited = withEdited(receipt, changed);
+  await flagPossibleDuplicate(repo, next, { review: false });
   const etag = await writeReceipt(repo, next, receipt.etag);
+  await recordVisit(repo, uid, next, receipt);
 
   if (changed.includes('currency_code')) {
     const currency = next.currency_code;
@@ -310,6 +313,36 @@ export async function markReviewed(
   return { receiptId: receipt.receipt_id, etag };
 }
 
+/**
+ * The person says the receipt is not the one it looked like a duplicate of ("Keep both", POST
+ * /api/keepBothReceipts): the warning goes, and neither is taken for a duplicate of the other again.
+ */
+export async function keepBothReceipts(
+  deps: EditDeps,
+  identity: Identity,
+  input: ReceiptEditInput,
+): Promise<ReceiptEditAnswer> {
+  const repo = new ReceiptRepository(deps.store);
+  const receipt = await loadReceiptForEdit(repo, identity, input);
+  const other = receipt.possible_duplicate_of;
+  if (!other) return { receiptId: receipt.receipt_id, etag: receipt.etag };
+  const reasons = (receipt.review_reasons ?? []).filter((r) => r !== 'possible_duplicate');
+  const etag = await writeReceipt(
+    repo,
+    {
+      ...receipt,
+      possible_duplicate_of: null,
+      not_duplicate_of: [...new Set([...(receipt.not_duplicate_of ?? []), other])],
+      review_reasons: reasons,
+      needs_review: reasons.length > 0,
+    },
+    receipt.etag,
+  );
+  await afterEdit(deps, identity.uid);
+  deps.logger.info('possible duplicate kept', { userId: identity.uid, receiptId: receipt.receipt_id });
+  return { receiptId: receipt.receipt_id, etag };
+}
+
 /** The receipt is from another of the user's merchants (POST /api/moveReceipt). */
 export async function moveReceipt(
   deps: EditDeps,
@@ -327,17 +360,16 @@ export async function moveReceipt(
   if (merchant.merchant_id === receipt.merchant_id) {
     return { receiptId: receipt.receipt_id, etag: receipt.etag };
   }
-  const etag = await writeReceipt(
-    repo,
-    {
-      ...receipt,
-      ...reviewed,
-      merchant_id: merchant.merchant_id,
-      merchant_name: merchant.name,
-      edited: withEdited(receipt, ['merchant']),
-    },
-    receipt.etag,
-  );
+  const moved: ReceiptRow = {
+    ...receipt,
+    ...reviewed,
+    merchant_id: merchant.merchant_id,
+    merchant_name: merchant.name,
+    edited: withEdited(receipt, ['merchant']),
+  };
+  await flagPossibleDuplicate(repo, moved, { review: false });
+  const etag = await writeReceipt(repo, moved, receipt.etag);
+  await recordVisit(repo, identity.uid, moved, receipt);
   await removeMerchantIfUnused(repo, identity.uid, receipt.merchant_id);
   await afterEdit(deps, identity.uid);
   deps.logger.info('receipt moved', { userId: identity.uid, receiptId: receipt.receipt_id });

@@ -20,6 +20,7 @@ import {
 import { ReceiptRepository, sha256Hex } from '../repository/receipt-repository';
 import type { ItemRow, MerchantRow, QueueRow, ReceiptRow } from '../repository/rows';
 import { nowOf } from './context';
+import { flagPossibleDuplicate, recordVisit } from './possible-duplicates';
 import { refreshAppDataCache } from './get-app-data';
 
 /** The ports and settings of the scan worker. */
@@ -242,6 +243,7 @@ async function rollBack(deps: ScanWorkerDeps, repo: ReceiptRepository, receipt: 
   await Promise.all([repo.replaceItems(receiptId, []), repo.replaceTaxes(receiptId, [])]);
   await deps.blobs.delete(analysisKey(userId, fileName)).catch(() => undefined);
   await repo.deleteReceipt(userId, receiptId);
+  await recordVisit(repo, userId, null, receipt);
   await removeMerchantIfUnused(repo, userId, receipt.merchant_id);
   await repo.bumpDataVersion(userId, nowOf(deps));
 }
@@ -452,11 +454,15 @@ async function persistAnalysis(
     reanalysis_changes: [],
   };
   if (previous) keepEdits(receipt, previous, items, result, nowOf(deps));
+  receipt.not_duplicate_of = previous?.not_duplicate_of ?? [];
+  await flagPossibleDuplicate(repo, receipt, { review: true });
   // Written last: its presence is what makes the receipt (and its items) part of the reports.
   await repo.saveReceipt(receipt);
   // Again after the receipt: a delete of the merchant's last other receipt that ran since the first
   // write removed the merchant, and either sees this receipt or is followed by this write.
   await repo.saveMerchant(merchant);
+  // After the row: a scan that finds the receipt listed under its visit can read it.
+  await recordVisit(repo, userId, receipt, previous);
 
   if (previous && previous.merchant_id !== merchant.merchant_id) {
     await removeMerchantIfUnused(repo, userId, previous.merchant_id, receiptId);

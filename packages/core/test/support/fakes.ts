@@ -44,6 +44,8 @@ export interface FakeReceipt {
   phone?: string;
   city?: string;
   date: string;
+  /** `HH:MM:SS`; '10:00:00' when not given, '' for a receipt without a time. */
+  time?: string;
   currency?: string;
   total: number;
   items: { description: string; price: number; brand?: string; owner?: string }[];
@@ -89,7 +91,7 @@ export class FakeAnalyzer implements Analyzer {
         currency_code: receipt.currency ?? 'EUR',
         total_tax: receipt.tax ?? null,
         transaction_date: receipt.date,
-        transaction_time: '10:00:00',
+        transaction_time: receipt.time === undefined ? '10:00:00' : receipt.time || null,
         total_checks_out: true,
       },
       merchant: {

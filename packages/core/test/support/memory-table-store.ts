@@ -166,7 +166,8 @@ export class MemoryTableStore implements TableStore {
       .sort((a, b) => compare(a.partitionKey, b.partitionKey) || compare(a.rowKey, b.rowKey))
       .map(MemoryTableStore.stored)
       .filter((entity) => !filter || matchesFilter(entity, filter)) as StoredEntity<T>[];
-    const start = options.continuationToken === undefined ? 0 : MemoryTableStore.offset(options.continuationToken);
+    const start =
+      options.continuationToken === undefined ? 0 : MemoryTableStore.offset(options.continuationToken);
     const items = rows.slice(start, start + pageSize);
     const next = start + pageSize;
     return next < rows.length ? { items, continuationToken: `m${next}` } : { items };

@@ -296,7 +296,7 @@ describe('the review queue', () => {
     const doubtful = { ...lidl(5), total: 99 }; // items add to 5, not 99
     const { deps, data, receipt } = await setUp([
       ['1-receipt.jpg', doubtful],
-      ['2-receipt.jpg', { ...doubtful, photo: 'another photo' }],
+      ['2-receipt.jpg', { ...doubtful, date: '2024-04-09' }],
       ['3-receipt.jpg', lidl(5)],
     ]);
     let now = await data();

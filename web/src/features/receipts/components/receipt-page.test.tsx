@@ -249,6 +249,74 @@ describe('Receipt', () => {
     });
   });
 
+  describe('a possible duplicate', () => {
+    const first = makeReceipt({ receipt_id: 'r0', transaction_date: '2024-05-01', total_amount: 4.6 });
+    const second = {
+      ...receipt,
+      possible_duplicate_of: 'r0',
+      needs_review: true,
+      review_reasons: ['possible_duplicate'],
+    };
+    const withDuplicate = makeAppData({ ...data, reportReceipts: [first, second] });
+
+    it('warns with a link to the other receipt, and "Keep both" clears the warning', async () => {
+      let current = withDuplicate;
+      const api = fakeApi({
+        'GET /api/getAppData': () => current,
+        'GET /api/listQueue': [],
+        'POST /api/keepBothReceipts': () => {
+          current = makeAppData({ ...data, reportReceipts: [first, receipt] });
+          return { receiptId: 'r1', etag: 'etag-2' };
+        },
+      });
+      renderApp('/Receipt?receiptId=r1', { state: signedInState() });
+      const bar = await screen.findByLabelText('Possible duplicate', {}, { timeout: 5000 });
+      expect(bar).toHaveTextContent(
+        'You already have a receipt from Colruyt on 2024-05-01 10:15 for 4.60 EUR',
+      );
+      expect(within(bar).getByRole('link', { name: 'open that receipt' })).toHaveAttribute(
+        'href',
+        '/Receipt?receiptId=r0',
+      );
+      expect(screen.getByLabelText('Needs review')).toHaveTextContent(
+        'It looks like another receipt you have',
+      );
+      await userEvent.setup().click(within(bar).getByRole('button', { name: 'Keep both' }));
+      await waitFor(() => expect(screen.queryByLabelText('Possible duplicate')).not.toBeInTheDocument());
+      expect(api.callsTo('POST', '/api/keepBothReceipts')[0]!.body).toEqual({
+        userId: 'user-1',
+        receiptId: 'r1',
+        etag: 'etag-r1',
+      });
+    });
+
+    it('"Delete this one" asks first, deletes this receipt and opens the other', async () => {
+      const api = fakeApi({
+        'GET /api/getAppData': withDuplicate,
+        'GET /api/listQueue': [],
+        'DELETE /api/deleteReceiptData': { deleted: true, receiptId: 'r1' },
+      });
+      const { router } = renderApp('/Receipt?receiptId=r1', { state: signedInState() });
+      const user = userEvent.setup();
+      const bar = await screen.findByLabelText('Possible duplicate', {}, { timeout: 5000 });
+      await user.click(within(bar).getByRole('button', { name: 'Delete this one' }));
+      const dialog = await screen.findByRole('alertdialog', { name: 'Delete this receipt?' });
+      await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+      await waitFor(() => expect(router.state.location.search).toBe('?receiptId=r0'));
+      expect(api.callsTo('DELETE', '/api/deleteReceiptData')[0]?.query).toMatchObject({ receiptId: 'r1' });
+    });
+
+    it('shows no warning when the other receipt is gone', async () => {
+      fakeApi({
+        'GET /api/getAppData': makeAppData({ ...data, reportReceipts: [second] }),
+        'GET /api/listQueue': [],
+      });
+      renderApp('/Receipt?receiptId=r1', { state: signedInState() });
+      await screen.findByRole('region', { name: 'This Receipt' }, { timeout: 5000 });
+      expect(screen.queryByLabelText('Possible duplicate')).not.toBeInTheDocument();
+    });
+  });
+
   it('shows the analysis as the analyzer wrote it in the JSON viewer', async () => {
     fakeApi({
       'GET /api/getAppData': data,

@@ -133,6 +133,46 @@ function ReceiptNotes({
   );
 }
 
+/**
+ * "Possible duplicate": another receipt of the user has this one's merchant, date and total. The
+ * person opens the other, keeps both, or deletes this one.
+ */
+function DuplicateWarning({
+  other,
+  onKeepBoth,
+  keeping,
+  onDelete,
+}: {
+  other: ReportReceipt;
+  onKeepBoth: () => void;
+  keeping: boolean;
+  onDelete: () => void;
+}) {
+  const when = [other.transaction_date, other.transaction_time?.slice(0, 5)].filter(Boolean).join(' ');
+  const total = `${formatMoney(other.total_amount)} ${other.currency_code ?? ''}`.trim();
+  return (
+    <MessageBar intent="warning" layout="multiline" aria-label="Possible duplicate">
+      <MessageBarBody>
+        <MessageBarTitle>Possible duplicate</MessageBarTitle>
+        You already have a receipt from {other.merchant_name || 'Unknown Merchant'}
+        {when ? ` on ${when}` : ''} for {total}:{' '}
+        <RouterLink to={`/Receipt?receiptId=${encodeURIComponent(other.receipt_id)}`}>
+          open that receipt
+        </RouterLink>
+        . If this is the same receipt scanned twice, delete this one; if you really shopped twice, keep both.
+      </MessageBarBody>
+      <MessageBarActions>
+        <Button size="small" onClick={onKeepBoth} disabled={keeping}>
+          Keep both
+        </Button>
+        <Button size="small" onClick={onDelete}>
+          Delete this one
+        </Button>
+      </MessageBarActions>
+    </MessageBar>
+  );
+}
+
 function Facts({ result }: { result: AnalysisResultState }) {
   const { receipt } = result;
   const facts: [string, string][] = [
@@ -159,7 +199,10 @@ export function ReceiptPage() {
   const [jsonOpen, setJsonOpen] = useState(false);
   const [editing, setEditing] = useState(params.get('edit') === '1');
   const [confirmDelete, setConfirmDelete] = useState(false);
+  // "Delete this one" of a possible duplicate: after the delete, the other receipt opens.
+  const [openAfterDelete, setOpenAfterDelete] = useState<string | null>(null);
   const markReviewed = useEdit<{ receiptId: string; etag: string }>('markReviewed', userId ?? '');
+  const keepBoth = useEdit<{ receiptId: string; etag: string }>('keepBothReceipts', userId ?? '');
   const reanalyse = useReanalyseReceipt(userId ?? '');
   const queryClient = useQueryClient();
   const analysis = useOriginalAnalysis(userId, receiptId, jsonOpen);
@@ -209,6 +252,9 @@ export function ReceiptPage() {
   }
 
   const receipt: ReportReceipt = result.receipt;
+  const duplicateOf = receipt.possible_duplicate_of
+    ? data.data?.reportReceipts.find((r) => r.receipt_id === receipt.possible_duplicate_of)
+    : undefined;
   // The dialog stays mounted while the delete runs, so it closes properly (its focus trap and the
   // hiding of the rest of the page from screen readers end with it).
   const confirmDialog = (
@@ -217,7 +263,10 @@ export function ReceiptPage() {
       title="Delete this receipt?"
       confirmLabel="Delete"
       onConfirm={onDelete}
-      onCancel={() => setConfirmDelete(false)}
+      onCancel={() => {
+        setConfirmDelete(false);
+        setOpenAfterDelete(null);
+      }}
     >
       The receipt from {receipt.merchant_name || 'Unknown Merchant'}
       {receipt.transaction_date ? ` on ${receipt.transaction_date}` : ''}, its items and its image are deleted
@@ -248,9 +297,11 @@ export function ReceiptPage() {
           }),
         onSettled: (_answer, error) =>
           navigate(
-            merchantGoes && !error
-              ? '/Reports'
-              : `/Merchant?merchantId=${encodeURIComponent(receipt.merchant_id)}`,
+            openAfterDelete && !error
+              ? `/Receipt?receiptId=${encodeURIComponent(openAfterDelete)}`
+              : merchantGoes && !error
+                ? '/Reports'
+                : `/Merchant?merchantId=${encodeURIComponent(receipt.merchant_id)}`,
           ),
       },
     );
@@ -327,9 +378,20 @@ export function ReceiptPage() {
         receipt={receipt}
         marking={markReviewed.isPending}
         onMarkReviewed={() => markReviewed.mutate(editRef)}
-        error={markReviewed.error ?? reanalyse.error}
+        error={markReviewed.error ?? keepBoth.error ?? reanalyse.error}
         onReload={reload}
       />
+      {duplicateOf && (
+        <DuplicateWarning
+          other={duplicateOf}
+          keeping={keepBoth.isPending}
+          onKeepBoth={() => keepBoth.mutate(editRef)}
+          onDelete={() => {
+            setOpenAfterDelete(duplicateOf.receipt_id);
+            setConfirmDelete(true);
+          }}
+        />
+      )}
       {beingAnalysed && <Spinner size="tiny" label="Analysing the receipt again…" />}
       {editing && !beingAnalysed && (
         <PageSection id="edit-receipt" title="Correct this receipt">

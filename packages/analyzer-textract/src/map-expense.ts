@@ -641,7 +641,7 @@ function mapLineItem(lineItem: LineItemFields, ctx: MoneyContext): MappedItem | 
   const unitField = first('UNIT_PRICE');
   const code = productCode(fields, rawRow, descriptionField);
 
-  let description = descriptionField?.value ?? '';
+  let description = withoutModifiers(descriptionField?.value ?? '', lineItem);
   if (code) description = description.split(code).join(' ');
   if (description.trim() === '' && row) {
     description = priceField ? row.value.split(priceField.value).join(' ') : row.value;
@@ -704,6 +704,20 @@ function parseQuantity(text: string | undefined): number | null {
   if (!m) return null;
   const n = Number(m[1]!.replace(',', '.'));
   return n > 0 ? n : null;
+}
+
+/**
+ * The item's description without its modifier lines: the options a till prints under an item, each
+ * on its own line starting with "+" (`+Ice`, `+Extra shot`), are part of the item, not of its name.
+ */
+function withoutModifiers(description: string, lineItem: LineItemFields): string {
+  const raw = records<ExpenseField>(lineItem.LineItemExpenseFields).find((f) =>
+    ['ITEM', 'DESCRIPTION'].includes(f.Type?.Text ?? ''),
+  )?.ValueDetection?.Text;
+  if (!raw?.includes('\n')) return description;
+  const lines = raw.split('\n');
+  const kept = lines.filter((line, i) => i === 0 || !/^\s*\+\s*\p{L}/u.test(line));
+  return kept.length === lines.length ? description : kept.join(' ');
 }
 
 /**

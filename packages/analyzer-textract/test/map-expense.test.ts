@@ -424,6 +424,18 @@ describe('mapAnalyzeExpense: line items', () => {
     });
   });
 
+  it('leaves the modifier lines a till prints under an item ("+Ice") out of its description', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        items: [
+          lineItem(['ITEM', 'Iced Latte\n+Oat milk\n+ Extra shot'], ['QUANTITY', '1'], ['PRICE', '5.20']),
+          lineItem(['ITEM', 'Chicken wrap\nwith fries'], ['PRICE', '7.90']),
+        ],
+      }),
+    );
+    expect(r.items.map((i) => i.description)).toEqual(['Iced Latte', 'Chicken wrap with fries']);
+  });
+
   it('computes a missing line price from quantity and unit price', () => {
     const r = mapAnalyzeExpense(
       expenseResponse({ items: [lineItem(['ITEM', 'MILK'], ['QUANTITY', '3'], ['UNIT_PRICE', '1.15'])] }),

@@ -36,6 +36,7 @@ const useStyles = makeStyles({
     backgroundColor: tokens.colorNeutralBackground4,
     flexShrink: 0,
   },
+  page: { width: '100%', height: '44px', objectFit: 'cover' },
   text: { display: 'grid', flexGrow: 1, minWidth: '0', overflowWrap: 'anywhere' },
   reason: { color: tokens.colorPaletteRedForeground1 },
   actions: { display: 'grid', gap: tokens.spacingVerticalXS, justifyItems: 'start' },
@@ -62,7 +63,13 @@ function EntryRow({ entry, stuck, action }: { entry: QueueEntry; stuck: boolean;
   return (
     <li className={styles.entry}>
       {isPdf(thumbnail.src, entry.content_type) ? (
-        <PdfPreview className={styles.thumb} src={thumbnail.src} name={entry.fileName} />
+        <PdfPreview
+          className={styles.thumb}
+          imageClassName={styles.page}
+          src={thumbnail.src}
+          name={entry.fileName}
+          stored={thumbnail.stored}
+        />
       ) : thumbnail.src ? (
         <img className={styles.thumb} src={thumbnail.src} alt={`Receipt ${entry.fileName}`} />
       ) : (

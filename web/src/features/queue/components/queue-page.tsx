@@ -36,7 +36,15 @@ const useStyles = makeStyles({
     backgroundColor: tokens.colorNeutralBackground4,
     flexShrink: 0,
   },
-  page: { width: '100%', height: '44px', objectFit: 'cover' },
+  // A PDF: the top of its first page as the thumbnail, "Open PDF" under it.
+  pdfThumb: { width: '72px', flexShrink: 0, whiteSpace: 'nowrap' },
+  page: {
+    width: '64px',
+    height: '64px',
+    objectFit: 'cover',
+    objectPosition: 'top',
+    borderRadius: tokens.borderRadiusMedium,
+  },
   text: { display: 'grid', flexGrow: 1, minWidth: '0', overflowWrap: 'anywhere' },
   reason: { color: tokens.colorPaletteRedForeground1 },
   actions: { display: 'grid', gap: tokens.spacingVerticalXS, justifyItems: 'start' },
@@ -64,7 +72,7 @@ function EntryRow({ entry, stuck, action }: { entry: QueueEntry; stuck: boolean;
     <li className={styles.entry}>
       {isPdf(thumbnail.src, entry.content_type) ? (
         <PdfPreview
-          className={styles.thumb}
+          className={styles.pdfThumb}
           imageClassName={styles.page}
           src={thumbnail.src}
           name={entry.fileName}

@@ -20,7 +20,10 @@ import {
 } from './shared-environment';
 import { importStorage, TableStoreAccess, type StorageExports } from './storage-stack';
 
-/** How long one analysis may take: a multi-page Textract call plus the writes. */
+/**
+ * How long one analysis may take: a multi-page Textract analysis (polled for at most 45 s) plus the
+ * writes.
+ */
 export const ANALYZE_TIMEOUT = Duration.seconds(120);
 /**
  * AWS advises a queue visibility timeout of at least six times the function timeout, so a message is
@@ -112,14 +115,16 @@ export class PipelineStack extends Stack {
     role.addToPolicy(
       new iam.PolicyStatement({
         sid: 'AnalyzeReceiptsWithTextract',
-        actions: ['textract:AnalyzeExpense'],
+        // AnalyzeExpense reads images and one-page PDFs; a multi-page PDF is read by the asynchronous
+        // pair, started on the S3 object and polled by the same function.
+        actions: ['textract:AnalyzeExpense', 'textract:StartExpenseAnalysis', 'textract:GetExpenseAnalysis'],
         resources: ['*'],
       }),
     );
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:
-        'textract:AnalyzeExpense supports no resource-level permissions; the action is the only one granted on "*".',
+        'textract:AnalyzeExpense, StartExpenseAnalysis and GetExpenseAnalysis support no resource-level permissions; they are the only actions granted on "*".',
     });
 
     this.analyzeFunction.function.addEventSource(

@@ -7,6 +7,7 @@ import {
   type IdentityVerifier,
   type Logger,
   type Notifier,
+  type PdfPreviewer,
   type ScanQueue,
   type TableStore,
   type UploadQuotas,
@@ -28,6 +29,11 @@ export interface Services {
   admin: AdminPolicy;
   /** Per-user upload limits, from the configuration. */
   quotas: UploadQuotas;
+  /**
+   * Draws a PDF receipt's first page for previews; only the local server has one (pdf.js and a native
+   * canvas are not bundled for Lambda), elsewhere a PDF is shown as a PDF.
+   */
+  previewer?: PdfPreviewer;
   /** The brand dataset (name and owner) for the item form; loaded on first use. */
   loadBrandCatalog(): Promise<readonly BrandOption[]>;
   /**
@@ -41,7 +47,7 @@ export interface Services {
 
 /** What a caller may supply instead of the configured adapter (the local server supplies its queue). */
 export type ServiceOverrides = Partial<
-  Pick<Services, 'logger' | 'store' | 'blobs' | 'queue' | 'identity' | 'notifier'>
+  Pick<Services, 'logger' | 'store' | 'blobs' | 'queue' | 'identity' | 'notifier' | 'previewer'>
 >;
 
 /** Reads a secret's text from AWS Secrets Manager (cloud only). */
@@ -165,6 +171,7 @@ export async function createServices(config: AppConfig, overrides: ServiceOverri
     queue,
     identity,
     notifier,
+    ...(overrides.previewer ? { previewer: overrides.previewer } : {}),
     quotas: config.quotas,
     loadBrandCatalog,
     originSecret,

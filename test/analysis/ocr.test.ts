@@ -3,8 +3,9 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnalyzerError } from '@receipts/core';
-import { OcrAnalyzer, englishDataPath } from '@receipts/analyzer-ocr';
+import { OcrAnalyzer, englishDataPath, renderPdfFirstPage } from '@receipts/analyzer-ocr';
 import { SAMPLE_RECEIPTS, receiptPdf, renderReceipt, sampleReceiptJpeg } from '../support/receipt-images';
+import { longPdf, multiPageReceiptPdf } from '../support/receipt-pdfs';
 
 let analyzer: OcrAnalyzer;
 
@@ -108,6 +109,79 @@ describe('OcrAnalyzer on the sample receipts', () => {
   });
 });
 
+describe('OcrAnalyzer on multi-page and scanned PDFs: one receipt per PDF', () => {
+  type PdfRaw = { engine: string; pages: number; pageTexts: Array<{ page: number; source: string }> };
+
+  it('reads a 2-page PDF as one receipt: header from page 1, items from both pages, total from page 2', async () => {
+    const { spec, truth } = SAMPLE_RECEIPTS[0]!;
+    const result = await analyzer.analyze(await multiPageReceiptPdf(spec, { pages: 2 }), 'application/pdf');
+    expect(result.merchant).toMatchObject(truth.merchant);
+    expect(result.receipt).toMatchObject({ ...truth.receipt, total_checks_out: true });
+    // COCA-COLA and HEINZ KETCHUP are printed on page 1, DOVE SOAP on page 2.
+    expect(result.items).toEqual(truth.items);
+    const raw = result.raw as PdfRaw;
+    expect(raw.engine).toBe('pdf-text-layer');
+    expect(raw.pages).toBe(2);
+    expect((result.raw as { text: string }).text).not.toMatch(/Page \d of 2/);
+  });
+
+  it('reads a 3-page PDF whose totals are on the last page', async () => {
+    const { spec, truth } = SAMPLE_RECEIPTS[1]!;
+    const result = await analyzer.analyze(await multiPageReceiptPdf(spec, { pages: 3 }), 'application/pdf');
+    expect(result.merchant.name).toBe(truth.merchant.name);
+    expect(result.receipt).toMatchObject({ total_amount: truth.receipt.total_amount, currency_code: 'GBP' });
+    expect(result.items).toEqual(truth.items);
+  });
+
+  it('OCRs a scanned PDF page (a picture of the receipt, no text layer)', async () => {
+    const { spec, truth } = SAMPLE_RECEIPTS[2]!;
+    const result = await analyzer.analyze(
+      await multiPageReceiptPdf(spec, { pages: 1, scannedPages: [1] }),
+      'application/pdf',
+    );
+    expect(result.merchant.name).toBe(truth.merchant.name);
+    expect(result.receipt).toMatchObject({
+      total_amount: truth.receipt.total_amount,
+      transaction_date: truth.receipt.transaction_date,
+      currency_code: 'MYR',
+    });
+    expect(result.items).toEqual(truth.items);
+    expect((result.raw as PdfRaw).engine).toBe('pdf-ocr');
+  });
+
+  it('joins a text page and a scanned page: the items and the total of the scanned page 2 are read', async () => {
+    const { spec, truth } = SAMPLE_RECEIPTS[0]!;
+    const result = await analyzer.analyze(
+      await multiPageReceiptPdf(spec, { pages: 2, scannedPages: [2] }),
+      'application/pdf',
+    );
+    expect(result.merchant.name).toBe(truth.merchant.name);
+    expect(result.receipt).toMatchObject({
+      total_amount: truth.receipt.total_amount,
+      transaction_date: truth.receipt.transaction_date,
+      total_checks_out: true,
+    });
+    expect(result.items.map((i) => [i.description, i.total_price])).toEqual(
+      truth.items.map((i) => [i.description, i.total_price]),
+    );
+    const raw = result.raw as PdfRaw;
+    expect(raw.pageTexts.map((p) => p.source)).toEqual(['text-layer', 'ocr']);
+  });
+});
+
+describe('renderPdfFirstPage (previews of PDF receipts)', () => {
+  it('draws the first page as a PNG of the asked width, with the receipt printed on it', async () => {
+    const { spec, truth } = SAMPLE_RECEIPTS[0]!;
+    const png = await renderPdfFirstPage(await multiPageReceiptPdf(spec, { pages: 2 }), 400);
+    const meta = await sharp(png).metadata();
+    expect(meta.format).toBe('png');
+    expect(meta.width).toBe(400);
+    // Not a blank page: the standard Courier is drawn without system fonts, and reads back.
+    const reread = await analyzer.analyze(png, 'image/png');
+    expect(reread.merchant.name).toBe(truth.merchant.name);
+  });
+});
+
 describe('OcrAnalyzer refuses what it cannot read, with a message that says what to do', () => {
   const refusal = async (bytes: Uint8Array, type: string) => {
     const error = await analyzer.analyze(bytes, type).then(
@@ -138,9 +212,15 @@ describe('OcrAnalyzer refuses what it cannot read, with a message that says what
     expect(await refusal(whole.slice(0, 400), 'image/jpeg')).toMatch(/could not be read as an image/);
   });
 
-  it('a PDF without a text layer, and a damaged PDF', async () => {
-    const scan = receiptPdf(SAMPLE_RECEIPTS[0]!.spec, { textLayer: false });
-    expect(await refusal(scan, 'application/pdf')).toMatch(/no text to read.*Upload the receipt as a photo/);
+  it('a PDF with more pages than a receipt has', async () => {
+    expect(await refusal(await longPdf(11), 'application/pdf')).toBe(
+      'This PDF has 11 pages; a receipt may have at most 10. Upload a PDF with only the receipt’s pages.',
+    );
+  });
+
+  it('a blank PDF page, and a damaged PDF', async () => {
+    const blank = receiptPdf(SAMPLE_RECEIPTS[0]!.spec, { textLayer: false });
+    expect(await refusal(blank, 'application/pdf')).toMatch(/No text could be read from this PDF/);
     expect(await refusal(new TextEncoder().encode('%PDF-1.7\nnot really'), 'application/pdf')).toMatch(
       /could not be opened/,
     );

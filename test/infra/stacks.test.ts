@@ -158,10 +158,18 @@ describe('permissions per function', () => {
   const role = (name: RouteName) => api(name).role;
   const analyzeRole = () => synth.pipeline.analyzeFunction.role;
 
-  it('allows textract:AnalyzeExpense to the analyze function and to no other', () => {
-    expect(actionsOf(synth.templates.pipeline, analyzeRole())).toContain('textract:AnalyzeExpense');
+  it('allows Textract expense analysis (one page, and multi-page started and polled) to the analyze function and to no other', () => {
+    const textractActions = [
+      'textract:AnalyzeExpense',
+      'textract:StartExpenseAnalysis',
+      'textract:GetExpenseAnalysis',
+    ];
+    const granted = actionsOf(synth.templates.pipeline, analyzeRole());
+    expect(granted).toEqual(expect.arrayContaining(textractActions));
+    expect(granted.filter((a) => a.startsWith('textract:')).sort()).toEqual([...textractActions].sort());
     for (const name of ROUTE_NAMES)
-      expect(actionsOf(synth.templates.api, role(name)), name).not.toContain('textract:AnalyzeExpense');
+      for (const action of textractActions)
+        expect(actionsOf(synth.templates.api, role(name)), name).not.toContain(action);
     expect(JSON.stringify(synth.templates.api.toJSON())).not.toContain('textract:');
   });
 

@@ -138,7 +138,11 @@ function prng(seed: number): () => number {
 
 /** Draws the receipt with sharp from an SVG in 'DejaVu Sans Mono'; returns JPEG (default) or PNG bytes. */
 export async function renderReceipt(spec: ReceiptSpec, options: RenderOptions = {}): Promise<Uint8Array> {
-  const lines = receiptLines(spec);
+  return renderPrintedLines(receiptLines(spec), options);
+}
+
+/** Draws printed lines as {@link renderReceipt} draws a whole receipt (a part of one, for a page). */
+export async function renderPrintedLines(lines: string[], options: RenderOptions = {}): Promise<Uint8Array> {
   const lineHeight = options.lineHeight ?? 34;
   const fontSize = Math.round(lineHeight * 0.7);
   const margin = Math.round(lineHeight * 1.2);

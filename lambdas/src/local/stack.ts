@@ -15,6 +15,7 @@ import {
   type ScanJob,
   type ScanQueue,
   type TableStore,
+  type PdfPreviewer,
 } from '@receipts/core';
 import { MemoryScanQueue } from '@receipts/queue-memory';
 import { loadConfig } from '../config';
@@ -22,6 +23,9 @@ import { createServices, installServices, type Services } from '../composition';
 import { createScanWorker, type ScanWorker } from '../worker';
 import { startAuthEmulator, type AuthEmulator } from './firebase-auth-emulator';
 import { startLocalServer, type LocalServer } from './server';
+
+/** Width in pixels of a PDF receipt's first-page preview: sharp in the 900 px image modal on a phone. */
+const PDF_PREVIEW_WIDTH = 600;
 
 /** The Auth emulator takes any Web API key; the web app and the server use this one. */
 const LOCAL_WEB_API_KEY = 'demo-key';
@@ -287,7 +291,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         retryTimers.add(timer);
       },
     };
-    const services = await createServices(config, { logger, queue });
+    // PDF previews are drawn here only: pdf.js and its native canvas are not bundled for Lambda.
+    const previewer: PdfPreviewer = {
+      firstPage: async (pdf) =>
+        (await import('@receipts/analyzer-ocr')).renderPdfFirstPage(pdf, PDF_PREVIEW_WIDTH),
+    };
+    const services = await createServices(config, { logger, queue, previewer });
     cleanups.push(() => services.close());
     await setUpTables(services.store, logger);
     if (backend === 'dynamodb') logger.info('storage: DynamoDB', { endpoint: config.DYNAMODB_ENDPOINT });

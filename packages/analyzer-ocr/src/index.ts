@@ -11,5 +11,5 @@ export { combineEngineReadings, respace } from './combine-engines';
 export { parseReceiptText, guessCountry, type ParsedReceipt, type ParseOptions } from './parse-receipt';
 export { READING_PLAN, mergeReadings, readingsAgree, type Reading, type ReadingPlan } from './merge-readings';
 export { prepareImage, sniffImageType, type Rendering, type PreparedImage } from './preprocess';
-export { readPdfText, type PdfText } from './pdf-text';
+export { MAX_PDF_PAGES, joinPageTexts, readPdfPages, renderPdfFirstPage, type PdfPage } from './pdf-pages';
 export { receiptCurrency } from './receipt-currency';

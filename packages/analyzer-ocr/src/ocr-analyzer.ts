@@ -13,7 +13,7 @@ import { READING_PLAN, mergeReadings, readingsAgree, type Reading, type ReadingP
 import { parseReceiptText, type ParsedReceipt } from './parse-receipt';
 import { combineEngineReadings } from './combine-engines';
 import { prepareImage, sniffImageType, type PreparedImage, type Rendering } from './preprocess';
-import { readPdfText } from './pdf-text';
+import { joinPageTexts, readPdfPages } from './pdf-pages';
 import { PaddleReader } from './paddle-ocr';
 
 /** The OCR engines the local analyzer can read images with (see the package README for their costs). */
@@ -132,7 +132,8 @@ export class OcrAnalyzer implements Analyzer {
   }
 
   /**
-   * Reads one receipt. JPEG, PNG and WebP are read with OCR; a PDF is read from its text layer.
+   * Reads one receipt. JPEG, PNG and WebP are read with OCR; a PDF (up to MAX_PDF_PAGES pages) from
+   * its text layer, page by page, and its pages without one (scans) with OCR.
    * @param image - the file's bytes
    * @param mimeType - its declared content type; the bytes themselves decide the format
    * @throws AnalyzerError - not retryable for files that are not a receipt image we can read
@@ -151,16 +152,68 @@ export class OcrAnalyzer implements Analyzer {
       );
     }
     const started = Date.now();
-    if (actual === 'application/pdf') {
-      const pdf = await readPdfText(image);
-      const parsed = parseReceiptText(pdf.text);
-      return {
-        analyzer: this.name,
-        ...parsed,
-        raw: { engine: 'pdf-text-layer', pages: pdf.pages, text: pdf.text, ms: Date.now() - started },
-      };
-    }
+    if (actual === 'application/pdf') return this.analyzePdf(image, started);
+    return this.analyzeImage(image, actual, started);
+  }
 
+  /**
+   * A PDF is one receipt, however many pages: each page is read from its text layer, or by OCR when it
+   * has none, and the pages' text is parsed as one receipt. A PDF of a single scanned page is read as
+   * a photo would be (every reading of the plan).
+   */
+  private async analyzePdf(image: Uint8Array, started: number): Promise<AnalysisResult> {
+    const pages = await readPdfPages(image);
+    const only = pages.length === 1 ? pages[0]! : null;
+    if (only?.kind === 'image') {
+      const result = await this.analyzeImage(only.png, 'image/png', started);
+      const read =
+        result.merchant.name ?? result.receipt.total_amount ?? result.receipt.transaction_date ?? null;
+      if (read === null && result.items.length === 0) throw nothingInPdf();
+      return { ...result, raw: { engine: 'pdf-ocr', pages: 1, ocr: result.raw, ms: Date.now() - started } };
+    }
+    const read: { page: number; source: 'text-layer' | 'ocr'; text: string }[] = [];
+    for (const page of pages) {
+      if (page.kind === 'text') read.push({ page: page.number, source: 'text-layer', text: page.text });
+      else read.push({ page: page.number, source: 'ocr', text: await this.pageTextByOcr(page.png) });
+    }
+    const text = joinPageTexts(read.map((p) => p.text));
+    if (text.length === 0) throw nothingInPdf();
+    const parsed = parseReceiptText(text);
+    const scanned = read.some((p) => p.source === 'ocr');
+    this.logger.debug('PDF receipt read', { pages: pages.length, scanned, ms: Date.now() - started });
+    return {
+      analyzer: this.name,
+      ...parsed,
+      ...(scanned ? { confidence: checkedConfidence(parsed) } : {}),
+      raw: {
+        engine: scanned ? 'pdf-ocr' : 'pdf-text-layer',
+        pages: pages.length,
+        text,
+        pageTexts: read,
+        ms: Date.now() - started,
+      },
+    };
+  }
+
+  /** The text of one scanned page of a multi-page PDF: the plan's first reading, or PaddleOCR alone. */
+  private async pageTextByOcr(png: Uint8Array): Promise<string> {
+    if (this.pool.length === 0 && this.paddle) {
+      try {
+        return (await this.paddle.read(png)).map((l) => l.text).join('\n');
+      } catch (cause) {
+        throw new AnalyzerError('OCR failed on a page of this PDF. Try again, or upload a sharper scan.', {
+          cause,
+          retryable: true,
+          code: 'OcrFailed',
+        });
+      }
+    }
+    const prepared = prepareImage(png, this.plan[0]!.rendering);
+    const reading = await this.read(png, 'image/png', this.plan[0]!, () => prepared);
+    return reading.text;
+  }
+
+  private async analyzeImage(image: Uint8Array, actual: string, started: number): Promise<AnalysisResult> {
     // The first two readings are independent: with two workers they run side by side.
     // Readings of the same rendering share one prepared image.
     if (this.paddle && this.pool.length === 0) {
@@ -321,6 +374,12 @@ export class OcrAnalyzer implements Analyzer {
     await Promise.allSettled(this.pool.map((w) => w.terminate()));
   }
 }
+
+const nothingInPdf = () =>
+  new AnalyzerError(
+    'No text could be read from this PDF. Upload a sharper scan, or a photo of the receipt (JPEG, PNG or WebP).',
+    { retryable: false, code: 'PdfWithoutText' },
+  );
 
 /** Keeps Tesseract's diagnostic chatter ("Estimating resolution…") off the process's output. */
 async function quiet(worker: Worker): Promise<void> {

@@ -189,8 +189,7 @@ function extendsName(name: string, line: string): boolean {
 }
 
 /** More closing than opening brackets (`ALAM) SDN BHD`), or the other way round. */
-const bracketBalance = (text: string) =>
-  (text.match(/\(/g)?.length ?? 0) - (text.match(/\)/g)?.length ?? 0);
+const bracketBalance = (text: string) => (text.match(/\(/g)?.length ?? 0) - (text.match(/\)/g)?.length ?? 0);
 
 /**
  * Whether a line can be part of a name printed over two or three lines: letters, no digits, not an

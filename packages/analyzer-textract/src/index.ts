@@ -1,2 +1,7 @@
 export { mapAnalyzeExpense, cleanText } from './map-expense';
-export { TextractAnalyzer, type TextractAnalyzerOptions } from './textract-analyzer';
+export {
+  MAX_PDF_PAGES,
+  TextractAnalyzer,
+  countPdfPages,
+  type TextractAnalyzerOptions,
+} from './textract-analyzer';

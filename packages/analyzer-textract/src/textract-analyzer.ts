@@ -1,6 +1,11 @@
+import { createHash } from 'node:crypto';
 import {
   AnalyzeExpenseCommand,
+  GetExpenseAnalysisCommand,
+  StartExpenseAnalysisCommand,
   TextractServiceException,
+  type ExpenseDocument,
+  type GetExpenseAnalysisCommandOutput,
   type TextractClient,
 } from '@aws-sdk/client-textract';
 import { AnalyzerError, silentLogger, type AnalysisResult, type Analyzer, type Logger } from '@receipts/core';
@@ -10,12 +15,27 @@ export interface TextractAnalyzerOptions {
   /** A configured Textract client (region, credentials); the composition root builds it. */
   client: TextractClient;
   logger?: Logger;
+  /**
+   * How long to wait for an asynchronous analysis (multi-page PDFs) before giving up on this attempt
+   * (default 45 s). The attempt fails as retryable; the next one picks up the same Textract job.
+   */
+  maxWaitMs?: number;
+  /** Pause between polls of an asynchronous analysis: it starts at 1 s and doubles up to this (default 5 s). */
+  maxPollIntervalMs?: number;
+  /** Waits `ms` milliseconds (tests pass one that returns at once). */
+  sleep?: (ms: number) => Promise<void>;
 }
+
+/** The most pages a PDF receipt may have, as for the local OCR analyzer. */
+export const MAX_PDF_PAGES = 10;
 
 /** Formats AnalyzeExpense reads synchronously (WebP is not one of them). */
 const SUPPORTED_TYPES = new Set(['image/jpeg', 'image/jpg', 'image/png', 'application/pdf', 'image/tiff']);
 /** AnalyzeExpense's synchronous size limit. */
 const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
+
+/** The first pause before asking for an asynchronous analysis' results; a receipt takes seconds. */
+const FIRST_POLL_MS = 1000;
 
 const RETRY_LATER = 'The receipt reader is busy right now; the scan will be tried again shortly.';
 
@@ -33,13 +53,12 @@ const VENDOR_ERRORS: Readonly<Record<string, { retryable: boolean; message: stri
   },
   UnsupportedDocumentException: {
     retryable: false,
-    message:
-      'This file is not a format the receipt reader accepts. Upload a JPEG or PNG photo, or a one-page PDF.',
+    message: 'This file is not a format the receipt reader accepts. Upload a JPEG or PNG photo, or a PDF.',
   },
   BadDocumentException: {
     retryable: false,
     message:
-      'The receipt reader could not open this image; it may be damaged or a multi-page PDF. Take a new photo or upload a JPEG or PNG.',
+      'The receipt reader could not open this image; it may be damaged. Take a new photo or upload a JPEG or PNG.',
   },
   DocumentTooLargeException: {
     retryable: false,
@@ -72,27 +91,38 @@ const NETWORK_ERRORS = new Set([
 ]);
 
 /**
- * Reads receipts with Amazon Textract AnalyzeExpense. Sends the S3 object when the image is stored
- * there (no upload of the bytes again), the bytes otherwise; maps the response with
- * {@link mapAnalyzeExpense}; translates Textract's errors into AnalyzerError with a message for the user.
+ * Reads receipts with Amazon Textract. Images and one-page PDFs go through the synchronous
+ * AnalyzeExpense, which is sent the S3 object when the image is stored there (no upload of the bytes
+ * again), the bytes otherwise. A multi-page PDF goes through the asynchronous StartExpenseAnalysis /
+ * GetExpenseAnalysis (the only Textract calls that read more than one page; they need the S3 object),
+ * polled for a bounded time, and its pages are merged into one receipt. The response is mapped with
+ * {@link mapAnalyzeExpense}; Textract's errors become AnalyzerError with a message for the user.
  */
 export class TextractAnalyzer implements Analyzer {
   readonly name = 'textract';
   private readonly client: TextractClient;
   private readonly logger: Logger;
+  private readonly maxWaitMs: number;
+  private readonly maxPollIntervalMs: number;
+  private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(options: TextractAnalyzerOptions) {
     this.client = options.client;
     this.logger = options.logger ?? silentLogger;
+    this.maxWaitMs = options.maxWaitMs ?? 45_000;
+    this.maxPollIntervalMs = options.maxPollIntervalMs ?? 5_000;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
   /**
    * Analyses one receipt.
-   * @param image - the image bytes (used when `source` is not given)
-   * @param mimeType - the image's content type: JPEG, PNG, TIFF or a one-page PDF
-   * @param source - the S3 object holding the same image, sent instead of the bytes
+   * @param image - the image bytes (sent when `source` is not given; a PDF's pages are counted from them)
+   * @param mimeType - the image's content type: JPEG, PNG, TIFF or a PDF of up to {@link MAX_PDF_PAGES} pages
+   * @param source - the S3 object holding the same image, sent instead of the bytes; a multi-page PDF
+   *   can only be read from there
    * @throws AnalyzerError - `retryable` when another attempt may succeed (throttling, service faults,
-   *   network), not when the image itself is the problem or nothing could be read from it
+   *   network, an asynchronous analysis still running), not when the image itself is the problem or
+   *   nothing could be read from it
    */
   async analyze(
     image: Uint8Array,
@@ -102,28 +132,42 @@ export class TextractAnalyzer implements Analyzer {
     const type = mimeType.split(';')[0]!.trim().toLowerCase();
     if (!SUPPORTED_TYPES.has(type)) {
       throw new AnalyzerError(
-        `The receipt reader cannot read ${type === 'image/webp' ? 'WebP images' : `files of type "${type}"`}. Upload a JPEG or PNG photo, or a one-page PDF.`,
+        `The receipt reader cannot read ${type === 'image/webp' ? 'WebP images' : `files of type "${type}"`}. Upload a JPEG or PNG photo, or a PDF.`,
         { code: 'UnsupportedImageType', retryable: false },
       );
     }
-    if (!source && image.byteLength > MAX_DOCUMENT_BYTES) {
-      throw new AnalyzerError(VENDOR_ERRORS['DocumentTooLargeException']!.message, {
-        code: 'DocumentTooLarge',
-        retryable: false,
-      });
-    }
-    const document = source ? { S3Object: { Bucket: source.bucket, Name: source.key } } : { Bytes: image };
     const started = Date.now();
-    let response;
-    try {
-      response = await this.client.send(new AnalyzeExpenseCommand({ Document: document }));
-    } catch (error) {
-      throw this.translate(error);
+    const pages = type === 'application/pdf' ? countPdfPages(image) : 1;
+    if (pages > MAX_PDF_PAGES) throw tooManyPages(pages);
+    let response: { ExpenseDocuments?: ExpenseDocument[] };
+    let mode: 'sync' | 'async' = 'sync';
+    if (pages > 1) {
+      mode = 'async';
+      response = await this.analyzeAsync(requireSource(source));
+    } else {
+      if (!source && image.byteLength > MAX_DOCUMENT_BYTES) {
+        throw new AnalyzerError(VENDOR_ERRORS['DocumentTooLargeException']!.message, {
+          code: 'DocumentTooLarge',
+          retryable: false,
+        });
+      }
+      const document = source ? { S3Object: { Bucket: source.bucket, Name: source.key } } : { Bytes: image };
+      try {
+        response = await this.client.send(new AnalyzeExpenseCommand({ Document: document }));
+      } catch (error) {
+        // AnalyzeExpense reads one page only. A PDF whose pages could not be counted from its bytes
+        // (a compressed page tree) is refused as unsupported; the asynchronous analysis reads it.
+        if (!(type === 'application/pdf' && source && nameOf(error) === 'UnsupportedDocumentException'))
+          throw this.translate(error);
+        mode = 'async';
+        response = await this.analyzeAsync(source);
+      }
     }
     const result = mapAnalyzeExpense(response);
     this.logger.debug('textract analysed a receipt', {
       ms: Date.now() - started,
       from: source ? 's3' : 'bytes',
+      mode,
       documents: response.ExpenseDocuments?.length ?? 0,
       items: result.items.length,
     });
@@ -137,8 +181,77 @@ export class TextractAnalyzer implements Analyzer {
     return result;
   }
 
+  /**
+   * Runs StartExpenseAnalysis on the S3 object and polls GetExpenseAnalysis until it ends, then reads
+   * every page of results. The start request carries a token derived from the object, so a retry of a
+   * timed-out attempt is handed the same job instead of paying for a second analysis.
+   */
+  private async analyzeAsync(source: { bucket: string; key: string }): Promise<{
+    ExpenseDocuments: ExpenseDocument[];
+    DocumentMetadata?: GetExpenseAnalysisCommandOutput['DocumentMetadata'];
+  }> {
+    let jobId: string | undefined;
+    try {
+      const started = await this.client.send(
+        new StartExpenseAnalysisCommand({
+          DocumentLocation: { S3Object: { Bucket: source.bucket, Name: source.key } },
+          ClientRequestToken: requestToken(source),
+        }),
+      );
+      jobId = started.JobId;
+    } catch (error) {
+      throw this.translate(error);
+    }
+    if (!jobId) {
+      throw new AnalyzerError(RETRY_LATER, { code: 'TextractNoJobId', retryable: true });
+    }
+    let waited = 0;
+    let interval = FIRST_POLL_MS;
+    let first: GetExpenseAnalysisCommandOutput;
+    for (;;) {
+      first = await this.getResults(jobId);
+      if (first.JobStatus !== 'IN_PROGRESS') break;
+      if (waited + interval > this.maxWaitMs) {
+        this.logger.warn('textract job still running', { jobId, waitedMs: this.maxWaitMs });
+        throw new AnalyzerError(
+          'The receipt reader is taking longer than usual with this PDF; the scan will be tried again shortly.',
+          { code: 'TextractJobStillRunning', retryable: true },
+        );
+      }
+      await this.sleep(interval);
+      waited += interval;
+      interval = Math.min(interval * 2, this.maxPollIntervalMs);
+    }
+    if (first.JobStatus === 'FAILED') {
+      this.logger.warn('textract job failed', { jobId, message: first.StatusMessage });
+      throw new AnalyzerError(
+        'The receipt reader could not read this PDF. Check that it opens and is not password-protected, or upload a photo of the receipt.',
+        { code: 'TextractJobFailed', retryable: false },
+      );
+    }
+    if (first.JobStatus === 'PARTIAL_SUCCESS')
+      this.logger.warn('textract read only part of a PDF', { jobId, warnings: first.Warnings?.length ?? 0 });
+    const documents = [...(first.ExpenseDocuments ?? [])];
+    for (let token = first.NextToken; token;) {
+      const next = await this.getResults(jobId, token);
+      documents.push(...(next.ExpenseDocuments ?? []));
+      token = next.NextToken;
+    }
+    return { ExpenseDocuments: documents, DocumentMetadata: first.DocumentMetadata };
+  }
+
+  private async getResults(jobId: string, nextToken?: string): Promise<GetExpenseAnalysisCommandOutput> {
+    try {
+      return await this.client.send(
+        new GetExpenseAnalysisCommand({ JobId: jobId, ...(nextToken ? { NextToken: nextToken } : {}) }),
+      );
+    } catch (error) {
+      throw this.translate(error);
+    }
+  }
+
   private translate(error: unknown): unknown {
-    const name = error instanceof Error ? error.name : '';
+    const name = nameOf(error);
     const known = VENDOR_ERRORS[name];
     if (known) {
       this.logger.warn('textract refused a receipt', { error: name, retryable: known.retryable });
@@ -174,4 +287,39 @@ export class TextractAnalyzer implements Analyzer {
     }
     return error;
   }
+}
+
+function nameOf(error: unknown): string {
+  return error instanceof Error ? error.name : '';
+}
+
+function tooManyPages(pages: number): AnalyzerError {
+  return new AnalyzerError(
+    `This PDF has ${pages} pages; a receipt may have at most ${MAX_PDF_PAGES}. Upload a PDF with only the receipt’s pages.`,
+    { code: 'PdfTooManyPages', retryable: false },
+  );
+}
+
+function requireSource(source: { bucket: string; key: string } | undefined): { bucket: string; key: string } {
+  if (source) return source;
+  throw new AnalyzerError(
+    'A PDF of several pages can only be read from the receipt store (Amazon S3). Upload it through the app, or upload each page as a photo.',
+    { code: 'MultiPagePdfNeedsS3', retryable: false },
+  );
+}
+
+/** A ClientRequestToken (at most 64 characters of [A-Za-z0-9-_]) that names one stored object. */
+function requestToken(source: { bucket: string; key: string }): string {
+  return createHash('sha256').update(`${source.bucket}/${source.key}`).digest('hex');
+}
+
+/**
+ * The number of pages of a PDF, counted from its page objects (`/Type /Page`), or 1 when none are
+ * visible in the bytes (a PDF that keeps its objects in compressed object streams): AnalyzeExpense is
+ * tried first then, and refuses a multi-page document as unsupported.
+ */
+export function countPdfPages(bytes: Uint8Array): number {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  const pages = text.match(/\/Type\s*\/Page(?![A-Za-z])/g)?.length ?? 0;
+  return Math.max(1, pages);
 }

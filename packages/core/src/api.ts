@@ -67,8 +67,19 @@ export const unregisterFcmTokenBody = registerFcmTokenBody;
 
 export const userIdQuery = z.object({ userId: idSchema('userId') });
 
-export const getImageQuery = z.object({ userId: idSchema('userId'), blobName: fileNameSchema('blobName') });
-/** getImage answers a JSON string: a data URL to use as an image source. */
+export const getImageQuery = z.object({
+  userId: idSchema('userId'),
+  blobName: fileNameSchema('blobName'),
+  /** `1`: a picture to show (a PDF's first page as PNG, where the server can draw it), not the file. */
+  preview: z
+    .enum(['0', '1'], { error: 'preview must be 1 (a picture to show) or 0 (the stored file).' })
+    .optional()
+    .transform((v) => v === '1'),
+});
+/**
+ * getImage answers a JSON string: a data URL to use as an image source. With `preview=1`, a PDF
+ * comes back as a PNG of its first page when the server can draw one, else as the PDF itself.
+ */
 export type GetImageAnswer = string;
 
 /**

@@ -46,6 +46,16 @@ export interface Analyzer {
   close?(): Promise<void>;
 }
 
+/** Draws the first page of a PDF receipt as a picture, where a picture of the receipt is shown. */
+export interface PdfPreviewer {
+  /**
+   * @param pdf - the PDF's bytes
+   * @returns the first page as PNG bytes
+   * @throws AnalyzerError when the PDF cannot be opened
+   */
+  firstPage(pdf: Uint8Array): Promise<Uint8Array>;
+}
+
 export interface BrandMatch {
   brand: string;
   owning_corporation: string | null;

@@ -17,10 +17,12 @@ export interface ImageModalProps {
   loading: boolean;
   error: string | null;
   alt: string;
+  /** The stored file when it is a PDF: `src` is then its first page (or the PDF), with a link to open it. */
+  pdf?: { userId: string; blobName: string };
 }
 
 /** The stored image in a modal up to 900px and 80vw wide (spec §2, §9); a PDF as a link that opens it. */
-export function ImageModal({ open, onClose, title, src, loading, error, alt }: ImageModalProps) {
+export function ImageModal({ open, onClose, title, src, loading, error, alt, pdf }: ImageModalProps) {
   const styles = useStyles();
   return (
     <Modal open={open} onClose={onClose} title={title}>
@@ -30,8 +32,10 @@ export function ImageModal({ open, onClose, title, src, loading, error, alt }: I
           {error}
         </p>
       )}
-      {src && !error && isPdf(src) && <PdfPreview src={src} name={alt} />}
-      {src && !error && !isPdf(src) && <img className={styles.image} src={src} alt={alt} />}
+      {src && !error && (pdf || isPdf(src)) && (
+        <PdfPreview src={src} name={alt} stored={pdf} imageClassName={styles.image} />
+      )}
+      {src && !error && !pdf && !isPdf(src) && <img className={styles.image} src={src} alt={alt} />}
     </Modal>
   );
 }

@@ -3,15 +3,20 @@ import type { GetImageAnswer } from '@receipts/core/api';
 import { apiRequest } from './api-client';
 import { queryKeys } from './query-keys';
 
-/** GET /api/getImage: the stored image as a data URL. */
-export function getImage(userId: string, blobName: string): Promise<GetImageAnswer> {
-  return apiRequest<GetImageAnswer>('getImage', { query: { userId, blobName } });
+/**
+ * GET /api/getImage: the stored image as a data URL; with `preview`, a picture to show (a PDF's
+ * first page as PNG where the server draws one, else the PDF itself).
+ */
+export function getImage(userId: string, blobName: string, preview = false): Promise<GetImageAnswer> {
+  return apiRequest<GetImageAnswer>('getImage', {
+    query: { userId, blobName, ...(preview ? { preview: '1' } : {}) },
+  });
 }
 
-export const imageQueryOptions = (userId: string, blobName: string) =>
+export const imageQueryOptions = (userId: string, blobName: string, preview = false) =>
   queryOptions({
-    queryKey: queryKeys.image(userId, blobName),
-    queryFn: () => getImage(userId, blobName),
+    queryKey: queryKeys.image(userId, blobName, preview),
+    queryFn: () => getImage(userId, blobName, preview),
     staleTime: Infinity,
   });
 
@@ -19,7 +24,12 @@ export const imageQueryOptions = (userId: string, blobName: string) =>
  * The source to show for a queue entry's image: a data URL as it is, or the stored image behind a
  * `/api/getImage?userId=&blobName=` link (which needs the bearer token, so an <img> cannot load it).
  */
-export function useQueueThumbnail(image: string): { src: string | undefined; failed: boolean } {
+export function useQueueThumbnail(image: string): {
+  src: string | undefined;
+  failed: boolean;
+  /** The stored file behind the thumbnail, when it is one (to open a PDF itself). */
+  stored?: { userId: string; blobName: string };
+} {
   let blobName = '';
   let owner = '';
   if (image && !image.startsWith('data:')) {
@@ -29,14 +39,18 @@ export function useQueueThumbnail(image: string): { src: string | undefined; fai
       owner = url.searchParams.get('userId') ?? '';
     }
   }
-  const stored = useQuery({ ...imageQueryOptions(owner, blobName), enabled: Boolean(owner && blobName) });
+  const stored = useQuery({
+    ...imageQueryOptions(owner, blobName, true),
+    enabled: Boolean(owner && blobName),
+  });
   if (image.startsWith('data:')) return { src: image, failed: false };
-  return { src: stored.data, failed: stored.isError };
+  return { src: stored.data, failed: stored.isError, stored: { userId: owner, blobName } };
 }
 
+/** A receipt's image to show: a PDF's first page as a picture where the server draws one. */
 export function useReceiptImage(userId: string | null, blobName: string, enabled: boolean) {
   return useQuery({
-    ...imageQueryOptions(userId ?? '', blobName),
+    ...imageQueryOptions(userId ?? '', blobName, true),
     enabled: enabled && Boolean(userId && blobName),
   });
 }

@@ -6,7 +6,8 @@ export const queryKeys = {
   queue: (userId: string) => ['queue', userId] as const,
   /** Every report page of a user (the report tables); one table's page adds table and params. */
   reports: (userId: string) => ['report', userId] as const,
-  image: (userId: string, blobName: string) => ['image', userId, blobName] as const,
+  image: (userId: string, blobName: string, preview = false) =>
+    ['image', userId, blobName, preview ? 'preview' : 'file'] as const,
   storageTables: () => ['storage', 'tables'] as const,
   storageRecords: (table: string) => ['storage', 'records', table] as const,
 };

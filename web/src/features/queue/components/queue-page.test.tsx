@@ -160,6 +160,40 @@ describe('Images in progress', () => {
     expect(text).toBe('%PDF-1.4 receipt');
   });
 
+  it('shows a PDF upload by the picture of its first page, and opens the PDF itself from it', async () => {
+    const page = 'data:image/png;base64,iVBORw0KGgo=';
+    const pdf = `data:application/pdf;base64,${btoa('%PDF-1.4 two pages')}`;
+    const api = fakeApi({
+      'GET /api/listQueue': [
+        makeQueueEntry({
+          fileName: '1714550000004-receipt.pdf',
+          status: 'Failed',
+          content_type: 'application/pdf',
+          image: '/api/getImage?userId=user-1&blobName=1714550000004-receipt.pdf',
+        }),
+      ],
+      'GET /api/getImage': (call) => (call.query['preview'] === '1' ? page : pdf),
+    });
+    const open = vi.fn();
+    vi.stubGlobal('open', open);
+    const created = vi.fn(() => 'blob:receipt');
+    Object.assign(URL, { createObjectURL: created, revokeObjectURL: vi.fn() });
+    renderApp('/ReceiptImages', { state: signedInState() });
+    const failed = await screen.findByRole('region', { name: 'Failed' });
+    const picture = await within(failed).findByRole('img', {
+      name: 'First page of PDF receipt 1714550000004-receipt.pdf',
+    });
+    expect(picture).toHaveAttribute('src', page);
+    expect(api.callsTo('GET', '/api/getImage').map((c) => c.query['preview'])).toEqual(['1']);
+    await userEvent
+      .setup()
+      .click(within(failed).getByRole('button', { name: 'Open PDF 1714550000004-receipt.pdf' }));
+    await waitFor(() => expect(open).toHaveBeenCalledWith('blob:receipt', '_blank'));
+    const last = api.callsTo('GET', '/api/getImage').at(-1)!;
+    expect(last.query).toEqual({ userId: 'user-1', blobName: '1714550000004-receipt.pdf' });
+    expect((created.mock.calls[0] as unknown as [Blob])[0].type).toBe('application/pdf');
+  });
+
   it('goes to /Reports when the queue is empty', async () => {
     fakeApi({ 'GET /api/listQueue': [], 'GET /api/getAppData': makeAppData() });
     const { router } = renderApp('/ReceiptImages', { state: signedInState() });

@@ -36,6 +36,15 @@ const useStyles = makeStyles({
     backgroundColor: tokens.colorNeutralBackground4,
     flexShrink: 0,
   },
+  // A PDF: the top of its first page as the thumbnail, "Open PDF" under it.
+  pdfThumb: { width: '72px', flexShrink: 0, whiteSpace: 'nowrap' },
+  page: {
+    width: '64px',
+    height: '64px',
+    objectFit: 'cover',
+    objectPosition: 'top',
+    borderRadius: tokens.borderRadiusMedium,
+  },
   text: { display: 'grid', flexGrow: 1, minWidth: '0', overflowWrap: 'anywhere' },
   reason: { color: tokens.colorPaletteRedForeground1 },
   actions: { display: 'grid', gap: tokens.spacingVerticalXS, justifyItems: 'start' },
@@ -62,7 +71,13 @@ function EntryRow({ entry, stuck, action }: { entry: QueueEntry; stuck: boolean;
   return (
     <li className={styles.entry}>
       {isPdf(thumbnail.src, entry.content_type) ? (
-        <PdfPreview className={styles.thumb} src={thumbnail.src} name={entry.fileName} />
+        <PdfPreview
+          className={styles.pdfThumb}
+          imageClassName={styles.page}
+          src={thumbnail.src}
+          name={entry.fileName}
+          stored={thumbnail.stored}
+        />
       ) : thumbnail.src ? (
         <img className={styles.thumb} src={thumbnail.src} alt={`Receipt ${entry.fileName}`} />
       ) : (

@@ -71,6 +71,7 @@ describe('Receipt', () => {
     expect(api.callsTo('GET', '/api/getImage')[0]?.query).toEqual({
       userId: 'user-1',
       blobName: '1714550000000-receipt.jpg',
+      preview: '1',
     });
     await userEvent.setup().click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());

@@ -437,6 +437,7 @@ export function ReceiptPage() {
         onClose={() => setImageOpen(false)}
         title="Receipt image"
         src={image.data}
+        pdf={userId && /\.pdf$/i.test(blobName) ? { userId, blobName } : undefined}
         loading={image.isFetching}
         error={
           !blobName ? 'This receipt has no stored image.' : image.error ? errorMessage(image.error) : null

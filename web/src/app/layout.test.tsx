@@ -7,14 +7,14 @@ import { fakeApi } from '../testing/fake-api';
 import { makeAppData } from '../testing/data';
 import { routes } from './router';
 
-/** The app's routes plus one screen whose code cannot be fetched (as after a deploy removed it). */
+/** The app's frame and error screen around one screen whose code cannot be fetched (as after a deploy removed it). */
 function withBrokenScreen(): RouteObject[] {
   const [shell] = routes;
   return [
     {
-      ...shell!,
+      element: shell!.element,
+      errorElement: shell!.errorElement,
       children: [
-        ...shell!.children!,
         {
           path: 'Broken',
           lazy: () => Promise.reject(new TypeError('Failed to fetch dynamically imported module')),

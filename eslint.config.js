@@ -184,6 +184,49 @@ export default tseslint.config(
       ],
     },
   },
+  // What the web app needs of the API at run time (route table, limits) comes from the zod-free
+  // '@receipts/core/api-routes'; '@receipts/core/api' would bring zod into the first page.
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@receipts/core/api',
+              allowTypeImports: true,
+              message:
+                "Only types from '@receipts/core/api' (its zod schemas would load with the first page); take routes and limits from '@receipts/core/api-routes'.",
+            },
+            {
+              name: '@receipts/core',
+              allowTypeImports: true,
+              message: "Import from a subpath such as '@receipts/core/api-routes', not the whole core.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['packages/core/src/api-routes.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(zod(/.*)?|\\./.*)$',
+              allowTypeImports: true,
+              message:
+                'api-routes.ts is loaded by the web app before its first page shows: no zod and no other module here.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Web: features never import each other and shared code never imports a feature: see `zones`.
   prettier,
 );

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appConfigSchema } from '../../web/src/config/env';
+import { parseAppConfig } from '../../web/src/config/env';
 import { SPA_FALLBACK_FUNCTION_CODE } from '../../infra/lib/web-stack';
 import {
   propertiesOf,
@@ -229,7 +229,7 @@ describe('site without a web build (fresh clone)', () => {
 
   it("deploys /config.json with the project's public Firebase values, in the shape the SPA reads", () => {
     const configJson = JSON.parse(deployedFile(synth, 'config.json')) as unknown;
-    const parsed = appConfigSchema.parse(configJson);
+    const parsed = parseAppConfig(configJson);
     const { vapidKey, ...firebase } = TEST_CONTEXT.firebaseWebConfig;
     expect(parsed.firebase).toEqual(firebase);
     expect(parsed.vapidKey).toBe(vapidKey);

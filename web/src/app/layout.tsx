@@ -1,6 +1,5 @@
+import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useNavigation } from 'react-router';
-import { ProgressBar } from '@fluentui/react-components';
-import { AppMessageBar } from '../components/app-message-bar';
 import { HeaderBar } from '../components/header-bar';
 import { SessionSync } from '../features/auth/components/session-sync';
 import { PushRegistration } from '../features/notifications/components/push-registration';
@@ -9,6 +8,27 @@ import { useNow } from '../hooks/use-now';
 import { queueCounts } from '../lib/queue';
 import { useReport } from '../features/reports/api/get-report';
 import { useAppActions, useAppState } from '../stores/app-state';
+
+/*
+ * The message bar and the navigation progress bar are not needed to draw the first page, so they are
+ * not part of it (Fluent's MessageBar, Button, ProgressBar and motion code): they are fetched once the
+ * browser is idle after the first page, or when first shown if that comes sooner.
+ */
+const loadMessageBar = () => import('../components/app-message-bar');
+const loadNavigationProgress = () => import('../components/navigation-progress');
+const AppMessageBar = lazy(() => loadMessageBar().then((m) => ({ default: m.AppMessageBar })));
+const NavigationProgress = lazy(() =>
+  loadNavigationProgress().then((m) => ({ default: m.NavigationProgress })),
+);
+
+function whenIdle(task: () => void): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const id = window.requestIdleCallback(task, { timeout: 3000 });
+    return () => window.cancelIdleCallback(id);
+  }
+  const id = window.setTimeout(task, 1000);
+  return () => window.clearTimeout(id);
+}
 
 /** The frame of every screen: header bar, the screen, the message bar, and the background services. */
 export function AppLayout() {
@@ -19,6 +39,15 @@ export function AppLayout() {
   // One receipt of the review list is enough: the server counts the rest (no download of all data).
   const review = useReport('receipts', { review: 'needed', pageSize: '1' });
   const reviewCount = review.data?.count ?? 0;
+  useEffect(
+    () =>
+      whenIdle(() => {
+        // Only a head start: a failure here is ignored, and the part is asked for again when shown.
+        loadMessageBar().catch(() => undefined);
+        loadNavigationProgress().catch(() => undefined);
+      }),
+    [],
+  );
   return (
     <>
       <HeaderBar
@@ -30,14 +59,16 @@ export function AppLayout() {
         onReportsClick={() => actions.setNewReport(false)}
       />
       {navigation.state === 'loading' && (
-        <ProgressBar
-          aria-label="Loading the page"
-          thickness="medium"
-          style={{ position: 'sticky', top: 52, zIndex: 9 }}
-        />
+        <Suspense fallback={null}>
+          <NavigationProgress />
+        </Suspense>
       )}
       <Outlet />
-      <AppMessageBar message={message} onDismiss={actions.dismissMessage} />
+      {message && (
+        <Suspense fallback={null}>
+          <AppMessageBar message={message} onDismiss={actions.dismissMessage} />
+        </Suspense>
+      )}
       <SessionSync />
       <QueueWatcher />
       <PushRegistration />

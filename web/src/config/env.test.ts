@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './env';
+import { loadConfig, parseAppConfig } from './env';
 
 const answer =
   (body: unknown, status = 200) =>
@@ -36,5 +36,34 @@ describe('loadConfig', () => {
         throw new TypeError('Failed to fetch');
       }),
     ).rejects.toThrow(/Could not reach the server/);
+  });
+
+  it('names every field of the wrong type in one message', async () => {
+    await expect(
+      loadConfig(
+        answer({
+          firebase: { apiKey: '', authDomain: 'd', projectId: 7, appId: 1 },
+          vapidKey: 42,
+        }),
+      ),
+    ).rejects.toThrow(
+      '/config.json is incomplete: firebase.apiKey is required; firebase.projectId is required; ' +
+        'firebase.appId must be a string; vapidKey must be a string or null.',
+    );
+    await expect(loadConfig(answer({ authEmulatorUrl: null }))).rejects.toThrow(/firebase must be an object/);
+    await expect(loadConfig(answer([1, 2]))).rejects.toThrow('/config.json must hold a JSON object.');
+  });
+
+  it('keeps only the fields the app reads', () => {
+    expect(
+      parseAppConfig({
+        firebase: { apiKey: 'k', authDomain: 'd', projectId: 'p', messagingSenderId: '1', extra: 'x' },
+        vapidKey: null,
+        unknown: true,
+      }),
+    ).toEqual({
+      firebase: { apiKey: 'k', authDomain: 'd', projectId: 'p', messagingSenderId: '1' },
+      vapidKey: null,
+    });
   });
 });

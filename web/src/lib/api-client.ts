@@ -1,4 +1,5 @@
-import { ROUTES, type ErrorAnswer, type RouteName } from '@receipts/core/api';
+import type { ErrorAnswer } from '@receipts/core/api';
+import { ROUTES, type RouteName } from '@receipts/core/api-routes';
 import { getIdToken } from './firebase';
 
 /** A failed /api call; `message` is the server's own words when it sent any. */

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ROUTES, type RouteName } from '@receipts/core/api';
+import { ROUTES, type RouteName } from '@receipts/core/api-routes';
 import { apiRequest } from './api-client';
 import { invalidateUserData } from './query-keys';
 

@@ -1,5 +1,5 @@
 import type { FirebaseApp } from 'firebase/app';
-import type * as AuthSdk from 'firebase/auth';
+import type * as FirebaseSdk from './firebase-sdk';
 import type { Auth, User as FirebaseUser } from 'firebase/auth';
 import type { AppConfig } from '../config/env';
 
@@ -13,7 +13,7 @@ export interface SignedInUser {
 interface Loaded {
   app: FirebaseApp;
   auth: Auth;
-  sdk: typeof AuthSdk;
+  sdk: typeof FirebaseSdk;
 }
 
 let config: AppConfig | null = null;
@@ -34,9 +34,13 @@ export function firebaseConfig(): AppConfig {
 function load(): Promise<Loaded> {
   if (!loading) {
     const appConfig = firebaseConfig();
-    loading = Promise.all([import('firebase/app'), import('firebase/auth')]).then(([appSdk, sdk]) => {
-      const app = appSdk.getApps()[0] ?? appSdk.initializeApp(appConfig.firebase);
-      const auth = sdk.getAuth(app);
+    loading = import('./firebase-sdk').then((sdk) => {
+      const app = sdk.getApps()[0] ?? sdk.initializeApp(appConfig.firebase);
+      // What getAuth would set up, less what the app does not use: the session is kept in IndexedDB
+      // (local storage where there is none), and the redirect resolver goes with the Google calls.
+      const auth = sdk.initializeAuth(app, {
+        persistence: [sdk.indexedDBLocalPersistence, sdk.browserLocalPersistence],
+      });
       if (appConfig.authEmulatorUrl) {
         sdk.connectAuthEmulator(auth, appConfig.authEmulatorUrl, { disableWarnings: true });
       }
@@ -113,7 +117,7 @@ export async function signInWithGoogle(): Promise<void> {
   } catch {
     // Without session storage the result is still read on return, just on every visit.
   }
-  await sdk.signInWithRedirect(auth, new sdk.GoogleAuthProvider());
+  await sdk.signInWithRedirect(auth, new sdk.GoogleAuthProvider(), sdk.browserPopupRedirectResolver);
 }
 
 /**
@@ -130,7 +134,7 @@ export async function redirectResult(): Promise<SignedInUser | null> {
   }
   if (!pending) return null;
   const { auth, sdk } = await load();
-  const result = await sdk.getRedirectResult(auth);
+  const result = await sdk.getRedirectResult(auth, sdk.browserPopupRedirectResolver);
   return result ? toUser(result.user) : null;
 }
 

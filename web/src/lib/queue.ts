@@ -1,4 +1,4 @@
-import { isStale } from '@receipts/core/api';
+import { isStale } from '@receipts/core/api-routes';
 import type { QueueEntry } from '@receipts/core/entities';
 
 /**

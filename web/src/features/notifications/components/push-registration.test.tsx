@@ -89,6 +89,6 @@ describe('push notifications', () => {
       }
     });
     expect(await screen.findByRole('link', { name: 'Reports (new report ready)' })).toBeInTheDocument();
-    expect(screen.getByRole('status')).toHaveTextContent('Receipt ready');
+    expect(await screen.findByRole('status')).toHaveTextContent('Receipt ready');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { STALE_SCAN_MS } from '@receipts/core/api';
+import { STALE_SCAN_MS } from '@receipts/core/api-routes';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { makeAppData, makeQueueEntry } from '../../../testing/data';

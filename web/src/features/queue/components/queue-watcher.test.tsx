@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen } from '@testing-library/react';
-import { STALE_SCAN_MS } from '@receipts/core/api';
+import { STALE_SCAN_MS } from '@receipts/core/api-routes';
 import { makeAppData, makeQueueEntry } from '../../../testing/data';
 import { fakeApi } from '../../../testing/fake-api';
 import { renderApp, signedInState } from '../../../testing/render';

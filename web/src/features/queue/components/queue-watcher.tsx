@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useQuery, useQueryClient, type Query } from '@tanstack/react-query';
-import { QUEUE_POLL_MS } from '@receipts/core/api';
+import { QUEUE_POLL_MS } from '@receipts/core/api-routes';
 import type { QueueEntry } from '@receipts/core/entities';
 import { appDataQueryOptions } from '../../../lib/app-data';
 import { queryKeys } from '../../../lib/query-keys';

@@ -1,5 +1,5 @@
 import type { ColumnDef, VisibilityState } from '@tanstack/react-table';
-import { TABLE_PAGE_SIZE } from '@receipts/core/api';
+import { TABLE_PAGE_SIZE } from '@receipts/core/api-routes';
 import type { ReportRows, ReportTable } from '@receipts/core/report-api';
 import { DataTable } from '../../../components/data-table';
 import { PageError } from '../../../components/page';

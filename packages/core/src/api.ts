@@ -231,5 +231,8 @@ export const ROUTES = {
   storageListRecords: { method: 'GET', path: '/api/storage/records', auth: true },
   storageCreateRecord: { method: 'POST', path: '/api/storage/records', auth: true },
   storageDeleteRecord: { method: 'DELETE', path: '/api/storage/records', auth: true },
+  // My data (schemas in ./my-data-api).
+  downloadMyData: { method: 'GET', path: '/api/downloadMyData', auth: true },
+  deleteAccount: { method: 'POST', path: '/api/deleteAccount', auth: true },
 } as const;
 export type RouteName = keyof typeof ROUTES;

@@ -18,7 +18,12 @@ import type { AppConfig } from './config';
 import { MAX_SCAN_ATTEMPTS } from './pipeline-stack';
 import { ReceiptFunction } from './receipt-function';
 import { deployedRoutes, routeConstructId } from './routes';
-import { grantAppDataCache, grantImages, importFirebaseSecret, sharedEnvironment } from './shared-environment';
+import {
+  grantAppDataCache,
+  grantImages,
+  importFirebaseSecret,
+  sharedEnvironment,
+} from './shared-environment';
 import { importStorage, TableStoreAccess, type StorageExports } from './storage-stack';
 
 /** Requests per second (and burst) of the routes throttled below the stage's 50/100. */

@@ -30,7 +30,9 @@ const shop = (merchant: string, total: number, extra: Partial<FakeReceiptLike> =
   date: '2024-04-02',
   total,
   tax: 0.12,
-  items: [{ description: `${merchant} BREAD`, price: total, brand: 'Coca-Cola', owner: 'The Coca-Cola Company' }],
+  items: [
+    { description: `${merchant} BREAD`, price: total, brand: 'Coca-Cola', owner: 'The Coca-Cola Company' },
+  ],
   ...extra,
 });
 
@@ -153,7 +155,9 @@ describe('downloadMyData', () => {
 
   it('leaves the images out when asked, and refuses another user', async () => {
     const { world } = await seeded();
-    const files = await filesOf((await downloadMyData(world.deps, alice, { userId: 'alice', images: false })).files);
+    const files = await filesOf(
+      (await downloadMyData(world.deps, alice, { userId: 'alice', images: false })).files,
+    );
     expect([...files.keys()].some((p) => p.startsWith('images/') || p.startsWith('analysis/'))).toBe(false);
     expect(files.has('receipts.csv')).toBe(true);
     await expect(downloadMyData(world.deps, bob, { userId: 'alice', images: true })).rejects.toThrow(

@@ -18,7 +18,12 @@ import type { AppConfig } from './config';
 import { MAX_SCAN_ATTEMPTS } from './pipeline-stack';
 import { ReceiptFunction } from './receipt-function';
 import { deployedRoutes, routeConstructId } from './routes';
-import { grantAppDataCache, grantImages, sharedEnvironment } from './shared-environment';
+import {
+  grantAppDataCache,
+  grantImages,
+  importFirebaseSecret,
+  sharedEnvironment,
+} from './shared-environment';
 import { importStorage, TableStoreAccess, type StorageExports } from './storage-stack';
 
 /** Requests per second (and burst) of the routes throttled below the stage's 50/100. */
@@ -34,6 +39,9 @@ export interface ApiStackProps extends StackProps {
   readonly storage: StorageExports;
   readonly queue: sqs.IQueue;
 }
+
+/** Seconds of the routes that may take longer than the others' 15: they go through all of a user's data. */
+const LONG_ROUTES: Partial<Record<RouteName, number>> = { downloadMyData: 60, deleteAccount: 120 };
 
 export class ApiStack extends Stack {
   readonly httpApi: apigw.HttpApi;
@@ -126,8 +134,14 @@ export class ApiStack extends Stack {
         config,
         description: `${route.method} ${route.path}`,
         // An upload carries an image of up to several MB; it is stored, not analysed, in the request.
-        timeout: Duration.seconds(route.name === 'upload' ? 30 : 15),
-        memorySize: route.name === 'upload' || route.name === 'getImage' ? 1024 : 512,
+        // The data download reads every image of a user, and deleting an account every row and image.
+        timeout: Duration.seconds(
+          route.name === 'upload' ? 30 : route.name in LONG_ROUTES ? LONG_ROUTES[route.name]! : 15,
+        ),
+        memorySize:
+          route.name === 'upload' || route.name === 'getImage' || route.name === 'downloadMyData'
+            ? 1024
+            : 512,
         environment: {
           ...sharedEnvironment(this, {
             config,
@@ -135,8 +149,9 @@ export class ApiStack extends Stack {
             storage,
             queue: props.queue,
             maxScanAttempts: MAX_SCAN_ATTEMPTS,
-            // Token checks need only the project id (Google's public keys); only push needs the key.
-            firebaseServiceAccount: false,
+            // Token checks need only the project id (Google's public keys); push and deleting a
+            // sign-in account (firebase-admin deleteUser) need the key.
+            firebaseServiceAccount: route.name === 'deleteAccount',
           }),
           // A dynamic reference, resolved by CloudFormation at deploy: the template holds no value,
           // and the functions need no Secrets Manager call or grant (the log route stays without any).
@@ -150,6 +165,7 @@ export class ApiStack extends Stack {
       grantImages(role, storage, route.images);
       if (route.appDataCache) grantAppDataCache(role, storage);
       if (route.sendsScanJobs) props.queue.grantSendMessages(role);
+      if (route.name === 'deleteAccount') importFirebaseSecret(this, config).grantRead(role);
       functions[route.name] = fn;
 
       const routes = this.httpApi.addRoutes({

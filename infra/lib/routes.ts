@@ -67,6 +67,11 @@ export const ROUTE_ACCESS: Record<RouteName, RouteAccess> = {
   storageListRecords: reads,
   storageCreateRecord: writes,
   storageDeleteRecord: writes,
+  // Reads every row of the user and every image and analysis JSON under the user's prefix.
+  downloadMyData: { ...reads, images: ['list', 'read'] },
+  // Deletes every row, image, analysis JSON and the cached report of the user (and the Firebase
+  // account, with the service account key: see api-stack).
+  deleteAccount: { ...writes, images: ['list', 'delete'], appDataCache: true },
 };
 
 /** The SQS-triggered worker that analyses receipts, without `.ts`. */

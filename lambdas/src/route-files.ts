@@ -34,6 +34,8 @@ export const ROUTE_HANDLER_FILES: Record<RouteName, string> = {
   storageListRecords: 'storage-list-records.ts',
   storageCreateRecord: 'storage-create-record.ts',
   storageDeleteRecord: 'storage-delete-record.ts',
+  downloadMyData: 'download-my-data.ts',
+  deleteAccount: 'delete-account.ts',
 };
 
 /** The SQS consumer that analyses receipts. */

@@ -3,6 +3,8 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { HttpResult } from './http/responses';
 import { handler as deleteItem } from './handlers/delete-item';
 import { handler as deleteReceiptData } from './handlers/delete-receipt-data';
+import { handler as deleteAccount } from './handlers/delete-account';
+import { streamHandler as downloadMyData } from './handlers/download-my-data';
 import { streamHandler as exportCsv } from './handlers/export-csv';
 import { handler as getAnalysis } from './handlers/get-analysis';
 import { handler as getAppData } from './handlers/get-app-data';
@@ -64,4 +66,6 @@ export const ROUTE_HANDLERS: Record<RouteName, ApiHandler> = {
   storageListRecords,
   storageCreateRecord,
   storageDeleteRecord,
+  downloadMyData,
+  deleteAccount,
 };

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
+import { unzipSync } from 'fflate';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES, ServiceUnavailableError, StoreError, TransactionError } from '@receipts/core';
 import { LOST_RACE_MESSAGE } from '../src/http/errors';
@@ -8,6 +10,7 @@ import {
   handler as exportCsv,
   streamHandler as exportStream,
 } from '../src/handlers/export-csv';
+import { DOWNLOAD_TOO_LARGE_MESSAGE, handler as downloadMyData } from '../src/handlers/download-my-data';
 import { handler as getAppData } from '../src/handlers/get-app-data';
 import { handler as listQueue } from '../src/handlers/list-queue';
 import { handler as logEvent } from '../src/handlers/log-event';
@@ -303,5 +306,53 @@ describe('the CSV export on Lambda', () => {
       error: 'AnswerTooLarge',
       message: expect.stringMatching(/date range \(From and To\).*in parts/),
     });
+  });
+});
+
+describe('the data download on Lambda', () => {
+  const downloadEvent = (query: Record<string, string> = {}) =>
+    apiEvent('GET', '/api/downloadMyData', { token: 'token-alice', query: { userId: 'alice', ...query } });
+
+  beforeEach(async () => {
+    await seedReceipts(services.store, 'alice', generatedReceipts('alice', 20, 3));
+  });
+
+  it('answers the ZIP in one piece, base64-encoded, with the data files and the images', async () => {
+    const bytes = new Uint8Array(randomBytes(50_000));
+    await services.blobs.put('alice/1700000000000-receipt.jpg', bytes, 'image/jpeg');
+    const result = await downloadMyData(downloadEvent());
+    expect(result.statusCode).toBe(200);
+    expect(result.headers['content-type']).toBe('application/zip');
+    expect(result.isBase64Encoded).toBe(true);
+    const files = unzipSync(Buffer.from(result.body!, 'base64'));
+    expect(files['images/1700000000000-receipt.jpg']).toEqual(bytes);
+    expect(JSON.parse(new TextDecoder().decode(files['receipts.json']))).toHaveLength(20);
+    expect(new TextDecoder().decode(files['items.csv']).split('\r\n')).toHaveLength(1 + 60 + 1);
+  });
+
+  it('answers 413 pointing to the download without images when the images are over the answer limit, and stops reading them', async () => {
+    for (let i = 0; i < 6; i++) {
+      await services.blobs.put(
+        `alice/170000000000${i}-receipt.jpg`,
+        new Uint8Array(randomBytes(2_000_000)),
+        'image/jpeg',
+      );
+    }
+    const get = services.blobs.get.bind(services.blobs);
+    let reads = 0;
+    services.blobs.get = (key: string) => {
+      reads++;
+      return get(key);
+    };
+    const result = await downloadMyData(downloadEvent());
+    expect(result.statusCode).toBe(413);
+    expect(bodyOf(result)).toEqual({ error: 'AnswerTooLarge', message: DOWNLOAD_TOO_LARGE_MESSAGE });
+    expect(reads).toBeLessThan(6);
+
+    const slim = await downloadMyData(downloadEvent({ images: 'false' }));
+    expect(slim.statusCode).toBe(200);
+    expect(Object.keys(unzipSync(Buffer.from(slim.body!, 'base64')))).not.toContain(
+      'images/1700000000000-receipt.jpg',
+    );
   });
 });

@@ -39,6 +39,7 @@ export async function memoryServices(): Promise<
         if (!identity) throw new UnauthorizedError('The sign-in token is not valid. Sign in again.');
         return identity;
       },
+      deleteAccount: async () => {},
     },
     notifier: new RecordingNotifier(),
     admin: { emails: ['admin@example.com'], requireVerifiedEmail: true },

@@ -69,6 +69,7 @@ function summary(values: number[]): string {
 /** An identity verifier for the benchmark only: the token is the uid (no emulator in the loop). */
 const benchIdentity = {
   verify: async (token: string): Promise<Identity> => ({ uid: token, email: null, name: null }),
+  deleteAccount: async () => {},
 };
 
 async function withConcurrency<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {

@@ -226,7 +226,14 @@ describe('the web app in a real browser', () => {
     await header().getByRole('link', { name: 'Menu' }).click();
     const menu = page.getByRole('navigation', { name: 'Menu' });
     await visible(menu);
-    expect(await linkLabels(menu)).toEqual(['Home', 'Reports', 'Receipts', 'Needs review', 'Upload']);
+    expect(await linkLabels(menu)).toEqual([
+      'Home',
+      'Reports',
+      'Receipts',
+      'Needs review',
+      'Upload',
+      'Account: my data',
+    ]);
     await visible(page.getByText(/^Data version: (?!loading)/));
     await screenshot(page, 'menu-signed-in');
   });

@@ -141,8 +141,10 @@ describe('functions', () => {
   it('tells only the functions that may read the Firebase service account where it is', () => {
     for (const { name, fn, template } of allFunctions()) {
       const env = functionProperties(fn, template).Environment.Variables;
-      // Only the analyze function sends push; token checks need no key.
-      if (name === 'analyze') expect(env, name).toHaveProperty('FIREBASE_SERVICE_ACCOUNT_SECRET_ARN');
+      // Only the analyze function sends push, and only deleteAccount deletes sign-in accounts;
+      // token checks need no key.
+      if (name === 'analyze' || name === 'deleteAccount')
+        expect(env, name).toHaveProperty('FIREBASE_SERVICE_ACCOUNT_SECRET_ARN');
       else expect(env, name).not.toHaveProperty('FIREBASE_SERVICE_ACCOUNT_SECRET_ARN');
     }
   });
@@ -245,7 +247,8 @@ describe('permissions per function', () => {
     const removes = actionsOf(synth.templates.api, role('removeScan'));
     expect(removes).toEqual(expect.arrayContaining(['s3:DeleteObject', 's3:ListBucket']));
     expect(removes).not.toContain('s3:PutObject');
-    for (const name of ROUTE_NAMES.filter((n) => n !== 'deleteReceiptData' && n !== 'removeScan')) {
+    const deleters = ['deleteReceiptData', 'removeScan', 'deleteAccount'];
+    for (const name of ROUTE_NAMES.filter((n) => !deleters.includes(n))) {
       expect(actionsOf(synth.templates.api, role(name)), name).not.toContain('s3:DeleteObject');
     }
   });
@@ -255,8 +258,18 @@ describe('permissions per function', () => {
     expect(new Set(statements)).toEqual(new Set(['logs:CreateLogStream', 'logs:PutLogEvents']));
   });
 
-  it('lets only the function that sends push read the Firebase secret: token checks need no key', () => {
-    for (const name of ROUTE_NAMES) {
+  it('lets only the functions that send push or delete accounts read the Firebase secret', () => {
+    // Token checks need no key; firebase-admin's deleteUser does.
+    const accountReads = statementsAllowing(
+      synth.templates.api,
+      role('deleteAccount'),
+      'secretsmanager:GetSecretValue',
+    );
+    expect(accountReads).toHaveLength(1);
+    expect(JSON.stringify(accountReads[0]!.Resource)).toContain(
+      `secret:${TEST_CONTEXT.firebaseServiceAccountSecretName}-??????`,
+    );
+    for (const name of ROUTE_NAMES.filter((n) => n !== 'deleteAccount')) {
       const reads = statementsAllowing(synth.templates.api, role(name), 'secretsmanager:GetSecretValue');
       expect(reads, name).toHaveLength(0);
       expect(functionProperties(api(name)).Environment.Variables, name).not.toHaveProperty(

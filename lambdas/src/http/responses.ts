@@ -5,11 +5,11 @@ export type HttpResult = APIGatewayProxyStructuredResultV2 & {
   statusCode: number;
   headers: Record<string, string>;
   /**
-   * A body sent in chunks as they are made (the CSV export), instead of `body`. The local server
-   * writes it out chunk by chunk; on Lambda, whose HTTP API integration answers in one piece,
-   * {@link bufferedResult} joins it first.
+   * A body sent in chunks as they are made (the CSV export, text; the data download, bytes), instead
+   * of `body`. The local server writes it out chunk by chunk; on Lambda, whose HTTP API integration
+   * answers in one piece, {@link bufferedResult} joins it first.
    */
-  bodyStream?: AsyncIterable<string>;
+  bodyStream?: AsyncIterable<string> | AsyncIterable<Uint8Array>;
 };
 
 const BASE_HEADERS = {
@@ -72,6 +72,23 @@ export function streamedDownload(
   };
 }
 
+/** A streamed binary download, e.g. a ZIP archive. */
+export function streamedBinaryDownload(
+  stream: AsyncIterable<Uint8Array>,
+  contentType: string,
+  fileName: string,
+): HttpResult {
+  return {
+    statusCode: 200,
+    headers: {
+      ...BASE_HEADERS,
+      'content-type': contentType,
+      'content-disposition': `attachment; filename="${fileName}"`,
+    },
+    bodyStream: stream,
+  };
+}
+
 /**
  * The most a Lambda answer behind API Gateway may carry: 6 MB for the whole answer (body, headers and
  * their JSON envelope); a margin is kept for the headers and escaping.
@@ -90,13 +107,36 @@ export async function bufferedResult(
 ): Promise<HttpResult> {
   if (!result.bodyStream) return result;
   const { bodyStream, ...rest } = result;
-  const chunks: string[] = [];
-  for await (const chunk of bodyStream) chunks.push(chunk);
-  const text = chunks.join('');
   const maxBytes = options.maxBytes ?? LAMBDA_ANSWER_BYTES;
+  const chunks: (string | Uint8Array)[] = [];
+  // Bytes travel base64-encoded (4 characters per 3 bytes): stop reading once that cannot fit.
+  let bytes = 0;
+  let tooLarge = false;
+  for await (const chunk of bodyStream) {
+    chunks.push(chunk);
+    if (typeof chunk !== 'string') {
+      bytes += chunk.length;
+      if (Math.ceil(bytes / 3) * 4 > maxBytes) {
+        tooLarge = true;
+        break;
+      }
+    }
+  }
+  const binary = chunks.some((chunk) => typeof chunk !== 'string');
+  const text = binary ? '' : (chunks as string[]).join('');
   const acceptsGzip = /\bgzip\b/i.test(header(options.event, 'accept-encoding') ?? '');
   let answer: HttpResult;
-  if (acceptsGzip && text.length >= GZIP_MIN_BYTES) {
+  if (binary) {
+    answer = tooLarge
+      ? { ...rest, body: '', isBase64Encoded: false }
+      : {
+          ...rest,
+          body: Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))).toString(
+            'base64',
+          ),
+          isBase64Encoded: true,
+        };
+  } else if (acceptsGzip && text.length >= GZIP_MIN_BYTES) {
     answer = {
       ...rest,
       headers: { ...rest.headers, 'content-encoding': 'gzip', vary: 'accept-encoding' },
@@ -107,7 +147,7 @@ export async function bufferedResult(
     answer = { ...rest, body: text, isBase64Encoded: false };
   }
   // The body travels JSON-encoded inside the Lambda answer: escaping counts too.
-  if (Buffer.byteLength(JSON.stringify(answer.body)) > maxBytes) {
+  if (tooLarge || Buffer.byteLength(JSON.stringify(answer.body)) > maxBytes) {
     return json(413, {
       error: 'AnswerTooLarge',
       message:

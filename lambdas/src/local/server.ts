@@ -223,7 +223,7 @@ export function toApiGatewayEvent(
 async function sendStream(
   res: ServerResponse,
   result: HttpResult,
-  stream: AsyncIterable<string>,
+  stream: AsyncIterable<string> | AsyncIterable<Uint8Array>,
 ): Promise<void> {
   res.writeHead(result.statusCode, { ...result.headers, 'transfer-encoding': 'chunked' });
   try {

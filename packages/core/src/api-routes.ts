@@ -58,6 +58,9 @@ export const ROUTES = {
   mergeMerchants: { method: 'POST', path: '/api/mergeMerchants', auth: true },
   listBrands: { method: 'GET', path: '/api/listBrands', auth: true },
   getAnalysis: { method: 'GET', path: '/api/getAnalysis', auth: true },
+  // My data (schemas in ./my-data-api).
+  downloadMyData: { method: 'GET', path: '/api/downloadMyData', auth: true },
+  deleteAccount: { method: 'POST', path: '/api/deleteAccount', auth: true },
   storageListTables: { method: 'GET', path: '/api/storage/tables', auth: true },
   storageListRecords: { method: 'GET', path: '/api/storage/records', auth: true },
   storageCreateRecord: { method: 'POST', path: '/api/storage/records', auth: true },

@@ -7,6 +7,7 @@ export * from './api';
 export * from './report-api';
 export * from './dashboard-api';
 export * from './api-edits';
+export * from './my-data-api';
 export * from './repository';
 export * from './use-cases';
 export * from './enrich';

@@ -91,6 +91,13 @@ export interface Identity {
 /** Verifies a bearer ID token; throws UnauthorizedError when it is missing, forged or expired. */
 export interface IdentityVerifier {
   verify(idToken: string): Promise<Identity>;
+  /**
+   * Deletes the sign-in account of `uid` in the identity provider, after which its tokens are
+   * refused. An account that is already gone is not an error (deleting an account can be repeated).
+   * @param uid - the verified uid of the account to delete
+   * @throws ServiceUnavailableError when the provider cannot be reached or refuses the deletion
+   */
+  deleteAccount(uid: string): Promise<void>;
 }
 
 export interface Logger {

@@ -186,6 +186,28 @@ export class FirebaseIdentityVerifier implements IdentityVerifier {
     throw unavailable(new Error(`accounts:lookup answered ${status} ${body.error?.message ?? ''}`.trim()));
   }
 
+  /**
+   * Deletes the Firebase Auth account (firebase-admin `deleteUser`); its ID tokens are refused from
+   * then on, as {@link verify} looks every token's account up. An account already gone is fine.
+   * Needs the service account key in the cloud (or the Auth emulator locally).
+   *
+   * @param uid - the verified uid of the account to delete
+   * @throws ServiceUnavailableError (code `AccountNotDeleted`) when Firebase cannot be reached or
+   *   refuses it (for instance without credentials)
+   */
+  async deleteAccount(uid: string): Promise<void> {
+    assertEmulatorNotInCloud(process.env);
+    try {
+      await this.auth.deleteUser(uid);
+    } catch (error) {
+      if ((error as { code?: unknown } | null)?.code === 'auth/user-not-found') return;
+      throw new ServiceUnavailableError(
+        'Your data is deleted, but your sign-in account could not be removed right now. Try again in a moment.',
+        { code: 'AccountNotDeleted', cause: error },
+      );
+    }
+  }
+
   /** Releases the firebase-admin app of this verifier. */
   async close(): Promise<void> {
     await deleteApp(this.app);

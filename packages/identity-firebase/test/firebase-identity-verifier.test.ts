@@ -285,3 +285,51 @@ describe('FirebaseIdentityVerifier account check', () => {
     }
   });
 });
+
+describe('FirebaseIdentityVerifier.deleteAccount', () => {
+  /** Firebase Auth's admin delete (`/v1/projects/…/accounts:delete`) answering `status` and `body`. */
+  async function fakeDelete(status: number, body: unknown): Promise<string[]> {
+    const requests: string[] = [];
+    const server = createHttpServer((request, response) => {
+      let text = '';
+      request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      request.on('end', () => {
+        requests.push(`${request.method} ${request.url ?? ''} ${text}`);
+        response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    process.env.FIREBASE_AUTH_EMULATOR_HOST = `127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    servers.push(server);
+    return requests;
+  }
+
+  it("deletes the uid's account with firebase-admin", async () => {
+    const requests = await fakeDelete(200, {});
+    await verifier().deleteAccount('user-1');
+    expect(requests).toEqual([
+      expect.stringMatching(
+        /^POST \/identitytoolkit\.googleapis\.com\/v1\/projects\/demo-verifier-test\/accounts:delete .*"localId":"user-1"/,
+      ),
+    ]);
+  });
+
+  it('takes an account that is already gone as deleted, so a deletion can be run again', async () => {
+    await fakeDelete(400, { error: { code: 400, message: 'USER_NOT_FOUND' } });
+    await expect(verifier().deleteAccount('user-1')).resolves.toBeUndefined();
+  });
+
+  it('reports a deletion Firebase refuses or cannot take as unavailable, saying the data is gone already', async () => {
+    await fakeDelete(403, { error: { code: 403, message: 'PERMISSION_DENIED' } });
+    const error = await failureOf(verifier().deleteAccount('user-1'));
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect((error as AppError).code).toBe('AccountNotDeleted');
+    expect((error as AppError).message).toMatch(
+      /data is deleted, but your sign-in account could not be removed/,
+    );
+
+    process.env.FIREBASE_AUTH_EMULATOR_HOST = `127.0.0.1:${await closedPort()}`;
+    expect(await failureOf(verifier().deleteAccount('user-1'))).toBeInstanceOf(ServiceUnavailableError);
+  });
+});

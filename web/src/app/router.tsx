@@ -18,6 +18,11 @@ export const routes: RouteObject[] = [
         lazy: () => import('./routes/menu').then((m) => ({ Component: m.MenuRoute })),
       },
       {
+        path: 'Account',
+        caseSensitive: true,
+        lazy: () => import('./routes/account').then((m) => ({ Component: m.AccountRoute })),
+      },
+      {
         path: 'Login',
         caseSensitive: true,
         lazy: () =>

@@ -20,3 +20,5 @@ export * from './get-dashboard';
 export * from './edit-receipt';
 export * from './edit-merchant';
 export * from './reanalyse-receipt';
+export * from './download-my-data';
+export * from './delete-account';

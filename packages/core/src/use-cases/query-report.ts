@@ -29,6 +29,11 @@ export function clearReportIndexes(): void {
   indexes.clear();
 }
 
+/** Forgets one user's cached report index (their account was deleted). */
+export function forgetReportIndex(userId: string): void {
+  indexes.delete(userId);
+}
+
 /**
  * The user's report index for their current data version. Costs one point read (the user's data
  * version) when this process has the index of that version; otherwise also the cached report data

@@ -17,7 +17,7 @@ describe('Menu', () => {
     expect(await menuEntries()).toEqual([['Home', '/']]);
   });
 
-  it('adds Reports, Receipts, Needs review and Upload when signed in, and the data version at the bottom', async () => {
+  it('adds Reports, Receipts, Needs review, Upload and Account when signed in, and the data version at the bottom', async () => {
     fakeApi({
       'GET /api/getAppData': makeAppData({ version: '2024-05-01T10:00:00Z#7' }),
       'GET /api/listQueue': [],
@@ -29,6 +29,7 @@ describe('Menu', () => {
       ['Receipts', '/Receipts'],
       ['Needs review', '/Review'],
       ['Upload', '/Camera?p=Upload'],
+      ['Account: my data', '/Account'],
     ]);
     expect(await screen.findByText('Data version: 2024-05-01T10:00:00Z#7')).toBeInTheDocument();
   });

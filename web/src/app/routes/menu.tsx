@@ -5,6 +5,7 @@ import { Home24Regular } from '@fluentui/react-icons/svg/home';
 import { DocumentBulletList24Regular } from '@fluentui/react-icons/svg/document-bullet-list';
 import { ArrowUpload24Regular } from '@fluentui/react-icons/svg/arrow-upload';
 import { Storage24Regular } from '@fluentui/react-icons/svg/storage';
+import { PersonAccounts24Regular } from '@fluentui/react-icons/svg/person-accounts';
 import { Receipt24Regular as ReceiptIcon } from '@fluentui/react-icons/svg/receipt';
 import type { ReactNode } from 'react';
 import { Page } from '../../components/page';
@@ -42,7 +43,10 @@ function MenuLink({ to, icon, children }: { to: string; icon: ReactNode; childre
   );
 }
 
-/** The menu (spec §2): Home always; Reports, Receipts and Upload when signed in; Storage Tester for the admin. */
+/**
+ * The menu (spec §2): Home always; Reports, Receipts, Upload and Account (my data) when signed in;
+ * Storage Tester for the admin.
+ */
 export function MenuRoute() {
   const styles = useStyles();
   const config = useConfig();
@@ -73,6 +77,11 @@ export function MenuRoute() {
           {signedIn && (
             <MenuLink to="/Camera?p=Upload" icon={<ArrowUpload24Regular />}>
               Upload
+            </MenuLink>
+          )}
+          {signedIn && (
+            <MenuLink to="/Account" icon={<PersonAccounts24Regular />}>
+              Account: my data
             </MenuLink>
           )}
           {signedIn && isAdminEmail(config, userEmail) && (

@@ -30,11 +30,11 @@ export function useCompleteSignIn() {
 }
 
 /**
- * Signs out of Firebase and the app, clears cached data and the stored keys, then goes to /. The
- * device's push token is unregistered on the server and deleted in the browser first, so the next
- * person on this device gets none of this user's notifications.
+ * Signs out of Firebase and the app, clears cached data and the stored keys, then goes to `to` (/ by
+ * default). The device's push token is unregistered on the server and deleted in the browser first,
+ * so the next person on this device gets none of this user's notifications.
  */
-export function useSignOut() {
+export function useSignOut(to = '/') {
   const actions = useAppActions();
   const { userId, fcmToken } = useAppState();
   const navigate = useNavigate();
@@ -53,6 +53,6 @@ export function useSignOut() {
     await signOutUser().catch((error: unknown) => console.warn('Firebase sign-out failed', error));
     actions.signOut();
     queryClient.clear();
-    navigate('/');
-  }, [actions, userId, fcmToken, navigate, queryClient]);
+    navigate(to);
+  }, [actions, userId, fcmToken, navigate, queryClient, to]);
 }

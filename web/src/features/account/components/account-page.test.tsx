@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { fakeApi } from '../../../testing/fake-api';
+import { fakeFirebaseModule } from '../../../testing/fake-firebase';
+import { renderApp, signedInState } from '../../../testing/render';
+
+describe('Account page', () => {
+  it("shows the server's message for a wrong confirmation, then deletes, signs out and lands on Login", async () => {
+    const api = fakeApi({
+      'POST /api/deleteAccount': (call) =>
+        (call.body as { confirmation: string }).confirmation === 'DELETE'
+          ? { deleted: true, removed: { rows: 12, blobs: 3 } }
+          : {
+              status: 400,
+              body: {
+                error: 'InvalidRequest',
+                message: 'To delete your account, type DELETE (in capital letters) in the confirmation box.',
+              },
+            },
+    });
+    const { router } = renderApp('/Account', { state: signedInState() });
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByRole('button', { name: 'Delete my account…' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete my account' });
+    await user.type(within(dialog).getByLabelText('Type DELETE to confirm'), 'yes');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
+    expect(await within(dialog).findByText(/type DELETE \(in capital letters\)/)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/Account');
+
+    await user.clear(within(dialog).getByLabelText('Type DELETE to confirm'));
+    await user.type(within(dialog).getByLabelText('Type DELETE to confirm'), 'DELETE');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/Login'));
+    expect(api.callsTo('POST', '/api/deleteAccount').map((c) => c.body)).toEqual([
+      { userId: 'user-1', confirmation: 'yes' },
+      { userId: 'user-1', confirmation: 'DELETE' },
+    ]);
+    expect(fakeFirebaseModule.signOutUser).toHaveBeenCalled();
+    expect(await screen.findByText('Your account and all its data were deleted.')).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Login with email' })).toBeInTheDocument();
+  });
+
+  it("asks for the data without images and shows the server's message when the download is refused", async () => {
+    const tooLarge =
+      'Your data with its images is larger than one download from this site can carry (about 4 MB).';
+    const api = fakeApi({
+      'GET /api/downloadMyData': { status: 413, body: { error: 'AnswerTooLarge', message: tooLarge } },
+    });
+    renderApp('/Account', { state: signedInState() });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Download my data' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(tooLarge);
+    await user.click(screen.getByRole('button', { name: 'Download without images' }));
+    await waitFor(() => expect(api.callsTo('GET', '/api/downloadMyData')).toHaveLength(2));
+    expect(api.callsTo('GET', '/api/downloadMyData').map((c) => c.query)).toEqual([
+      { userId: 'user-1', images: 'true' },
+      { userId: 'user-1', images: 'false' },
+    ]);
+    expect(api.calls.every((c) => c.authorization === 'Bearer test-token')).toBe(true);
+  });
+
+  it('sends a signed-out visitor to Login', async () => {
+    const { router } = renderApp('/Account');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/Login'));
+  });
+});

@@ -2,9 +2,7 @@ import { useEffect, useState } from 'react';
 import { listPendingUploads, onPendingUploadsChange, type PendingUpload } from '../lib/pending-uploads';
 
 export interface PendingUploadsState {
-  const supported = () => typeof indexedDB !== 'undefined';
-
-/** The uploads kept on this device for the user (their own and shared ones), oldest first. */
+  /** The uploads kept on this device for the user (their own and shared ones), oldest first. */
   uploads: PendingUpload[];
   /** False until the first read of IndexedDB has answered. */
   loaded: boolean;

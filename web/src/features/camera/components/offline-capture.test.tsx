@@ -17,13 +17,18 @@ function setOnline(online: boolean) {
 afterEach(() => {
   // Back to jsdom's own getter (always online).
   delete (window.navigator as { onLine?: boolean }).onLine;
+  window.dispatchEvent(new Event('online'));
 });
 
 /** An /api/upload that accepts and remembers what it was sent. */
 function acceptingUpload() {
   const received: string[] = [];
   const api = fakeApi({
-    'GET /api/listQueue': () => received.map((fileName) => ({ fileName, image: '', status: 'false' })),
+    'GET /api/listQueue': () => {
+      // As a browser does: with no connection, the call never leaves.
+      if (!navigator.onLine) throw new TypeError('Failed to fetch');
+      return received.map((fileName) => ({ fileName, image: '', status: 'false' }));
+    },
     'POST /api/upload': (call) => {
       const { fileName } = call.body as { fileName: string };
       received.push(fileName);
@@ -96,6 +101,9 @@ describe('capture with no connection', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/ReceiptImages'));
     const kept = await screen.findByRole('region', { name: 'On this device' });
     expect(within(kept).getByText('Waiting for connection')).toBeInTheDocument();
+    expect(
+      await screen.findByText('No connection: the scans on the server show when it returns.'),
+    ).toBeInTheDocument();
     expect(api.callsTo('POST', '/api/upload')).toHaveLength(0);
     const [stored] = await listPendingUploads('user-1');
     expect(stored).toMatchObject({ userId: 'user-1', source: 'capture', raw: false });

@@ -8,6 +8,7 @@ import type { QueueEntry } from '@receipts/core/entities';
 import { Page, PageError, PageLoading } from '../../../components/page';
 import { PdfPreview } from '../../../components/pdf-preview';
 import { useNow } from '../../../hooks/use-now';
+import { useOnline } from '../../../hooks/use-online';
 import { usePendingUploads } from '../../../hooks/use-pending-uploads';
 import { errorMessage } from '../../../lib/api-client';
 import { useQueueThumbnail } from '../../../lib/images';
@@ -237,13 +238,18 @@ export function QueuePage() {
   const { userId } = useAppState();
   const queue = useQueue(userId);
   const kept = usePendingUploads(userId);
+  const online = useOnline();
 
   if (!userId) return <Navigate to="/Login" replace />;
-  if ((queue.isPending && !queue.isError) || !kept.loaded) {
+  if (queue.isPending || !kept.loaded) {
     return (
       <Page title="Images in progress">
         <KeptSection uploads={kept.uploads} />
-        <PageLoading label="Loading the queue" />
+        {!online ? (
+          <Text>No connection: the scans on the server show when it returns.</Text>
+        ) : (
+          <PageLoading label="Loading the queue" />
+        )}
       </Page>
     );
   }
@@ -251,7 +257,11 @@ export function QueuePage() {
     return (
       <Page title="Images in progress">
         <KeptSection uploads={kept.uploads} />
-        <PageError message={errorMessage(queue.error)} />
+        {online ? (
+          <PageError message={errorMessage(queue.error)} />
+        ) : (
+          <Text>No connection: the scans on the server show when it returns.</Text>
+        )}
       </Page>
     );
   }

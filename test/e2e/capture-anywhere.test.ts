@@ -146,7 +146,6 @@ describe('capture anywhere in a real browser', () => {
     page = await openPage();
     await go('/ReceiptImages');
     await visible(page.getByRole('region', { name: 'On this device' }).getByText('Waiting for connection'));
-    await visible(page.getByText('No connection: the scans on the server show when it returns.'));
     await screenshot(page, 'capture-offline-reopened');
 
     await context.setOffline(false);

@@ -1,9 +1,9 @@
+import { Suspense, lazy } from 'react';
 import { Outlet, useNavigation } from 'react-router';
 import { ProgressBar } from '@fluentui/react-components';
 import { AppMessageBar } from '../components/app-message-bar';
 import { HeaderBar } from '../components/header-bar';
 import { SessionSync } from '../features/auth/components/session-sync';
-import { PendingUploadSender } from '../features/camera/components/pending-upload-sender';
 import { PushRegistration } from '../features/notifications/components/push-registration';
 import { QueueWatcher } from '../features/queue/components/queue-watcher';
 import { useNow } from '../hooks/use-now';
@@ -11,6 +11,13 @@ import { usePendingUploads } from '../hooks/use-pending-uploads';
 import { queueCounts } from '../lib/queue';
 import { useReport } from '../features/reports/api/get-report';
 import { useAppActions, useAppState } from '../stores/app-state';
+
+// Sends receipts kept on the device; loaded after the first page, whose JavaScript stays small.
+const PendingUploadSender = lazy(() =>
+  import('../features/camera/components/pending-upload-sender').then((m) => ({
+    default: m.PendingUploadSender,
+  })),
+);
 
 /** The frame of every screen: header bar, the screen, the message bar, and the background services. */
 export function AppLayout() {
@@ -45,7 +52,9 @@ export function AppLayout() {
       <AppMessageBar message={message} onDismiss={actions.dismissMessage} />
       <SessionSync />
       <QueueWatcher />
-      <PendingUploadSender />
+      <Suspense fallback={null}>
+        <PendingUploadSender />
+      </Suspense>
       <PushRegistration />
     </>
   );

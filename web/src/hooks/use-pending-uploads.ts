@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { listPendingUploads, onPendingUploadsChange, type PendingUpload } from '../lib/pending-uploads';
+import type { PendingUpload } from '../lib/pending-uploads';
 
 export interface PendingUploadsState {
   /** The uploads kept on this device for the user (their own and shared ones), oldest first. */
@@ -20,18 +20,23 @@ export function usePendingUploads(userId: string | null): PendingUploadsState {
   useEffect(() => {
     if (!supported()) return;
     let active = true;
-    const read = () => {
-      listPendingUploads(userId)
-        .then((uploads) => {
-          if (active) setState({ uploads, loaded: true, for: userId });
-        })
-        .catch((error: unknown) => {
-          console.warn('Could not read the receipts kept on this device', error);
-          if (active) setState({ uploads: [], loaded: true, for: userId });
-        });
-    };
-    read();
-    const stop = onPendingUploadsChange(read);
+    let stop = () => {};
+    // Loaded on demand: the IndexedDB code stays out of the first page's JavaScript.
+    void import('../lib/pending-uploads').then(({ listPendingUploads, onPendingUploadsChange }) => {
+      if (!active) return;
+      const read = () => {
+        listPendingUploads(userId)
+          .then((uploads) => {
+            if (active) setState({ uploads, loaded: true, for: userId });
+          })
+          .catch((error: unknown) => {
+            console.warn('Could not read the receipts kept on this device', error);
+            if (active) setState({ uploads: [], loaded: true, for: userId });
+          });
+      };
+      read();
+      stop = onPendingUploadsChange(read);
+    });
     return () => {
       active = false;
       stop();

@@ -16,6 +16,8 @@ import { PHONE, launchChromium, screenshot, watchConsole } from './support/brows
  */
 
 const PERSON = { name: 'Olive Offline', email: 'olive@example.com', password: 'offline-password-3' };
+/** PENDING_RETRY_MS of web/src/features/camera/components/pending-upload-sender.tsx. */
+const PENDING_RETRY_MS = 30_000;
 const OFFLINE = SAMPLE_RECEIPTS[0]!; // US grocery, USD
 const FIRST = SAMPLE_RECEIPTS[1]!; // UK corner shop, GBP
 const SECOND = SAMPLE_RECEIPTS[2]!; // Malaysian shop, MYR
@@ -149,7 +151,12 @@ describe('capture anywhere in a real browser', () => {
     await screenshot(page, 'capture-offline-reopened');
 
     await context.setOffline(false);
-    await visible(page.getByRole('status').filter({ hasText: '1 receipt kept on this device uploaded' }));
+    // Chromium's emulation leaves navigator.onLine true in a tab opened while offline, so that tab
+    // gets no 'online' event; the sender's retry every PENDING_RETRY_MS (30 s) sends it then.
+    await visible(
+      page.getByRole('status').filter({ hasText: '1 receipt kept on this device uploaded' }),
+      PENDING_RETRY_MS + 30_000,
+    );
     await gone(page.getByRole('region', { name: 'On this device' }));
     expect(await page.evaluate(() => indexedDB.databases().then((dbs) => dbs.map((d) => d.name)))).toContain(
       'receipt-tracker-offline',

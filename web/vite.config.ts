@@ -2,6 +2,7 @@ import { defineConfig, type UserConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { VitePWA } from 'vite-plugin-pwa';
 
 /** Where `npm start` serves /api and /config.json; the dev server forwards to it. */
 const LOCAL_API = process.env.RECEIPTS_API_URL ?? 'http://127.0.0.1:8080';
@@ -12,7 +13,24 @@ const FRAMEWORK =
 
 const config: UserConfig = {
   root: import.meta.dirname,
-  plugins: [react()],
+  plugins: [
+    react(),
+    // The service worker (src/sw.ts: precache, share target, push), built with Workbox. The manifest
+    // is public/manifest.webmanifest, linked from index.html; src/lib/service-worker.ts registers it.
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      manifest: false,
+      injectRegister: false,
+      injectManifest: {
+        rollupFormat: 'iife',
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        // Pushed through importScripts by the worker itself; the browser keeps it with the worker.
+        globIgnores: ['firebase-messaging-sw.js'],
+      },
+    }),
+  ],
   server: {
     host: '127.0.0.1',
     proxy: {

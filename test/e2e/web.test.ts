@@ -260,7 +260,7 @@ describe('the web app in a real browser', () => {
 
   it('uploads through the file picker, then shows the images in progress', async () => {
     await go('/Camera?p=Upload');
-    await visible(page.getByRole('button', { name: 'Choose a receipt image' }));
+    await visible(page.getByRole('button', { name: 'Choose receipt images' }));
     await screenshot(page, 'upload-picker');
     await page.getByLabel('Receipt image file').setInputFiles(uploadFile);
     await page.waitForURL((url) => url.pathname === '/');

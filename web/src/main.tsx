@@ -3,11 +3,15 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { loadConfig } from './config/env';
 import { configureFirebase } from './lib/firebase';
+import { registerServiceWorker } from './lib/service-worker';
 import './styles.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element.');
 const root = createRoot(container);
+
+// Whether or not the config loads: the worker is what lets the next start work offline.
+void registerServiceWorker();
 
 loadConfig()
   .then((config) => {

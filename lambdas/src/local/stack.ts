@@ -119,8 +119,21 @@ async function prepareWeb(build: boolean, logger: Logger): Promise<string | null
   const dist = join(WEB_DIR, 'dist');
   const built = existsSync(join(dist, 'index.html'));
   if (build && existsSync(join(WEB_DIR, 'src'))) {
-    const stale =
-      !built || (await newestMtime(join(WEB_DIR, 'src'))) > (await stat(join(dist, 'index.html'))).mtimeMs;
+    // The sources, and what else goes into the build: the public files (manifest, icons, push
+    // worker), the page and the build config (which also builds the service worker).
+    const inputs = Math.max(
+      await newestMtime(join(WEB_DIR, 'src')),
+      await newestMtime(join(WEB_DIR, 'public')),
+      ...(await Promise.all(
+        ['index.html', 'vite.config.ts'].map((file) =>
+          stat(join(WEB_DIR, file)).then(
+            (info) => info.mtimeMs,
+            () => 0,
+          ),
+        ),
+      )),
+    );
+    const stale = !built || inputs > (await stat(join(dist, 'index.html'))).mtimeMs;
     if (stale) {
       logger.info('building the web app (npm run build:web)');
       const code = await new Promise<number>((done) => {

@@ -104,7 +104,10 @@ describe('Camera (live capture)', () => {
     });
     vi.stubGlobal(
       'navigator',
-      Object.assign(Object.create(navigator), { mediaDevices: { getUserMedia, enumerateDevices: vi.fn() } }),
+      // The real navigator's getters refuse an object made from it: onLine says what it would.
+      Object.assign(Object.create(navigator, { onLine: { value: true } }), {
+        mediaDevices: { getUserMedia, enumerateDevices: vi.fn() },
+      }),
     );
     const api = fakeApi({ 'GET /api/listQueue': [], 'POST /api/log': { ok: true } });
     renderApp('/Camera?p=Camera', { state: signedInState() });

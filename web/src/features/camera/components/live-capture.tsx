@@ -4,7 +4,7 @@ import { Button, Spinner, Text, makeStyles, tokens } from '@fluentui/react-compo
 import { Camera24Filled } from '@fluentui/react-icons/svg/camera';
 import { errorMessage } from '../../../lib/api-client';
 import { logEvent } from '../api/log-event';
-import { useUploadReceipt } from '../api/upload-receipt';
+import { pageAfter, useUploadReceipt } from '../api/upload-receipt';
 import { chooseCamera, encodeJpegWithinLimit, receiptFileName } from '../utils/image';
 import { UploadStatus } from './upload-status';
 
@@ -162,9 +162,9 @@ export function LiveCapture({ userId }: { userId: string }) {
     try {
       // JPEG at quality 1 and the video's native size (spec §5), scaled down only to meet the limit.
       const imgSrc = encodeJpegWithinLimit(element, element.videoWidth, element.videoHeight, 1);
-      await upload.mutateAsync({ userId, imgSrc, fileName: receiptFileName('image/jpeg') });
+      const outcome = await upload.mutateAsync({ userId, imgSrc, fileName: receiptFileName('image/jpeg') });
       stream.current?.getTracks().forEach((track) => track.stop());
-      navigate('/');
+      navigate(pageAfter(outcome));
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {

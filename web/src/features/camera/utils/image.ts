@@ -20,9 +20,26 @@ const EXTENSIONS: Record<string, string> = {
   'application/pdf': 'pdf',
 };
 
+let lastStamp = 0;
+
+/** The current time in ms, moved on by one when it would repeat: each file of a batch gets its own name. */
+function uniqueStamp(): number {
+  lastStamp = Math.max(Date.now(), lastStamp + 1);
+  return lastStamp;
+}
+
 /** A queue file name: the current timestamp plus '-receipt' and the type's extension (spec §3, §9). */
-export function receiptFileName(type = 'image/jpeg', now = Date.now()): string {
+export function receiptFileName(type = 'image/jpeg', now = uniqueStamp()): string {
   return `${now}-receipt.${EXTENSIONS[type] ?? 'jpg'}`;
+}
+
+/** A data URL as a File again (a receipt kept on the device, to be prepared like a picked one). */
+export function dataUrlToFile(dataUrl: string, name: string): File {
+  const comma = dataUrl.indexOf(',');
+  const binary = atob(dataUrl.slice(comma + 1));
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
+  return new File([bytes], name, { type: dataUrlType(dataUrl) });
 }
 
 /** A fault in preparing an image, in words for the person who picked it. */

@@ -5,10 +5,14 @@ import { firebaseApp } from '../../../lib/firebase';
 import { errorMessage } from '../../../lib/api-client';
 import { invalidateUserData } from '../../../lib/query-keys';
 import { useAppActions, useAppState } from '../../../stores/app-state';
+import { SERVICE_WORKER_URL } from '../../../lib/service-worker';
 import { registerFcmToken } from '../api/register-fcm-token';
 
-/** The service worker that shows push messages (web/public). */
-export const MESSAGING_SERVICE_WORKER = '/firebase-messaging-sw.js';
+/**
+ * The service worker that shows push messages: the app's own worker, which imports the push handlers
+ * of public/firebase-messaging-sw.js (one worker per site; a second one would replace the first).
+ */
+export const MESSAGING_SERVICE_WORKER = SERVICE_WORKER_URL;
 
 /** What the service worker posts to open pages when a push arrives. */
 interface PushNotice {

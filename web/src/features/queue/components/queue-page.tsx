@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import { Button, Caption1, Subtitle1, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { ArrowClockwise20Regular } from '@fluentui/react-icons/svg/arrow-clockwise';
@@ -8,8 +8,11 @@ import type { QueueEntry } from '@receipts/core/entities';
 import { Page, PageError, PageLoading } from '../../../components/page';
 import { PdfPreview } from '../../../components/pdf-preview';
 import { useNow } from '../../../hooks/use-now';
+import { useOnline } from '../../../hooks/use-online';
+import { usePendingUploads } from '../../../hooks/use-pending-uploads';
 import { errorMessage } from '../../../lib/api-client';
 import { useQueueThumbnail } from '../../../lib/images';
+import { removePendingUpload, type PendingUpload } from '../../../lib/pending-uploads';
 import { isPdf, isStuck } from '../../../lib/queue';
 import { useAppState } from '../../../stores/app-state';
 import { useQueue } from '../api/list-queue';
@@ -176,36 +179,115 @@ function EntryActions({ userId, fileName }: { userId: string; fileName: string }
   );
 }
 
+/** What a kept upload is called on screen: its file name, or what it is when shared to the app. */
+function keptName(upload: PendingUpload): string {
+  if (upload.source === 'capture') return upload.id;
+  return isPdf(upload.dataUrl) ? 'Shared PDF' : 'Shared image';
+}
+
+/** A receipt kept on this device: waiting for the connection, or refused by the server (with Remove). */
+function KeptRow({ upload }: { upload: PendingUpload }) {
+  const styles = useStyles();
+  const [removing, setRemoving] = useState(false);
+  const name = keptName(upload);
+  return (
+    <li className={styles.entry}>
+      {isPdf(upload.dataUrl) ? (
+        <PdfPreview className={styles.thumb} src={upload.dataUrl} name={name} />
+      ) : (
+        <img className={styles.thumb} src={upload.dataUrl} alt={`Receipt ${name}`} />
+      )}
+      <span className={styles.text}>
+        <Text weight="semibold">{name}</Text>
+        <Caption1>Kept on this device {new Date(upload.savedAt).toLocaleString()}</Caption1>
+        {upload.refusal ? (
+          <Text className={styles.reason} role="alert">
+            Not uploaded: {upload.refusal}
+          </Text>
+        ) : (
+          <Text>Waiting for connection</Text>
+        )}
+      </span>
+      <span className={styles.buttons}>
+        <Button
+          icon={<Delete20Regular />}
+          disabled={removing}
+          onClick={() => {
+            setRemoving(true);
+            removePendingUpload(upload.id).catch(() => setRemoving(false));
+          }}
+          aria-label={`Remove ${name}`}
+        >
+          Remove
+        </Button>
+      </span>
+    </li>
+  );
+}
+
+/** The receipts kept on this device (taken offline or shared to the app) until they are uploaded. */
+function KeptSection({ uploads }: { uploads: PendingUpload[] }) {
+  const styles = useStyles();
+  if (uploads.length === 0) return null;
+  return (
+    <section className={styles.section} aria-labelledby="queue-kept">
+      <Subtitle1 as="h2" id="queue-kept">
+        On this device
+      </Subtitle1>
+      <ul className={styles.list}>
+        {uploads.map((upload) => (
+          <KeptRow key={upload.id} upload={upload} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /**
- * Images in progress (spec §2): analysing, queued and failed scans; to /Reports once the queue is
- * empty. Failed scans, and queued or analysing ones stuck for STALE_SCAN_MS, offer Retry and Remove.
+ * Images in progress (spec §2): receipts kept on this device until the connection returns, then the
+ * analysing, queued and failed scans; to /Reports once all are done. Failed scans, and queued or
+ * analysing ones stuck for STALE_SCAN_MS, offer Retry and Remove. With no connection the kept
+ * receipts still show, above the reason the queue could not be read.
  */
 export function QueuePage() {
   const { userId } = useAppState();
   const queue = useQueue(userId);
+  const kept = usePendingUploads(userId);
+  const online = useOnline();
 
   if (!userId) return <Navigate to="/Login" replace />;
-  if (queue.isPending) {
+  if (queue.isPending || !kept.loaded) {
     return (
       <Page title="Images in progress">
-        <PageLoading label="Loading the queue" />
+        <KeptSection uploads={kept.uploads} />
+        {!online ? (
+          <Text>No connection: the scans on the server show when it returns.</Text>
+        ) : (
+          <PageLoading label="Loading the queue" />
+        )}
       </Page>
     );
   }
   if (queue.isError) {
     return (
       <Page title="Images in progress">
-        <PageError message={errorMessage(queue.error)} />
+        <KeptSection uploads={kept.uploads} />
+        {online ? (
+          <PageError message={errorMessage(queue.error)} />
+        ) : (
+          <Text>No connection: the scans on the server show when it returns.</Text>
+        )}
       </Page>
     );
   }
-  if (queue.data.length === 0) return <Navigate to="/Reports" replace />;
+  if (queue.data.length === 0 && kept.uploads.length === 0) return <Navigate to="/Reports" replace />;
 
   const analyzing = queue.data.filter((e) => e.status === 'Analyzing');
   const queued = queue.data.filter((e) => e.status === 'false');
   const failed = queue.data.filter((e) => e.status === 'Failed');
   return (
     <Page title="Images in progress">
+      <KeptSection uploads={kept.uploads} />
       <Section title="Now analyzing" entries={analyzing} userId={userId} />
       <Section title="Queued" entries={queued} userId={userId} />
       <Section title="Failed" entries={failed} userId={userId} />

@@ -17,7 +17,10 @@ function setVisibility(state: 'visible' | 'hidden') {
 
 describe('queue polling', () => {
   beforeEach(() => {
-    vi.useFakeTimers({ shouldAdvanceTime: true });
+    vi.useFakeTimers({
+      shouldAdvanceTime: true,
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+    });
   });
   afterEach(() => {
     setVisibility('visible');

@@ -1,0 +1,198 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { OcrAnalyzer } from '@receipts/analyzer-ocr';
+import { startLocalStack, type LocalStack } from '../../lambdas/src/local/stack';
+import { SAMPLE_RECEIPTS, sampleReceiptJpeg } from '../support/receipt-images';
+import { PHONE, launchChromium, screenshot, watchConsole } from './support/browser';
+
+/**
+ * Capture anywhere, in headless Chromium against the local stack (Azurite, the Auth emulator, the
+ * API and the OCR worker) on a phone-sized window: the installed app's service worker, a photo
+ * picked with no connection that waits on the device (also after the tab is closed and opened again)
+ * and is uploaded and analysed when the connection returns, and two receipts picked at once.
+ */
+
+const PERSON = { name: 'Olive Offline', email: 'olive@example.com', password: 'offline-password-3' };
+/** PENDING_RETRY_MS of web/src/features/camera/components/pending-upload-sender.tsx. */
+const PENDING_RETRY_MS = 30_000;
+const OFFLINE = SAMPLE_RECEIPTS[0]!; // US grocery, USD
+const FIRST = SAMPLE_RECEIPTS[1]!; // UK corner shop, GBP
+const SECOND = SAMPLE_RECEIPTS[2]!; // Malaysian shop, MYR
+
+let dir: string;
+let stack: LocalStack;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+/** What each opened tab logged as errors. */
+const logs: string[][] = [];
+let files: { offline: string; first: string; second: string };
+
+const visible = (locator: Locator, timeout = 30_000) => locator.waitFor({ state: 'visible', timeout });
+const gone = (locator: Locator, timeout = 30_000) => locator.waitFor({ state: 'detached', timeout });
+const header = () => page.getByRole('banner');
+const go = (route: string) => page.goto(new URL(route, stack.url).href);
+const receiptLink = (merchant: string) =>
+  page
+    .getByRole('table', { name: 'Receipts' })
+    .getByRole('link', { name: new RegExp(`^Open receipt from ${merchant}`) });
+
+/** A new tab of the same browser profile (service worker, IndexedDB) that reports its errors. */
+async function openPage(): Promise<Page> {
+  const opened = await context.newPage();
+  logs.push(watchConsole(opened));
+  return opened;
+}
+
+/** The file names the service worker's caches hold (precache and runtime). */
+async function cachedPaths(on: Page): Promise<string[]> {
+  return on.evaluate(async () => {
+    const paths: string[] = [];
+    for (const name of await caches.keys()) {
+      for (const request of await (await caches.open(name)).keys()) paths.push(new URL(request.url).pathname);
+    }
+    return paths;
+  });
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'receipts-e2e-capture-'));
+  files = {
+    offline: join(dir, 'grocery.jpg'),
+    first: join(dir, 'corner-shop.jpg'),
+    second: join(dir, 'kedai.jpg'),
+  };
+  await writeFile(files.offline, await sampleReceiptJpeg(0));
+  await writeFile(files.first, await sampleReceiptJpeg(1));
+  await writeFile(files.second, await sampleReceiptJpeg(2));
+
+  stack = await startLocalStack({
+    port: 0,
+    dataDir: join(dir, 'data'),
+    analyzer: await OcrAnalyzer.create({ workers: 1 }),
+    maxScanAttempts: 1,
+    buildWeb: true,
+    quiet: true,
+    logLevel: 'error',
+  });
+  await stack.signUp(PERSON.email, PERSON.password, PERSON.name);
+  browser = await launchChromium(files.offline);
+  // One fresh context for this file: no service worker or cache is carried over from other tests.
+  context = await browser.newContext({ viewport: PHONE });
+  page = await openPage();
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await stack?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('capture anywhere in a real browser', () => {
+  it('installs: a manifest with a share target, and a service worker that controls the page', async () => {
+    await go('/Login');
+    await page.getByRole('button', { name: 'Login with email' }).click();
+    const form = page.getByRole('form', { name: 'Sign in with email' });
+    await form.getByLabel('Email').fill(PERSON.email);
+    await form.getByLabel('Password').fill(PERSON.password);
+    await form.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+
+    const manifest = (await (await fetch(new URL('/manifest.webmanifest', stack.url))).json()) as {
+      name: string;
+      display: string;
+      start_url: string;
+      icons: { sizes: string }[];
+      share_target: {
+        action: string;
+        method: string;
+        enctype: string;
+        params: { files: { accept: string[] }[] };
+      };
+    };
+    expect(manifest).toMatchObject({ name: 'Receipt Tracker', display: 'standalone', start_url: '/' });
+    expect(manifest.icons.map((icon) => icon.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
+    expect(manifest.share_target).toMatchObject({
+      action: '/share-target',
+      method: 'POST',
+      enctype: 'multipart/form-data',
+    });
+    expect(manifest.share_target.params.files[0]!.accept).toEqual(['image/*', 'application/pdf']);
+
+    // The worker installs (precaching the app) and takes over the open page.
+    const script = await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.ready;
+      return registration.active?.scriptURL ?? null;
+    });
+    expect(script).toBe(new URL('/sw.js', stack.url).href);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  });
+
+  it('keeps a photo picked offline, still waiting after the tab is closed, and analyses it once online', async () => {
+    await context.setOffline(true);
+    // With no connection, the page and the route's code come from the worker's precache.
+    await go('/Camera?p=Upload');
+    await page.getByLabel('Receipt image file').setInputFiles(files.offline);
+    await page.waitForURL('**/ReceiptImages');
+    const kept = page.getByRole('region', { name: 'On this device' });
+    await visible(kept.getByText('Waiting for connection'));
+    await visible(header().getByRole('link', { name: '1 receipt in progress' }));
+    await screenshot(page, 'capture-offline-waiting');
+
+    // Close the tab and open the app again, still offline: served by the worker, the photo still waits.
+    await page.close();
+    page = await openPage();
+    await go('/ReceiptImages');
+    await visible(page.getByRole('region', { name: 'On this device' }).getByText('Waiting for connection'));
+    await screenshot(page, 'capture-offline-reopened');
+
+    await context.setOffline(false);
+    // Chromium's emulation leaves navigator.onLine true in a tab opened while offline, so that tab
+    // gets no 'online' event; the sender's retry every PENDING_RETRY_MS (30 s) sends it then.
+    await visible(
+      page.getByRole('status').filter({ hasText: '1 receipt kept on this device uploaded' }),
+      PENDING_RETRY_MS + 30_000,
+    );
+    await gone(page.getByRole('region', { name: 'On this device' }));
+    expect(await page.evaluate(() => indexedDB.databases().then((dbs) => dbs.map((d) => d.name)))).toContain(
+      'receipt-tracker-offline',
+    );
+    // Analysed: the queue empties and the receipt is in the reports.
+    await gone(header().getByRole('link', { name: /in progress|attention/ }), 120_000);
+    await go('/Reports');
+    await visible(receiptLink(OFFLINE.truth.merchant.name));
+    await screenshot(page, 'capture-offline-analysed');
+  });
+
+  it('never caches an API answer in the service worker', async () => {
+    const paths = await cachedPaths(page);
+    expect(paths).toContain('/index.html');
+    expect(paths).toContain('/config.json');
+    expect(paths.filter((path) => path.startsWith('/api/'))).toEqual([]);
+  });
+
+  it('makes two scans of two receipts picked at once', async () => {
+    await go('/Camera?p=Upload');
+    await page.getByLabel('Receipt image file').setInputFiles([files.first, files.second]);
+    await page.waitForURL((url) => url.pathname === '/');
+    await visible(header().getByRole('link', { name: /^[12] receipts? in progress$/ }));
+    await gone(header().getByRole('link', { name: /in progress|attention/ }), 180_000);
+    await go('/Reports');
+    await visible(receiptLink(FIRST.truth.merchant.name));
+    await visible(receiptLink(SECOND.truth.merchant.name));
+    await screenshot(page, 'capture-two-at-once');
+  });
+
+  it('logged no errors in the browser beyond the requests refused while offline', () => {
+    const unexpected = logs
+      .flat()
+      .filter(
+        (p) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch|network-request-failed|Could not reach/.test(p),
+      );
+    expect(unexpected).toEqual([]);
+  });
+});

@@ -20,3 +20,4 @@ export * from './get-dashboard';
 export * from './edit-receipt';
 export * from './edit-merchant';
 export * from './reanalyse-receipt';
+export * from './report-totals';

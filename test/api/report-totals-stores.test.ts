@@ -85,7 +85,9 @@ for (const backend of backends) {
         );
       });
       for (const op of ['scan', 'edit receipt', 'delete', 'move']) expect(counts[op], op).toBeGreaterThan(0);
-      expect(await incrementalTotals(store, 'randomUser')).toEqual(await recomputedTotals(store, 'randomUser'));
+      expect(await incrementalTotals(store, 'randomUser')).toEqual(
+        await recomputedTotals(store, 'randomUser'),
+      );
       expect(await pendingChanges(store, 'randomUser')).toEqual([]);
     });
 

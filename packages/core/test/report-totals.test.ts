@@ -3,16 +3,24 @@ import {
   TABLES,
   ReceiptRepository,
   afterReceiptWrites,
+  clearReportIndexes,
+  invalidateReportTotals,
+  queryReport,
+  queryReportIndex,
   recordReceiptWrites,
+  reportIndexOf,
+  reportQuery,
   reportTotalsReady,
   silentLogger,
   totalsPartition,
   updateReceiptTotals,
+  type ListOptions,
   type TableEntity,
   type TableStore,
   type WriteOptions,
   type UpdateMode,
 } from '../src';
+import { identity } from './support/fakes';
 import { MemoryTableStore } from './support/memory-table-store';
 import {
   incrementalTotals,
@@ -22,6 +30,8 @@ import {
 } from './support/totals-scenario';
 import { createWorld } from './support/world';
 import { generatedReceipts, seedReceipts } from '../../../test/support/report-seed';
+
+const alice = identity('alice');
 
 describe('incremental report totals against a full recomputation', () => {
   for (const seed of [11, 2024, 77]) {
@@ -184,5 +194,76 @@ describe('afterReceiptWrites', () => {
     const later = new Date(Date.now() + 10 * 60_000);
     expect(await recordReceiptWrites(store, 'dan', [receipts[0]!.fileName], later)).toBe('rebuilt');
     expect(await incrementalTotals(store, 'dan')).toEqual(await recomputedTotals(store, 'dan'));
+  });
+});
+
+describe('queryReport from the totals', () => {
+  it('answers the merchants, brands and corporations pages as the report index does, without reading items', async () => {
+    const world = await createWorld();
+    await runRandomWrites(world, 'alice', 31, 40);
+    clearReportIndexes();
+    const read: string[] = [];
+    const list = world.store.listEntities.bind(world.store);
+    world.store.listEntities = ((table: string, options?: ListOptions) => {
+      read.push(table);
+      return list(table, options);
+    }) as typeof world.store.listEntities;
+    const queries: Record<string, string>[] = [
+      { table: 'merchants' },
+      { table: 'merchants', sort: 'visits', dir: 'desc', pageSize: '2' },
+      { table: 'merchants', q: 'brussels' },
+      { table: 'brands' },
+      { table: 'brands', sort: 'name', pageSize: '3' },
+      { table: 'brands', q: 'nestle' },
+      { table: 'corporations', sort: 'brands', dir: 'desc' },
+      { table: 'corporations', q: 'fanta' },
+    ];
+    const fromTotals = [];
+    for (const query of queries) {
+      const parsed = reportQuery.parse({ userId: 'alice', ...query });
+      const first = await queryReport(world.deps, alice, parsed);
+      fromTotals.push(first);
+      // The next page too, by its token.
+      if (first.nextPageToken) {
+        fromTotals.push(await queryReport(world.deps, alice, { ...parsed, pageToken: first.nextPageToken }));
+      }
+    }
+    expect(read).not.toContain(TABLES.items);
+    expect(read).not.toContain(TABLES.receipts);
+    expect(fromTotals.some((page) => page.rows.length > 0)).toBe(true);
+
+    const index = await reportIndexOf(world.deps, 'alice');
+    const fromIndex = [];
+    for (const query of queries) {
+      const { userId: _userId, pageSize, ...rest } = reportQuery.parse({ userId: 'alice', ...query });
+      const first = queryReportIndex(index, { ...rest, pageSize: pageSize ?? 25 });
+      fromIndex.push(first);
+      if (first.nextPageToken) {
+        fromIndex.push(
+          queryReportIndex(index, { ...rest, pageSize: pageSize ?? 25, pageToken: first.nextPageToken }),
+        );
+      }
+    }
+    expect(fromTotals).toEqual(fromIndex);
+  });
+
+  it('uses the report index for a filter the totals cannot answer, and when they are not ready', async () => {
+    const world = await createWorld();
+    await runRandomWrites(world, 'alice', 8, 20);
+    const ask = (query: Record<string, string>) =>
+      queryReport(world.deps, alice, reportQuery.parse({ userId: 'alice', ...query }));
+    const all = await ask({ table: 'merchants', pageSize: '100' });
+    const early = await ask({ table: 'merchants', pageSize: '100', to: '2023-06-30' });
+    const visits = (page: typeof all) => page.sums.visits ?? 0;
+    expect(visits(early)).toBeLessThan(visits(all));
+    expect(visits(early)).toBe(
+      (await recomputedTotals(world.store, 'alice')).summary.months
+        .filter((m) => m.month !== 'undated' && m.month <= '2023-06')
+        .reduce((n, m) => n + m.receipts, 0),
+    );
+    // Totals marked as not ready (a failed update): the same answer, from the index.
+    await invalidateReportTotals(world.store, 'alice');
+    clearReportIndexes();
+    expect(await ask({ table: 'merchants', pageSize: '100' })).toEqual(all);
   });
 });

@@ -2,8 +2,13 @@ import { roundMoney } from '../analysis';
 import { TABLES } from '../entities';
 import { ConflictError, NotFoundError } from '../errors';
 import type { BrandReportRow, CorporationReportRow, MerchantReportRow } from '../report-api';
-import { listAllEntities, type StoredEntity, type TableEntity, type TransactionAction } from '../table-store';
-import type { TableStore } from '../table-store';
+import {
+  listAllEntities,
+  type StoredEntity,
+  type TableEntity,
+  type TableStore,
+  type TransactionAction,
+} from '../table-store';
 import { dictionaryKey, receiptIdFor, shortHash } from './keys';
 import { ReceiptRepository } from './receipt-repository';
 import type { ItemRow, ReceiptRow } from './rows';
@@ -16,12 +21,16 @@ import type { ItemRow, ReceiptRow } from './rows';
  *
  * - `<user>~merchants` / merchant_id, `<user>~brands` / brand key, `<user>~corporations` /
  *   corporation key, `<user>~months` / `YYYY-MM` (or `undated`): one aggregate row each;
- * - `<user>~summary` / `receipts`, `items` and `ready`: the user's totals over all receipts and items,
- *   and the marker that the totals were built for every receipt;
+ * - `<user>~summary` / `receipts`, `items`: the user's totals over all receipts and items; `ready`:
+ *   the totals were built for every receipt; `building` and `dirty~<fileName>`: a build under way
+ *   and the writes made during it;
  * - `<user>~applied` / fileName: the receipt's last applied contribution, and a change in progress.
  */
 
-/** Counts and sums of one aggregate row. Every map leaves out entries that are zero. */
+/**
+ * Counts and sums of one aggregate row. The count maps leave out entries that are zero; `sums` has
+ * an entry (possibly 0) exactly for the currencies of `priced`.
+ */
 export interface Figures {
   /** Receipts (merchants, months, summary `receipts`) or items (brands, corporations, `items`). */
   n: number;

@@ -175,6 +175,19 @@ describe('afterReceiptWrites', () => {
     expect(await incrementalTotals(store, 'alice')).toEqual(await recomputedTotals(store, 'alice'));
   });
 
+  it('gives the build lease back when a build fails, so the next write builds at once', async () => {
+    const store = new MemoryTableStore();
+    for (const table of Object.values(TABLES)) await store.createTable(table);
+    const receipts = generatedReceipts('f', 8, 2);
+    await seedReceipts(store, 'erin', receipts);
+    store.failNext = { method: 'submitTransaction', error: new Error('the store is unavailable'), times: 1 };
+    await afterReceiptWrites({ store, logger: silentLogger }, 'erin', [receipts[0]!.fileName]);
+    expect(await reportTotalsReady(store, 'erin')).toBe(false);
+    expect(await store.getEntity(TABLES.totals, totalsPartition('erin', 'summary'), 'building')).toBeNull();
+    expect(await recordReceiptWrites(store, 'erin', [receipts[1]!.fileName])).toBe('rebuilt');
+    expect(await incrementalTotals(store, 'erin')).toEqual(await recomputedTotals(store, 'erin'));
+  });
+
   it('leaves a note while another writer builds the totals; the build applies it', async () => {
     const store = new MemoryTableStore();
     for (const table of Object.values(TABLES)) await store.createTable(table);

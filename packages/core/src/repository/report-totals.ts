@@ -494,18 +494,28 @@ export async function recordReceiptWrites(
     }
     return 'updated';
   }
+  // A lease without a readable start is taken for abandoned too.
   const abandoned =
-    building && now.getTime() - Date.parse(String(building.started_at ?? '')) > TOTALS_BUILD_LEASE_MS;
+    building && !(now.getTime() - Date.parse(String(building.started_at ?? '')) <= TOTALS_BUILD_LEASE_MS);
   if (!building || abandoned) {
     const lease: TableEntity = { partitionKey: summary, rowKey: BUILDING_ROW, started_at: now.toISOString() };
+    let etag: string | null = null;
     try {
-      const { etag } = building
+      ({ etag } = building
         ? await store.updateEntity(TABLES.totals, lease, 'Replace', { etag: building.etag })
-        : await store.createEntity(TABLES.totals, lease);
-      await rebuildReportTotals(store, userId, etag);
-      return 'rebuilt';
+        : await store.createEntity(TABLES.totals, lease));
     } catch (error) {
-      if (!raced(error)) throw error;
+      if (!raced(error)) throw error; // another writer took the lease first
+    }
+    if (etag !== null) {
+      try {
+        await rebuildReportTotals(store, userId, etag);
+      } catch (error) {
+        // Give the lease back, so the next write builds again at once.
+        await deleteIfThere(store, summary, BUILDING_ROW, etag).catch(() => undefined);
+        throw error;
+      }
+      return 'rebuilt';
     }
   }
   for (const fileName of fileNames) {

@@ -3,11 +3,14 @@
  * beside BENCH_OTHER_USERS other users (default 20) of BENCH_OTHER_RECEIPTS receipts each (default
  * 1,000), all of BENCH_ITEMS_PER_RECEIPT items (default 10). The user is measured at each size of
  * BENCH_SIZES (default "1000,10000" receipts; the same store grows from one size to the next): the
- * first page p50 of each report table, search p50, bytes per page, the report cache rebuild and the
- * first request after a write, then the growth of each figure from the smallest size to the largest.
- * "cold" is the first request after a write (the index is rebuilt from the cached report data, which
- * is parsed whole); "warm" is every later one. Data is seeded through the repository (items in one
- * transaction per receipt, as the worker writes them), not OCR and not HTTP.
+ * first page p50 of each report table, search p50, bytes per page, a write's incremental update of the
+ * report totals (p50), the report data rebuild at the first read after a write, and the first request
+ * after a write, then the growth of each figure from the smallest size to the largest. "cold" is the
+ * first request after a write (the receipts and items index is rebuilt from the report data, which
+ * is rebuilt from the rows); the merchants, brands and corporations tables are read from the report
+ * totals. Data is seeded through the repository (items in one transaction per receipt, as the worker
+ * writes them), not OCR and not HTTP; the totals are then built once from those rows, as at a user's
+ * first write after totals exist.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,9 +19,12 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   REPORT_TABLES,
   REQUIRED_TABLES,
+  ReceiptRepository,
   clearReportIndexes,
   getAppDataJson,
+  invalidateReportTotals,
   queryReport,
+  recordReceiptWrites,
   reportQuery,
   silentLogger,
   type TableStore,
@@ -28,7 +34,7 @@ import { AzureTableStore } from '@receipts/store-azure';
 import { DynamoTableStore, createStoreTable } from '@receipts/store-dynamo';
 import { startAzurite } from '../../lambdas/src/local/azurite';
 import { startDynalite } from '../../lambdas/src/local/dynalite';
-import { generatedReceipts, seedReceipts } from '../support/report-seed';
+import { generatedReceipts, seedReceipts, type SeedReceipt } from '../support/report-seed';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -52,6 +58,22 @@ const ms = (n: number) => `${n.toFixed(1)} ms`;
 const growth = (from: number, to: number) =>
   `${to >= from ? '+' : ''}${(((to - from) / from) * 100).toFixed(0)} %`;
 
+/** The store with every call counted (calls retried after an etag conflict count again). */
+function counted(store: TableStore): { store: TableStore; calls: () => number } {
+  let calls = 0;
+  const proxy = new Proxy(store, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls += 1;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { store: proxy, calls: () => calls };
+}
+
 async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
   const t = performance.now();
   const out = await fn();
@@ -59,16 +81,54 @@ async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
 }
 
 /** The figures of one size: name → [value, unit]. */
-type Figures = Map<string, [number, 'ms' | 'KB']>;
+type Figures = Map<string, [number, 'ms' | 'KB' | 'calls']>;
 
-async function measure(store: TableStore, blobDir: string, uid: string): Promise<Figures> {
+async function measure(
+  store: TableStore,
+  blobDir: string,
+  uid: string,
+  added: SeedReceipt[],
+): Promise<Figures> {
   const figures: Figures = new Map();
   const deps = { store, blobs: new LocalBlobStore({ root: blobDir }), logger: silentLogger };
   const identity = { uid, email: null, name: null };
-  // As after a scan: the worker rebuilds the cached report data from the user's rows.
+  const repo = new ReceiptRepository(store);
+
+  // How fast the emulator answers one point read at this size: the floor of every figure below.
+  const reads: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) reads.push((await time(() => repo.getDataVersion(uid)))[0]);
+  figures.set('store point read p50 (baseline)', [percentile(reads, 50), 'ms']);
+
+  // A write's update of the report totals, as the worker and the edit routes run it after their
+  // rows: an edited total (one receipt's difference), and a new receipt. The store calls each
+  // makes are counted too: they must not grow with the user's receipts.
+  const { store: countedStore, calls } = counted(store);
+  const receipts = (await repo.listReceipts(uid)).slice(0, SAMPLES);
+  const edits: number[] = [];
+  let editCalls = 0;
+  for (const [i, receipt] of receipts.entries()) {
+    await repo.saveReceipt({ ...receipt, total_amount: (receipt.total_amount ?? 0) + 1 + i });
+    const before = calls();
+    edits.push((await time(() => recordReceiptWrites(countedStore, uid, [receipt.file_name])))[0]);
+    editCalls = calls() - before;
+  }
+  figures.set("a write's totals update p50 (edited total)", [percentile(edits, 50), 'ms']);
+  figures.set("store calls of a write's totals update (edited total)", [editCalls, 'calls']);
+  const news: number[] = [];
+  let newCalls = 0;
+  for (const receipt of added) {
+    await seedReceipts(store, uid, [receipt], 1);
+    const before = calls();
+    news.push((await time(() => recordReceiptWrites(countedStore, uid, [receipt.fileName])))[0]);
+    newCalls = calls() - before;
+  }
+  figures.set("a write's totals update p50 (new receipt)", [percentile(news, 50), 'ms']);
+  figures.set("store calls of a write's totals update (new receipt)", [newCalls, 'calls']);
+
+  // The first read after a write rebuilds the user's report data (no longer the worker).
   clearReportIndexes();
   const [rebuild] = await time(() => getAppDataJson(deps, identity, { userId: uid }));
-  figures.set('report cache rebuild (after a write)', [rebuild, 'ms']);
+  figures.set('report data rebuild (first read after a write)', [rebuild, 'ms']);
 
   const ask = (query: Record<string, string>) =>
     queryReport(deps, identity, reportQuery.parse({ userId: uid, pageSize: '25', ...query }));
@@ -114,20 +174,34 @@ async function bench(name: string, store: TableStore, blobDir: string): Promise<
     await seedReceipts(store, `benchReportsOther${u}`, generatedReceipts(`o${u}`, OTHER_RECEIPTS, ITEMS), 8);
   }
   console.log(`other users seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  const all = generatedReceipts(uid, SIZES.at(-1) ?? 0, ITEMS);
+  // The receipts measured as new writes come after every size's receipts.
+  const largest = SIZES.at(-1) ?? 0;
+  const all = generatedReceipts(uid, largest + SAMPLES * SIZES.length, ITEMS);
   const bySize = new Map<number, Figures>();
-  let seeded = 0;
+  let next = 0;
+  let count = 0;
+  let extra = largest;
   for (const size of SIZES) {
     t = performance.now();
-    await seedReceipts(store, uid, all.slice(seeded, size), 8);
-    seeded = size;
+    await seedReceipts(store, uid, all.slice(next, next + Math.max(0, size - count)), 8);
+    next += Math.max(0, size - count);
+    count = Math.max(count, size) + SAMPLES;
+    const seconds = ((performance.now() - t) / 1000).toFixed(1);
+    // The rows were written past the totals: build them once, as a user's first write does.
+    await invalidateReportTotals(store, uid);
+    t = performance.now();
+    await recordReceiptWrites(store, uid, []);
+    const build = performance.now() - t;
     console.log(
-      `\n### ${size} receipts (seeded up to it in ${((performance.now() - t) / 1000).toFixed(1)} s)`,
+      `\n### ${size} receipts (seeded up to it in ${seconds} s; report totals built from all rows in ${(build / 1000).toFixed(1)} s)`,
     );
-    const figures = await measure(store, blobDir, uid);
+    const added = all.slice(extra, extra + SAMPLES);
+    extra += SAMPLES;
+    const figures = await measure(store, blobDir, uid, added);
     bySize.set(size, figures);
     for (const [label, [value, unit]] of figures) {
-      console.log(`${label.padEnd(52)} ${unit === 'ms' ? ms(value) : `${value.toFixed(1)} KB`}`);
+      const shown = unit === 'ms' ? ms(value) : unit === 'KB' ? `${value.toFixed(1)} KB` : `${value}`;
+      console.log(`${label.padEnd(56)} ${shown}`);
     }
   }
   if (SIZES.length > 1) {
@@ -136,7 +210,7 @@ async function bench(name: string, store: TableStore, blobDir: string): Promise<
     console.log(`\n### growth from ${SIZES[0]} to ${SIZES.at(-1)} receipts`);
     for (const [label, [value]] of last) {
       const before = first.get(label)![0];
-      console.log(`${label.padEnd(52)} ${growth(before, value)}`);
+      console.log(`${label.padEnd(56)} ${growth(before, value)}`);
     }
   }
 }

@@ -181,6 +181,8 @@ export const TABLES = {
   brands: 'Brands',
   corporations: 'Corporations',
   scanQueue: 'ScanQueue',
+  /** Per-user report totals kept incrementally (repository/report-totals.ts). */
+  totals: 'Totals',
 } as const;
 
 export type TableName = (typeof TABLES)[keyof typeof TABLES];

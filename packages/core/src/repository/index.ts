@@ -4,3 +4,4 @@ export * from './receipt-repository';
 export * from './app-data';
 export * from './report-index';
 export * from './dashboard';
+export * from './report-totals';

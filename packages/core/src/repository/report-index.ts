@@ -370,11 +370,70 @@ function corporationRows(items: IndexedItem[]): CorporationReportRow[] {
   });
 }
 
+type Summed<T extends ReportTable> = {
+  rows: ReportRows[T][];
+  totals: Record<string, number>;
+  sums: Record<string, number>;
+};
+
+/** The tables whose rows are sums over receipts or items (one row per merchant, brand, corporation). */
+export type SummaryTable = 'merchants' | 'brands' | 'corporations';
+
+/**
+ * The rows of a merchants, brands or corporations table that match the search words (merchants:
+ * name or city; brands: name or corporation; corporations: name or a brand), with the money totals
+ * per currency and the count sums of the table's total row.
+ */
+export function summed<T extends SummaryTable>(table: T, all: ReportRows[T][], words: string[]): Summed<T> {
+  const money = new CurrencySums();
+  const add = (totals: Record<string, number>) => {
+    for (const [c, amount] of Object.entries(totals)) money.add(c || null, amount);
+  };
+  switch (table) {
+    case 'merchants': {
+      const rows = (all as MerchantReportRow[]).filter((m) =>
+        hasAll(`${normaliseName(m.name)}|${normaliseName(m.city ?? '')}`, words),
+      );
+      let visits = 0;
+      for (const m of rows) {
+        visits += m.visits;
+        add(m.totals_by_currency);
+      }
+      return { rows: rows as ReportRows[T][], totals: money.record(), sums: { visits } };
+    }
+    case 'brands': {
+      const rows = (all as BrandReportRow[]).filter((b) =>
+        hasAll(`${normaliseName(b.name)}|${normaliseName(b.owning_corporation ?? '')}`, words),
+      );
+      let purchases = 0;
+      for (const b of rows) {
+        purchases += b.purchases;
+        add(b.totals_by_currency);
+      }
+      return { rows: rows as ReportRows[T][], totals: money.record(), sums: { purchases } };
+    }
+    default: {
+      const rows = (all as CorporationReportRow[]).filter((c) =>
+        hasAll([normaliseName(c.name), ...c.brands.map(normaliseName)].join('|'), words),
+      );
+      let purchases = 0;
+      const brands = new Set<string>();
+      for (const c of rows) {
+        purchases += c.purchases;
+        for (const b of c.brands) brands.add(b);
+        add(c.totals_by_currency);
+      }
+      return {
+        rows: rows as ReportRows[T][],
+        totals: money.record(),
+        sums: { purchases, brands: brands.size },
+      };
+    }
+  }
+}
+
 /** All rows of a table under the query's filter, with the money and count sums over them. */
-function rowsOf<T extends ReportTable>(
-  index: ReportIndex,
-  query: PageQuery<T>,
-): { rows: ReportRows[T][]; totals: Record<string, number>; sums: Record<string, number> } {
+function rowsOf<T extends ReportTable>(index: ReportIndex, query: PageQuery<T>): Summed<T> {
   const money = new CurrencySums();
   const words = searchWords(query.q);
   switch (query.table) {
@@ -399,44 +458,12 @@ function rowsOf<T extends ReportTable>(
     case 'merchants': {
       // The merchants of the receipts under the filter; the search text matches the name or city.
       const receipts = filteredReceipts(index, { ...query, q: undefined });
-      const rows = merchantRows(index, receipts).filter((m) =>
-        hasAll(`${normaliseName(m.name)}|${normaliseName(m.city ?? '')}`, words),
-      );
-      let visits = 0;
-      for (const m of rows) {
-        visits += m.visits;
-        for (const [c, amount] of Object.entries(m.totals_by_currency)) money.add(c || null, amount);
-      }
-      return { rows: rows as ReportRows[T][], totals: money.record(), sums: { visits } };
+      return summed('merchants', merchantRows(index, receipts), words) as Summed<T>;
     }
-    case 'brands': {
-      const rows = brandRows(filteredItems(index, query, false)).filter((b) =>
-        hasAll(`${normaliseName(b.name)}|${normaliseName(b.owning_corporation ?? '')}`, words),
-      );
-      let purchases = 0;
-      for (const b of rows) {
-        purchases += b.purchases;
-        for (const [c, amount] of Object.entries(b.totals_by_currency)) money.add(c || null, amount);
-      }
-      return { rows: rows as ReportRows[T][], totals: money.record(), sums: { purchases } };
-    }
-    case 'corporations': {
-      const rows = corporationRows(filteredItems(index, query, false)).filter((c) =>
-        hasAll([normaliseName(c.name), ...c.brands.map(normaliseName)].join('|'), words),
-      );
-      let purchases = 0;
-      const brands = new Set<string>();
-      for (const c of rows) {
-        purchases += c.purchases;
-        for (const b of c.brands) brands.add(b);
-        for (const [cur, amount] of Object.entries(c.totals_by_currency)) money.add(cur || null, amount);
-      }
-      return {
-        rows: rows as ReportRows[T][],
-        totals: money.record(),
-        sums: { purchases, brands: brands.size },
-      };
-    }
+    case 'brands':
+      return summed('brands', brandRows(filteredItems(index, query, false)), words) as Summed<T>;
+    case 'corporations':
+      return summed('corporations', corporationRows(filteredItems(index, query, false)), words) as Summed<T>;
   }
   throw new ValidationError(`Unknown report table: ${String(query.table)}`, { code: 'InvalidRequest' });
 }
@@ -506,10 +533,25 @@ export function queryReportIndex<T extends ReportTable>(
   index: ReportIndex,
   query: PageQuery<T>,
 ): ReportPage<T> {
+  return pageOf(query, index.version, (q) => rowsOf(index, q));
+}
+
+/** Search words of a query, normalised (every one must occur). */
+export { searchWords };
+
+/**
+ * One page of a table under the query, over the rows `select` answers for it (all rows under the
+ * filter, with their sums): the page token is checked first, the rows ordered and cut.
+ */
+export function pageOf<T extends ReportTable>(
+  query: PageQuery<T>,
+  version: string,
+  select: (query: PageQuery<T>) => Summed<T>,
+): ReportPage<T> {
   const order = orderOf(query);
   const key = fingerprint(query, order.sort, order.dir);
   const offset = offsetOf(query.pageToken, key);
-  const { rows, totals, sums } = rowsOf(index, query);
+  const { rows, totals, sums } = select(query);
   const end = offset + query.pageSize;
   const page = firstInOrder(rows, comparatorOf(query.table, order), end).slice(offset);
   return {
@@ -524,6 +566,6 @@ export function queryReportIndex<T extends ReportTable>(
     offset,
     nextPageToken: end < rows.length ? pageTokenFor(end, key) : null,
     previousPageToken: offset > 0 ? pageTokenFor(Math.max(0, offset - query.pageSize), key) : null,
-    version: index.version,
+    version,
   };
 }

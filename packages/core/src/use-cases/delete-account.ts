@@ -96,10 +96,12 @@ export async function deleteAccount(
   // The cache key is listed above; deleted by name too in case a blob store lists it late.
   await blobs.delete(appDataCacheKey(uid));
 
-  // 4. Receipts and merchants.
+  // 4. Receipts, merchants and the report totals.
   const merchants = await listAllEntities(store, TABLES.merchants, { partitionKey: uid });
   rows += await deleteRows(store, TABLES.receipts, receipts);
   rows += await deleteRows(store, TABLES.merchants, merchants);
+  // The report totals (their partitions start with the user id, as items' do).
+  rows += await deleteRows(store, TABLES.totals, await listAllEntities(store, TABLES.totals, prefix));
 
   // 5. Push tokens the user owns. The owner rows are keyed by token hash, so they are found by a
   // filter over the owners partition; that reads other users' owner rows too, which only this rare

@@ -4,10 +4,10 @@ import type { Identity } from '../ports';
 import { analysisKey, imageKey, parseReceiptId } from '../repository/keys';
 import { ReceiptRepository } from '../repository/receipt-repository';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
-import { refreshAppDataCache } from './get-app-data';
 import { removeMerchantIfUnused } from './process-scan';
 import { recordVisit } from './possible-duplicates';
 import { releaseStoredBytes } from './quotas';
+import { afterReceiptWrites } from './report-totals';
 import { isStale } from './retry-scan';
 
 /**
@@ -91,11 +91,9 @@ export async function deleteReceiptData(
     await recordVisit(repo, uid, null, receipt);
     await removeMerchantIfUnused(repo, uid, receipt.merchant_id);
   }
+  // The report totals lose this receipt's part; the receipts and items tables are rebuilt on read.
+  await afterReceiptWrites(deps, uid, [fileName]);
   await repo.bumpDataVersion(uid, now);
-  // The client reloads its reports right after a delete; have them ready.
-  await refreshAppDataCache(deps, uid).catch((error: unknown) =>
-    deps.logger.warn('report cache not refreshed', { userId: uid, error: String(error) }),
-  );
   deps.logger.info('receipt deleted', { userId: uid, receiptId, items: items.length });
   return { deleted: true, receiptId };
 }

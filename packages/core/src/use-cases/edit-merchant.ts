@@ -50,7 +50,8 @@ export async function updateMerchant(
   const next: MerchantRow = { ...merchant, ...input.changes, edited: true };
   next.name_key = normaliseName(next.name);
   const etag = await writeMerchant(repo, next, merchant.etag);
-  await afterEdit(deps, identity.uid);
+  // A name or address: the totals hold neither, so no receipt's totals change.
+  await afterEdit(deps, identity.uid, []);
   deps.logger.info('merchant edited', { userId: identity.uid, merchantId: merchant.merchant_id });
   return { merchantId: merchant.merchant_id, etag };
 }
@@ -98,7 +99,11 @@ export async function mergeMerchants(
     if (error instanceof ConflictError) throw stale(error);
     throw error;
   }
-  await afterEdit(deps, uid);
+  await afterEdit(
+    deps,
+    uid,
+    receipts.map((r) => r.file_name),
+  );
   deps.logger.info('merchants merged', {
     userId: uid,
     merchantId: kept.merchant_id,

@@ -12,7 +12,7 @@ import { itemIdFor, merchantIdFor, normaliseName, parseReceiptId, receiptIdOfIte
 import { ReceiptRepository } from '../repository/receipt-repository';
 import type { ItemRow, MerchantRow, ReceiptRow } from '../repository/rows';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
-import { refreshAppDataCache } from './get-app-data';
+import { afterReceiptWrites } from './report-totals';
 import { removeMerchantIfUnused } from './process-scan';
 import { flagPossibleDuplicate, recordVisit } from './possible-duplicates';
 
@@ -78,13 +78,14 @@ async function writeReceipt(repo: ReceiptRepository, receipt: ReceiptRow, etag: 
   }
 }
 
-/** After any edit: the report data changes version and its cache is rebuilt for the next read. */
-export async function afterEdit(deps: EditDeps, userId: string): Promise<void> {
+/**
+ * After any edit: the report totals take the difference of the edited receipts (by file name), and
+ * the report data changes version (the receipts and items tables are rebuilt on the next read).
+ */
+export async function afterEdit(deps: EditDeps, userId: string, fileNames: string[]): Promise<void> {
   const repo = new ReceiptRepository(deps.store);
+  await afterReceiptWrites(deps, userId, fileNames);
   await repo.bumpDataVersion(userId, nowOf(deps));
-  await refreshAppDataCache(deps, userId).catch((error: unknown) =>
-    deps.logger.warn('report cache not refreshed', { userId, error: String(error) }),
-  );
 }
 
 const withEdited = (receipt: ReceiptRow, fields: string[]): string[] => [
@@ -184,7 +185,7 @@ export async function updateReceipt(
     ]);
   }
   if (next.merchant_id !== oldMerchantId) await removeMerchantIfUnused(repo, uid, oldMerchantId);
-  await afterEdit(deps, uid);
+  await afterEdit(deps, uid, [receipt.file_name]);
   deps.logger.info('receipt edited', { userId: uid, receiptId: receipt.receipt_id, fields: changed });
   return { receiptId: receipt.receipt_id, etag };
 }
@@ -263,7 +264,7 @@ export async function saveItem(
     await repo.saveBrand(brand.name, brand.owner);
     if (brand.owner) await repo.saveCorporation(brand.owner);
   }
-  await afterEdit(deps, identity.uid);
+  await afterEdit(deps, identity.uid, [receipt.file_name]);
   deps.logger.info(existing ? 'item edited' : 'item added', { userId: identity.uid, itemId: item.item_id });
   return { receiptId: receipt.receipt_id, etag, itemId: item.item_id };
 }
@@ -295,7 +296,7 @@ export async function deleteItem(
   };
   const etag = await writeReceipt(repo, next, receipt.etag);
   await repo.deleteItem(receipt.receipt_id, input.itemId);
-  await afterEdit(deps, identity.uid);
+  await afterEdit(deps, identity.uid, [receipt.file_name]);
   deps.logger.info('item deleted', { userId: identity.uid, itemId: input.itemId });
   return { receiptId: receipt.receipt_id, etag };
 }
@@ -309,7 +310,7 @@ export async function markReviewed(
   const repo = new ReceiptRepository(deps.store);
   const receipt = await loadReceiptForEdit(repo, identity, input);
   const etag = await writeReceipt(repo, { ...receipt, ...reviewed }, receipt.etag);
-  await afterEdit(deps, identity.uid);
+  await afterEdit(deps, identity.uid, [receipt.file_name]);
   return { receiptId: receipt.receipt_id, etag };
 }
 
@@ -338,7 +339,7 @@ export async function keepBothReceipts(
     },
     receipt.etag,
   );
-  await afterEdit(deps, identity.uid);
+  await afterEdit(deps, identity.uid, [receipt.file_name]);
   deps.logger.info('possible duplicate kept', { userId: identity.uid, receiptId: receipt.receipt_id });
   return { receiptId: receipt.receipt_id, etag };
 }
@@ -371,7 +372,7 @@ export async function moveReceipt(
   const etag = await writeReceipt(repo, moved, receipt.etag);
   await recordVisit(repo, identity.uid, moved, receipt);
   await removeMerchantIfUnused(repo, identity.uid, receipt.merchant_id);
-  await afterEdit(deps, identity.uid);
+  await afterEdit(deps, identity.uid, [receipt.file_name]);
   deps.logger.info('receipt moved', { userId: identity.uid, receiptId: receipt.receipt_id });
   return { receiptId: receipt.receipt_id, etag };
 }

@@ -22,3 +22,4 @@ export * from './edit-merchant';
 export * from './reanalyse-receipt';
 export * from './download-my-data';
 export * from './delete-account';
+export * from './report-totals';

@@ -21,7 +21,7 @@ import { ReceiptRepository, sha256Hex } from '../repository/receipt-repository';
 import type { ItemRow, MerchantRow, QueueRow, ReceiptRow } from '../repository/rows';
 import { nowOf } from './context';
 import { flagPossibleDuplicate, recordVisit } from './possible-duplicates';
-import { refreshAppDataCache } from './get-app-data';
+import { afterReceiptWrites } from './report-totals';
 
 /** The ports and settings of the scan worker. */
 export interface ScanWorkerDeps {
@@ -161,12 +161,11 @@ export async function processScan(deps: ScanWorkerDeps, job: ScanJob): Promise<S
     return dropped(deps, job, 'while writing');
   }
 
+  // The user's report totals take this receipt's difference (not a rebuild of the whole report),
+  // before the data version changes and the entry goes: a client that sees its queue shrink and
+  // reloads finds the receipt in the totals. The receipts and items tables are rebuilt on read.
+  await afterReceiptWrites(deps, job.userId, [job.fileName]);
   await repo.bumpDataVersion(job.userId, nowOf(deps));
-  // The report is rebuilt here rather than on the user's next read, and the entry removed only
-  // after: a client that sees its queue shrink and reloads gets the new receipt, from the cache.
-  await refreshAppDataCache(deps, job.userId).catch((error: unknown) =>
-    logger.warn('report cache not refreshed', { ...job, error: String(error) }),
-  );
   await repo.deleteQueueEntry(job.userId, job.fileName, fence.etag);
   logger.info('scan analysed', {
     userId: job.userId,
@@ -245,6 +244,7 @@ async function rollBack(deps: ScanWorkerDeps, repo: ReceiptRepository, receipt: 
   await repo.deleteReceipt(userId, receiptId);
   await recordVisit(repo, userId, null, receipt);
   await removeMerchantIfUnused(repo, userId, receipt.merchant_id);
+  await afterReceiptWrites(deps, userId, [fileName]);
   await repo.bumpDataVersion(userId, nowOf(deps));
 }
 

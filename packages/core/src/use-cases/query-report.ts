@@ -8,8 +8,25 @@ import {
   type ReportQuery,
   type ReportRows,
 } from '../report-api';
-import { buildReportIndex, queryReportIndex, sortedRows, type ReportIndex } from '../repository/report-index';
+import {
+  buildReportIndex,
+  pageOf,
+  queryReportIndex,
+  searchWords,
+  sortedRows,
+  summed,
+  type PageQuery,
+  type ReportIndex,
+  type SummaryTable,
+} from '../repository/report-index';
+import {
+  brandRowsFromTotals,
+  corporationRowsFromTotals,
+  merchantRowsFromTotals,
+  reportTotalsReady,
+} from '../repository/report-totals';
 import { ReceiptRepository } from '../repository/receipt-repository';
+import type { TableStore } from '../table-store';
 import { assertOwnUserId, type AppDeps } from './context';
 import { appDataJsonAt } from './get-app-data';
 
@@ -57,7 +74,10 @@ export async function reportIndexOf(deps: ReportDeps, userId: string): Promise<R
 
 /**
  * One page of one of the user's report tables (GET /api/report): sorted, filtered, with money totals
- * per currency and count sums over every row under the filter.
+ * per currency and count sums over every row under the filter. The merchants, brands and
+ * corporations tables without a filter other than the search text are served from the user's report
+ * totals (one partition of one row per merchant, brand or corporation, kept up to date by every
+ * write); every other query from the report index of the user's data version.
  * @throws ForbiddenError when `userId` is not the caller's; ValidationError for a bad page token
  */
 export async function queryReport(
@@ -66,9 +86,57 @@ export async function queryReport(
   input: ReportQuery,
 ): Promise<ReportPage> {
   assertOwnUserId(identity, input.userId);
-  const index = await reportIndexOf(deps, identity.uid);
   const { userId: _userId, pageSize, ...query } = input;
-  return queryReportIndex(index, { ...query, pageSize: pageSize ?? DEFAULT_REPORT_PAGE_SIZE });
+  const pageQuery = { ...query, pageSize: pageSize ?? DEFAULT_REPORT_PAGE_SIZE };
+  if (servedByTotals(pageQuery)) {
+    const page = await pageFromTotals(deps.store, identity.uid, pageQuery);
+    if (page) return page;
+  }
+  const index = await reportIndexOf(deps, identity.uid);
+  return queryReportIndex(index, pageQuery);
+}
+
+/** Filters the totals cannot answer: they are sums over all of a user's receipts and items. */
+const INDEX_ONLY_FILTERS = [
+  'from',
+  'to',
+  'currency',
+  'category',
+  'merchant',
+  'brand',
+  'corporation',
+  'review',
+] as const;
+
+function servedByTotals(query: PageQuery): query is PageQuery<SummaryTable> {
+  const summary = query.table === 'merchants' || query.table === 'brands' || query.table === 'corporations';
+  return summary && INDEX_ONLY_FILTERS.every((name) => query[name] === undefined);
+}
+
+const TOTALS_ROWS = {
+  merchants: merchantRowsFromTotals,
+  brands: brandRowsFromTotals,
+  corporations: corporationRowsFromTotals,
+};
+
+/**
+ * A page of the merchants, brands or corporations table from the user's report totals: their data
+ * version, the totals' ready marker and the table's partition of totals (plus the merchants
+ * partition for names and cities) are read at once. Null when the totals are not ready (the user
+ * has written nothing since totals exist, or an update failed), so the report index serves.
+ */
+async function pageFromTotals<T extends SummaryTable>(
+  store: TableStore,
+  userId: string,
+  query: PageQuery<T>,
+): Promise<ReportPage<T> | null> {
+  const [ready, version, rows] = await Promise.all([
+    reportTotalsReady(store, userId),
+    new ReceiptRepository(store).getDataVersion(userId),
+    TOTALS_ROWS[query.table](store, userId),
+  ]);
+  if (!ready) return null;
+  return pageOf(query, version, (q) => summed(q.table, rows as ReportRows[T][], searchWords(q.q)));
 }
 
 /** Rows written per chunk of a CSV export. */

@@ -1,0 +1,773 @@
+import { roundMoney } from '../analysis';
+import { TABLES } from '../entities';
+import { ConflictError, NotFoundError } from '../errors';
+import type { BrandReportRow, CorporationReportRow, MerchantReportRow } from '../report-api';
+import {
+  listAllEntities,
+  type StoredEntity,
+  type TableEntity,
+  type TableStore,
+  type TransactionAction,
+} from '../table-store';
+import { dictionaryKey, receiptIdFor, shortHash } from './keys';
+import { ReceiptRepository } from './receipt-repository';
+import type { ItemRow, ReceiptRow } from './rows';
+
+/**
+ * Per-user report totals kept incrementally (see ./README.md, "Report totals"). A receipt written,
+ * edited, moved or deleted changes its user's totals by the difference between what it adds now and
+ * what it added when last applied, so the work is proportional to that receipt, never to the user's
+ * history. The rows live in the Totals table:
+ *
+ * - `<user>~merchants` / merchant_id, `<user>~brands` / brand key, `<user>~corporations` /
+ *   corporation key, `<user>~months` / `YYYY-MM` (or `undated`): one aggregate row each;
+ * - `<user>~summary` / `receipts`, `items`: the user's totals over all receipts and items; `ready`:
+ *   the totals were built for every receipt; `building` and `dirty~<fileName>`: a build under way
+ *   and the writes made during it;
+ * - `<user>~applied` / fileName: the receipt's last applied contribution, and a change in progress.
+ */
+
+/**
+ * Counts and sums of one aggregate row. The count maps leave out entries that are zero; `sums` has
+ * an entry (possibly 0) exactly for the currencies of `priced`.
+ */
+export interface Figures {
+  /** Receipts (merchants, months, summary `receipts`) or items (brands, corporations, `items`). */
+  n: number;
+  /** Rows per currency ('' for none). */
+  counts: Record<string, number>;
+  /** Rows with an amount per currency: a currency's sum exists while this is above zero. */
+  priced: Record<string, number>;
+  sums: Record<string, number>;
+  /** Named count maps: `days_YYYY` (visits per MM-DD), `corporations`, `brands`, `review`, `quantity`. */
+  tags: Record<string, Record<string, number>>;
+  /** A display name (brands and corporations). */
+  label?: string | null;
+}
+
+/** What one receipt adds to its user's totals: figures by `kind:rowKey`. */
+export type Contribution = Record<string, Figures>;
+
+export type TotalsKind = 'merchants' | 'brands' | 'corporations' | 'months' | 'summary';
+
+/** The partition of one kind of the user's totals rows (a single partition per report table). */
+export function totalsPartition(userId: string, kind: TotalsKind | 'applied'): string {
+  return `${userId}~${kind}`;
+}
+
+/** Row key of a brand or corporation: its dictionary key plus a hash of the exact name. */
+export function nameRowKey(name: string): string {
+  return `${dictionaryKey(name).slice(0, 100)}~${shortHash(name)}`;
+}
+
+const READY_ROW = 'ready';
+/** Change ids an aggregate row remembers, so a change retried after a crash is applied once. */
+const RECENT_CHANGES = 64;
+const MAX_ATTEMPTS = 30;
+/** Longest JSON text kept in one property (Azure Tables: 64 KiB, i.e. 32K UTF-16 characters). */
+const CHUNK_CHARS = 30_000;
+
+const empty = (): Figures => ({ n: 0, counts: {}, priced: {}, sums: {}, tags: {} });
+
+function bump(map: Record<string, number>, key: string, by: number): void {
+  const next = (map[key] ?? 0) + by;
+  if (Math.abs(next) < 1e-9) delete map[key];
+  else map[key] = Math.round(next * 1e6) / 1e6;
+}
+
+function figuresOf(contribution: Contribution, key: string, label?: string | null): Figures {
+  let figures = contribution[key];
+  if (!figures) {
+    figures = empty();
+    if (label !== undefined) figures.label = label;
+    contribution[key] = figures;
+  }
+  return figures;
+}
+
+function count(figures: Figures, currency: string, amount: number | null): void {
+  figures.n += 1;
+  bump(figures.counts, currency, 1);
+  if (amount !== null) {
+    bump(figures.priced, currency, 1);
+    figures.sums[currency] = Math.round(((figures.sums[currency] ?? 0) + amount) * 1e6) / 1e6;
+  }
+}
+
+function tag(figures: Figures, name: string, key: string, by = 1): void {
+  const map = (figures.tags[name] ??= {});
+  bump(map, key, by);
+  if (Object.keys(map).length === 0) delete figures.tags[name];
+}
+
+const DAY = /^(\d{4})-(\d{2}-\d{2})$/;
+
+/**
+ * What a receipt adds to its user's totals, from its row and its items (the same rules as
+ * buildAppData and the report index: an item without a currency counts in the receipt's).
+ */
+export function contributionOf(receipt: ReceiptRow, items: ItemRow[]): Contribution {
+  const out: Contribution = {};
+  const currency = receipt.currency_code ?? '';
+  const amount = receipt.total_amount;
+  const day = receipt.transaction_date;
+
+  const merchant = figuresOf(out, `merchants:${receipt.merchant_id}`);
+  count(merchant, currency, amount);
+  if (day) {
+    const parts = DAY.exec(day);
+    if (parts) tag(merchant, `days_${parts[1]}`, parts[2]!);
+    else tag(merchant, 'days_other', day);
+  }
+  const month = day && /^\d{4}-\d{2}/.test(day) ? day.slice(0, 7) : 'undated';
+  count(figuresOf(out, `months:${month}`), currency, amount);
+  const receipts = figuresOf(out, 'summary:receipts');
+  count(receipts, currency, amount);
+  if (receipt.needs_review === true) tag(receipts, 'review', 'needed');
+
+  for (const item of items) {
+    if (item.receipt_id !== receipt.receipt_id) continue;
+    const itemCurrency = item.currency_code ?? receipt.currency_code ?? '';
+    const all = figuresOf(out, 'summary:items');
+    count(all, itemCurrency, item.total_price);
+    if (item.quantity) tag(all, 'quantity', 'sum', item.quantity);
+    if (!item.brand) continue;
+    const brand = figuresOf(out, `brands:${nameRowKey(item.brand)}`, item.brand);
+    count(brand, itemCurrency, item.total_price);
+    const corporation = item.owning_corporation;
+    if (!corporation) continue;
+    tag(brand, 'corporations', corporation);
+    const owner = figuresOf(out, `corporations:${nameRowKey(corporation)}`, corporation);
+    count(owner, itemCurrency, item.total_price);
+    tag(owner, 'brands', item.brand);
+  }
+  return out;
+}
+
+/**
+ * Adds (sign 1) or takes away (sign -1) figures. Figures of a row (`whole`) keep a sum for every
+ * currency that has an amount, even a sum of 0, and none for the others; a difference keeps only
+ * the sums that change.
+ */
+function addFigures(into: Figures, other: Figures, sign: 1 | -1, whole = true): void {
+  into.n += sign * other.n;
+  for (const [k, v] of Object.entries(other.counts)) bump(into.counts, k, sign * v);
+  for (const [k, v] of Object.entries(other.priced)) bump(into.priced, k, sign * v);
+  for (const [k, v] of Object.entries(other.sums)) {
+    into.sums[k] = Math.round(((into.sums[k] ?? 0) + sign * v) * 1e6) / 1e6;
+  }
+  for (const k of Object.keys(into.sums)) {
+    if (whole ? !into.priced[k] : Math.abs(into.sums[k]!) < 1e-9) delete into.sums[k];
+  }
+  if (whole) for (const k of Object.keys(into.priced)) into.sums[k] ??= 0;
+  for (const [name, map] of Object.entries(other.tags)) {
+    for (const [k, v] of Object.entries(map)) tag(into, name, k, sign * v);
+  }
+  if (other.label) into.label = other.label;
+}
+
+const isZero = (f: Figures) =>
+  f.n === 0 &&
+  Object.keys(f.counts).length === 0 &&
+  Object.keys(f.sums).length === 0 &&
+  Object.keys(f.tags).length === 0;
+
+/** `to - from`, row by row; rows that do not change are left out. */
+export function differenceOf(to: Contribution, from: Contribution): Contribution {
+  const out: Contribution = {};
+  for (const key of new Set([...Object.keys(to), ...Object.keys(from)])) {
+    const delta = empty();
+    if (to[key]) addFigures(delta, to[key], 1, false);
+    if (from[key]) addFigures(delta, from[key], -1, false);
+    delete delta.label;
+    if (!isZero(delta)) {
+      if (to[key]?.label) delta.label = to[key].label;
+      out[key] = delta;
+    }
+  }
+  return out;
+}
+
+// ---- Rows ------------------------------------------------------------------------------------------
+
+function parseJson<T>(text: unknown, fallback: T): T {
+  if (typeof text !== 'string' || text === '') return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/** Puts JSON text into `name_0`, `name_1`, … (a property holds at most {@link CHUNK_CHARS}). */
+function putJson(entity: TableEntity, name: string, value: unknown): void {
+  const text = JSON.stringify(value);
+  let part = 0;
+  for (let at = 0; at === 0 || at < text.length; at += CHUNK_CHARS) {
+    entity[`${name}_${part++}`] = text.slice(at, at + CHUNK_CHARS);
+  }
+  entity[`${name}_parts`] = part;
+}
+
+function getJson<T>(row: Record<string, unknown>, name: string, fallback: T): T {
+  const parts = row[`${name}_parts`];
+  if (typeof parts !== 'number') return fallback;
+  let text = '';
+  for (let part = 0; part < parts; part++) text += String(row[`${name}_${part}`] ?? '');
+  return parseJson(text, fallback);
+}
+
+function rowToFigures(row: Record<string, unknown>): { figures: Figures; changes: string[] } {
+  const tags: Figures['tags'] = {};
+  for (const [name, value] of Object.entries(row)) {
+    if (name.startsWith('t_')) tags[name.slice(2)] = parseJson(value, {});
+  }
+  return {
+    figures: {
+      n: typeof row.n === 'number' ? row.n : 0,
+      counts: parseJson(row.counts, {}),
+      priced: parseJson(row.priced, {}),
+      sums: parseJson(row.sums, {}),
+      tags,
+      label: typeof row.label === 'string' ? row.label : null,
+    },
+    changes: parseJson(row.changes, []),
+  };
+}
+
+function figuresToRow(
+  partitionKey: string,
+  rowKey: string,
+  figures: Figures,
+  changes: string[],
+): TableEntity {
+  const entity: TableEntity = {
+    partitionKey,
+    rowKey,
+    n: figures.n,
+    label: figures.label ?? null,
+    counts: JSON.stringify(figures.counts),
+    priced: JSON.stringify(figures.priced),
+    sums: JSON.stringify(figures.sums),
+    changes: JSON.stringify(changes),
+  };
+  for (const [name, map] of Object.entries(figures.tags)) entity[`t_${name}`] = JSON.stringify(map);
+  return entity;
+}
+
+const raced = (error: unknown) => error instanceof ConflictError || error instanceof NotFoundError;
+const pause = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 + attempt * 5)));
+
+function splitKey(userId: string, key: string): { partitionKey: string; rowKey: string } {
+  const at = key.indexOf(':');
+  return {
+    partitionKey: totalsPartition(userId, key.slice(0, at) as TotalsKind),
+    rowKey: key.slice(at + 1),
+  };
+}
+
+/**
+ * Adds `delta` to one aggregate row by etag, retrying when another writer came first. A row that
+ * already lists `changeId` among its recent changes has it and is left alone (a retried change).
+ * A row whose figures reach zero stays (with n = 0, hidden from the reports), so that it still
+ * remembers the change.
+ */
+async function applyRow(
+  store: TableStore,
+  address: { partitionKey: string; rowKey: string },
+  delta: Figures,
+  changeId: string,
+): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const row = await store.getEntity(TABLES.totals, address.partitionKey, address.rowKey);
+    const { figures, changes } = row ? rowToFigures(row) : { figures: empty(), changes: [] };
+    if (changes.includes(changeId)) return;
+    addFigures(figures, delta, 1);
+    const entity = figuresToRow(
+      address.partitionKey,
+      address.rowKey,
+      figures,
+      [...changes, changeId].slice(-RECENT_CHANGES),
+    );
+    try {
+      if (row) await store.updateEntity(TABLES.totals, entity, 'Replace', { etag: row.etag });
+      else await store.createEntity(TABLES.totals, entity);
+      return;
+    } catch (error) {
+      if (!raced(error) || attempt >= MAX_ATTEMPTS) throw error;
+      await pause(attempt);
+    }
+  }
+}
+
+async function applyChange(
+  store: TableStore,
+  userId: string,
+  changeId: string,
+  delta: Contribution,
+): Promise<void> {
+  await Promise.all(
+    Object.entries(delta).map(([key, figures]) => applyRow(store, splitKey(userId, key), figures, changeId)),
+  );
+}
+
+const newChangeId = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+
+/** The receipt's contribution now: nothing when its row is gone. */
+async function currentContribution(
+  store: TableStore,
+  userId: string,
+  fileName: string,
+): Promise<Contribution> {
+  const repo = new ReceiptRepository(store);
+  const receiptId = receiptIdFor(userId, fileName);
+  // Both after the contribution row was read (see updateReceiptTotals); a receipt row that is gone
+  // contributes nothing, whatever items are left.
+  const [receipt, items] = await Promise.all([
+    repo.getReceipt(userId, receiptId),
+    repo.listItemsOfReceipt(receiptId),
+  ]);
+  return receipt ? contributionOf(receipt, items) : {};
+}
+
+/**
+ * Brings the user's totals up to date with one receipt (after it was written, edited, moved or
+ * deleted): reads its row and items, and applies the difference from its last applied contribution.
+ * The contribution row is read first and written by etag, so of two updates of one receipt the one
+ * that read older data starts over. A change is first recorded on the contribution row (`pending`)
+ * and cleared once every aggregate row has it: an update interrupted in between is finished by the
+ * next update of that receipt, and each aggregate row takes a change once.
+ * @returns the number of aggregate rows changed
+ */
+export async function updateReceiptTotals(
+  store: TableStore,
+  userId: string,
+  fileName: string,
+  firstRead?: Promise<StoredEntity | null>,
+): Promise<number> {
+  const partitionKey = totalsPartition(userId, 'applied');
+  for (let attempt = 0; ; attempt++) {
+    try {
+      // The caller may have started the first read of the contribution row already.
+      const row =
+        attempt === 0 && firstRead
+          ? await firstRead
+          : await store.getEntity(TABLES.totals, partitionKey, fileName);
+      let applied: Contribution = row ? getJson(row, 'applied', {}) : {};
+      let etag = row?.etag;
+      const pending = row && typeof row.pending_id === 'string' ? row.pending_id : null;
+      if (row && pending) {
+        const to: Contribution = getJson(row, 'pending', {});
+        await applyChange(store, userId, pending, differenceOf(to, applied));
+        applied = to;
+        etag = await writeApplied(store, partitionKey, fileName, applied, null, etag!);
+      }
+      const target = await currentContribution(store, userId, fileName);
+      const delta = differenceOf(target, applied);
+      const changed = Object.keys(delta).length;
+      if (changed === 0) {
+        if (etag && Object.keys(target).length === 0)
+          await store.deleteEntity(TABLES.totals, partitionKey, fileName, { etag });
+        return 0;
+      }
+      const changeId = newChangeId();
+      etag = await writeApplied(store, partitionKey, fileName, applied, { id: changeId, to: target }, etag);
+      await applyChange(store, userId, changeId, delta);
+      if (Object.keys(target).length === 0)
+        await store.deleteEntity(TABLES.totals, partitionKey, fileName, { etag });
+      else await writeApplied(store, partitionKey, fileName, target, null, etag);
+      return changed;
+    } catch (error) {
+      if (!raced(error) || attempt >= MAX_ATTEMPTS) throw error;
+      await pause(attempt);
+    }
+  }
+}
+
+/** Writes a contribution row by etag (or inserts it); returns the new etag. */
+async function writeApplied(
+  store: TableStore,
+  partitionKey: string,
+  rowKey: string,
+  applied: Contribution,
+  pending: { id: string; to: Contribution } | null,
+  etag: string | undefined,
+): Promise<string> {
+  const entity: TableEntity = { partitionKey, rowKey, pending_id: pending?.id ?? null };
+  putJson(entity, 'applied', applied);
+  if (pending) putJson(entity, 'pending', pending.to);
+  if (etag) return (await store.updateEntity(TABLES.totals, entity, 'Replace', { etag })).etag;
+  return (await store.createEntity(TABLES.totals, entity)).etag;
+}
+
+/** Whether the user's totals were built for all their receipts (else the report index serves). */
+export async function reportTotalsReady(store: TableStore, userId: string): Promise<boolean> {
+  return (await store.getEntity(TABLES.totals, totalsPartition(userId, 'summary'), READY_ROW)) !== null;
+}
+
+const TOTALS_KINDS: (TotalsKind | 'applied')[] = [
+  'merchants',
+  'brands',
+  'corporations',
+  'months',
+  'summary',
+  'applied',
+];
+
+/** Deletes every totals row of the user (a deleted account, or before a rebuild), but `keep`. */
+export async function deleteReportTotals(
+  store: TableStore,
+  userId: string,
+  keep: { partitionKey: string; rowKey: string } | null = null,
+): Promise<void> {
+  // The ready marker goes first: the reports stop using the totals before any row goes.
+  await deleteIfThere(store, totalsPartition(userId, 'summary'), READY_ROW);
+  for (const kind of TOTALS_KINDS) {
+    const rows = (
+      await listAllEntities(store, TABLES.totals, { partitionKey: totalsPartition(userId, kind) })
+    ).filter((r) => !(keep && r.partitionKey === keep.partitionKey && r.rowKey === keep.rowKey));
+    for (let i = 0; i < rows.length; i += 100) {
+      const batch = rows.slice(i, i + 100);
+      await store
+        .submitTransaction(
+          TABLES.totals,
+          batch.map((r): TransactionAction => ['delete', { partitionKey: r.partitionKey, rowKey: r.rowKey }]),
+        )
+        .catch(async () => {
+          // A row another writer removed meanwhile fails the batch; delete the rest one by one.
+          for (const r of batch) await deleteIfThere(store, r.partitionKey, r.rowKey);
+        });
+    }
+  }
+}
+
+async function deleteIfThere(store: TableStore, partitionKey: string, rowKey: string, etag?: string) {
+  await store
+    .deleteEntity(TABLES.totals, partitionKey, rowKey, etag ? { etag } : {})
+    .catch((error: unknown) => {
+      if (!(error instanceof NotFoundError)) throw error;
+    });
+}
+
+const BUILDING_ROW = 'building';
+const DIRTY_PREFIX = 'dirty~';
+/** A build older than this is taken for abandoned (its process stopped) and may be taken over. */
+export const TOTALS_BUILD_LEASE_MS = 5 * 60_000;
+
+/**
+ * Brings the user's totals up to date after writes of these receipts (their rows written, edited,
+ * moved or deleted). With totals ready, each receipt is applied incrementally
+ * ({@link updateReceiptTotals}). Without (the user's first write since totals exist, or after an
+ * update failed), the totals are built from all the user's rows ({@link rebuildReportTotals}) by
+ * one writer, which holds the `building` row; a writer that finds a build going on leaves a `dirty`
+ * note per receipt, which the build applies when it has finished. The writer then looks at the
+ * `building` row once more and applies the receipts itself if the build has finished meanwhile, so
+ * that one of the two always does.
+ */
+export async function recordReceiptWrites(
+  store: TableStore,
+  userId: string,
+  fileNames: string[],
+  now: Date = new Date(),
+): Promise<'updated' | 'rebuilt' | 'noted'> {
+  const summary = totalsPartition(userId, 'summary');
+  // The first receipt's contribution row is read with the markers (one round trip less per write).
+  const firstName = fileNames[0];
+  const firstRead =
+    firstName === undefined
+      ? undefined
+      : store.getEntity(TABLES.totals, totalsPartition(userId, 'applied'), firstName);
+  firstRead?.catch(() => undefined); // read again below when it failed
+  const [ready, building] = await Promise.all([
+    store.getEntity(TABLES.totals, summary, READY_ROW),
+    store.getEntity(TABLES.totals, summary, BUILDING_ROW),
+  ]);
+  if (ready && !building) {
+    const first = await firstRead?.then(
+      (row) => row,
+      () => undefined,
+    );
+    for (const fileName of fileNames) {
+      const read = fileName === firstName && first !== undefined ? Promise.resolve(first) : undefined;
+      await updateReceiptTotals(store, userId, fileName, read);
+    }
+    return 'updated';
+  }
+  // A lease without a readable start is taken for abandoned too.
+  const abandoned =
+    building && !(now.getTime() - Date.parse(String(building.started_at ?? '')) <= TOTALS_BUILD_LEASE_MS);
+  if (!building || abandoned) {
+    const lease: TableEntity = { partitionKey: summary, rowKey: BUILDING_ROW, started_at: now.toISOString() };
+    let etag: string | null = null;
+    try {
+      ({ etag } = building
+        ? await store.updateEntity(TABLES.totals, lease, 'Replace', { etag: building.etag })
+        : await store.createEntity(TABLES.totals, lease));
+    } catch (error) {
+      if (!raced(error)) throw error; // another writer took the lease first
+    }
+    if (etag !== null) {
+      try {
+        await rebuildReportTotals(store, userId, etag);
+      } catch (error) {
+        // Give the lease back, so the next write builds again at once.
+        await deleteIfThere(store, summary, BUILDING_ROW, etag).catch(() => undefined);
+        throw error;
+      }
+      return 'rebuilt';
+    }
+  }
+  for (const fileName of fileNames) {
+    await store.upsertEntity(TABLES.totals, { partitionKey: summary, rowKey: `${DIRTY_PREFIX}${fileName}` });
+  }
+  const [readyNow, buildingNow] = await Promise.all([
+    store.getEntity(TABLES.totals, summary, READY_ROW),
+    store.getEntity(TABLES.totals, summary, BUILDING_ROW),
+  ]);
+  if (readyNow && !buildingNow) {
+    for (const fileName of fileNames) await updateReceiptTotals(store, userId, fileName);
+    return 'updated';
+  }
+  return 'noted';
+}
+
+/** Marks the user's totals as not to be trusted: the reports fall back, and the next write rebuilds them. */
+export async function invalidateReportTotals(store: TableStore, userId: string): Promise<void> {
+  await deleteIfThere(store, totalsPartition(userId, 'summary'), READY_ROW);
+}
+
+/**
+ * Builds the user's totals from all their rows, while holding the `building` row (see
+ * {@link recordReceiptWrites}): removes the user's other totals rows, writes one aggregate row per
+ * merchant, brand, corporation and month and one contribution row per receipt, then the `ready`
+ * marker, and gives up the `building` row. Receipts written meanwhile left a `dirty` note each,
+ * applied last with {@link updateReceiptTotals}, which is idempotent. Costs as much as a full report
+ * rebuild plus one write per aggregate row and per 100 receipts.
+ */
+export async function rebuildReportTotals(
+  store: TableStore,
+  userId: string,
+  buildingEtag: string,
+): Promise<void> {
+  const summary = totalsPartition(userId, 'summary');
+  const repo = new ReceiptRepository(store);
+  await deleteReportTotals(store, userId, { partitionKey: summary, rowKey: BUILDING_ROW });
+  const receipts = await repo.listReceipts(userId);
+  const items = await repo.listItemsOfReceipts(userId, receipts);
+  const itemsOf = new Map<string, ItemRow[]>();
+  for (const item of items) {
+    const list = itemsOf.get(item.receipt_id);
+    if (list) list.push(item);
+    else itemsOf.set(item.receipt_id, [item]);
+  }
+  const whole: Contribution = {};
+  const rows: TableEntity[] = [];
+  for (const receipt of receipts) {
+    const contribution = contributionOf(receipt, itemsOf.get(receipt.receipt_id) ?? []);
+    for (const [key, figures] of Object.entries(contribution)) addFigures(figuresOf(whole, key), figures, 1);
+    const entity: TableEntity = {
+      partitionKey: totalsPartition(userId, 'applied'),
+      rowKey: receipt.file_name,
+      pending_id: null,
+    };
+    putJson(entity, 'applied', contribution);
+    rows.push(entity);
+  }
+  for (const [key, figures] of Object.entries(whole)) {
+    const { partitionKey, rowKey } = splitKey(userId, key);
+    rows.push(figuresToRow(partitionKey, rowKey, figures, []));
+  }
+  await inBatches(store, rows);
+  await store.upsertEntity(TABLES.totals, {
+    partitionKey: summary,
+    rowKey: READY_ROW,
+    built_at: new Date().toISOString(),
+    receipts: receipts.length,
+  });
+  await deleteIfThere(store, summary, BUILDING_ROW, buildingEtag);
+  const notes = await listAllEntities(store, TABLES.totals, { partitionKey: summary });
+  for (const note of notes.filter((r) => r.rowKey.startsWith(DIRTY_PREFIX))) {
+    await updateReceiptTotals(store, userId, note.rowKey.slice(DIRTY_PREFIX.length));
+    await deleteIfThere(store, summary, note.rowKey);
+  }
+}
+
+/** Upserts rows in transactions of up to 100 rows of one partition, four at a time. */
+async function inBatches(store: TableStore, rows: TableEntity[]): Promise<void> {
+  const byPartition = new Map<string, TableEntity[]>();
+  for (const row of rows) {
+    const list = byPartition.get(row.partitionKey);
+    if (list) list.push(row);
+    else byPartition.set(row.partitionKey, [row]);
+  }
+  const batches: TableEntity[][] = [];
+  for (const list of byPartition.values()) {
+    for (let i = 0; i < list.length; i += 100) batches.push(list.slice(i, i + 100));
+  }
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < batches.length) {
+        const batch = batches[next++]!;
+        await store.submitTransaction(
+          TABLES.totals,
+          batch.map((r): TransactionAction => ['upsert', r, 'Replace']),
+        );
+      }
+    }),
+  );
+}
+
+// ---- Reading -----------------------------------------------------------------------------------------
+
+/** The aggregate rows of one kind of the user, without rows whose figures are all zero. */
+export async function listTotals(
+  store: TableStore,
+  userId: string,
+  kind: TotalsKind,
+): Promise<{ rowKey: string; figures: Figures }[]> {
+  const rows: StoredEntity[] = await listAllEntities(store, TABLES.totals, {
+    partitionKey: totalsPartition(userId, kind),
+  });
+  return rows
+    .filter((row) => kind !== 'summary' || row.rowKey === 'receipts' || row.rowKey === 'items')
+    .map((row) => ({ rowKey: row.rowKey, figures: rowToFigures(row).figures }))
+    .filter(({ figures }) => figures.n > 0);
+}
+
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Sums per currency, rounded, in code order (as the report index answers them). */
+function totalsRecord(figures: Figures): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [c, sum] of Object.entries(figures.sums).sort(([a], [b]) => byText(a, b)))
+    out[c] = roundMoney(sum);
+  return out;
+}
+
+/** The most frequent currency (ties: alphabetical) and its sum. */
+function mainOf(figures: Figures): { currency_code: string | null; total: number } {
+  let best: string | null = null;
+  let bestCount = -1;
+  for (const [c, n] of Object.entries(figures.counts).sort(([a], [b]) => byText(a, b))) {
+    if (n > bestCount) {
+      best = c;
+      bestCount = n;
+    }
+  }
+  return { currency_code: best || null, total: roundMoney(figures.sums[best ?? ''] ?? 0) };
+}
+
+/** The most frequent key of a count map (ties: alphabetical), or null. */
+function mostFrequent(map: Record<string, number> | undefined): string | null {
+  let best: string | null = null;
+  let bestCount = 0;
+  for (const [k, n] of Object.entries(map ?? {}).sort(([a], [b]) => byText(a, b))) {
+    if (n > bestCount) {
+      best = k;
+      bestCount = n;
+    }
+  }
+  return best;
+}
+
+/** First and last visit day from the `days_*` maps. */
+function visitSpan(figures: Figures): { first: string | null; last: string | null } {
+  const days: string[] = [];
+  for (const [name, map] of Object.entries(figures.tags)) {
+    if (!name.startsWith('days_')) continue;
+    const year = name.slice(5);
+    for (const [key, n] of Object.entries(map)) {
+      if (n > 0) days.push(year === 'other' ? key : `${year}-${key}`);
+    }
+  }
+  days.sort(byText);
+  return { first: days[0] ?? null, last: days.at(-1) ?? null };
+}
+
+/** The merchants table's rows from the user's merchant totals and merchant rows (name, city). */
+export async function merchantRowsFromTotals(
+  store: TableStore,
+  userId: string,
+): Promise<MerchantReportRow[]> {
+  const [totals, merchants] = await Promise.all([
+    listTotals(store, userId, 'merchants'),
+    new ReceiptRepository(store).listMerchants(userId),
+  ]);
+  const byId = new Map(merchants.map((m) => [m.merchant_id, m]));
+  return totals.map(({ rowKey, figures }) => {
+    const merchant = byId.get(rowKey);
+    const { first, last } = visitSpan(figures);
+    return {
+      merchant_id: rowKey,
+      name: merchant?.name ?? rowKey,
+      city: merchant?.city ?? null,
+      owning_corporation: merchant?.owning_corporation ?? null,
+      visits: figures.n,
+      ...mainOf(figures),
+      totals_by_currency: totalsRecord(figures),
+      first_visit: first,
+      last_visit: last,
+    };
+  });
+}
+
+/** The brands table's rows; a brand's corporation is the one most of its items name. */
+export async function brandRowsFromTotals(store: TableStore, userId: string): Promise<BrandReportRow[]> {
+  return (await listTotals(store, userId, 'brands')).map(({ rowKey, figures }) => ({
+    name: figures.label ?? rowKey,
+    owning_corporation: mostFrequent(figures.tags.corporations),
+    purchases: figures.n,
+    ...mainOf(figures),
+    totals_by_currency: totalsRecord(figures),
+  }));
+}
+
+/** The corporations table's rows, with the brands of theirs the user bought. */
+export async function corporationRowsFromTotals(
+  store: TableStore,
+  userId: string,
+): Promise<CorporationReportRow[]> {
+  return (await listTotals(store, userId, 'corporations')).map(({ rowKey, figures }) => ({
+    name: figures.label ?? rowKey,
+    brands: Object.keys(figures.tags.brands ?? {}).sort((a, b) => byText(a.toLowerCase(), b.toLowerCase())),
+    purchases: figures.n,
+    ...mainOf(figures),
+    totals_by_currency: totalsRecord(figures),
+  }));
+}
+
+/** Per-currency totals of one month or of all receipts / items, as a report's total rows show them. */
+export interface TotalsSummary {
+  receipts: number;
+  items: number;
+  needsReview: number;
+  quantity: number;
+  receiptTotals: Record<string, number>;
+  itemTotals: Record<string, number>;
+  months: { month: string; receipts: number; totals: Record<string, number> }[];
+}
+
+/** The user's totals over all receipts and items, and per month. */
+export async function summaryFromTotals(store: TableStore, userId: string): Promise<TotalsSummary> {
+  const [summary, months] = await Promise.all([
+    listTotals(store, userId, 'summary'),
+    listTotals(store, userId, 'months'),
+  ]);
+  const receipts = summary.find((r) => r.rowKey === 'receipts')?.figures ?? empty();
+  const items = summary.find((r) => r.rowKey === 'items')?.figures ?? empty();
+  return {
+    receipts: receipts.n,
+    items: items.n,
+    needsReview: receipts.tags.review?.needed ?? 0,
+    quantity: items.tags.quantity?.sum ?? 0,
+    receiptTotals: totalsRecord(receipts),
+    itemTotals: totalsRecord(items),
+    months: months.map(({ rowKey, figures }) => ({
+      month: rowKey,
+      receipts: figures.n,
+      totals: totalsRecord(figures),
+    })),
+  };
+}

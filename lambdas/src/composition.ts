@@ -1,6 +1,7 @@
 import {
   ConfigurationError,
   createJsonLogger,
+  LogNotifier,
   type AdminPolicy,
   type BlobStore,
   type BrandOption,
@@ -148,8 +149,8 @@ export async function createServices(config: AppConfig, overrides: ServiceOverri
   let notifier = overrides.notifier;
   let closeNotifier: (() => Promise<void>) | undefined;
   if (!notifier) {
-    const { FcmNotifier, LogNotifier } = await import('@receipts/notifier-fcm');
     if (config.NOTIFIER === 'fcm') {
+      const { FcmNotifier } = await import('@receipts/notifier-fcm');
       const fcm = new FcmNotifier(firebase);
       notifier = fcm;
       closeNotifier = () => fcm.close();

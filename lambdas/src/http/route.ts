@@ -7,8 +7,8 @@ import {
   type Identity,
   type RouteName,
 } from '@receipts/core';
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { getServices, type Services } from '../composition';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { bindInvocation, getServices, type Services } from '../composition';
 import { errorResponse } from './errors';
 import { bearerToken } from './request';
 import { json, type HttpResult } from './responses';
@@ -40,12 +40,13 @@ const ANONYMOUS: Identity = { uid: '', email: null, name: null };
  * use case, and map any error to its status in one place. The same function serves the local server.
  */
 export function defineRoute<I, O>(spec: RouteSpec<I, O>) {
-  return async function handler(event: APIGatewayProxyEventV2): Promise<HttpResult> {
+  return async function handler(event: APIGatewayProxyEventV2, context?: Context): Promise<HttpResult> {
     const started = Date.now();
     const requestId = event.requestContext?.requestId;
     let services: Services | undefined;
     try {
       services = await getServices();
+      bindInvocation(services, context);
       assertThroughSite(event, services.originSecret);
       let identity = ANONYMOUS;
       if (spec.auth !== 'none') {

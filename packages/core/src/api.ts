@@ -4,6 +4,9 @@
  */
 import { z } from 'zod';
 import type { AppData, QueueEntry, User } from './entities';
+import type { ListBrandsAnswer, MerchantEditAnswer, ReanalyseAnswer, ReceiptEditAnswer } from './api-edits';
+import type { DashboardAnswer } from './dashboard-api';
+import type { ReportPage } from './report-api';
 
 /** Largest decoded image accepted by /api/upload. The web app scales pictures below this first. */
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
@@ -234,3 +237,51 @@ export const ROUTES = {
   storageDeleteRecord: { method: 'DELETE', path: '/api/storage/records', auth: true },
 } as const;
 export type RouteName = keyof typeof ROUTES;
+
+/** POST /api/retryScan: the scan is queued again. */
+export interface RetryScanAnswer {
+  fileName: string;
+  status: 'false';
+}
+
+/**
+ * What each route answers on success (the JSON body), by route name. The web client's `apiRequest`
+ * takes its answer type from here, and `defineRoute` on the server checks each handler's result
+ * against it, so both sides agree on every route.
+ */
+export interface RouteAnswers {
+  login: LoginAnswer;
+  registerFCMToken: { registered: true };
+  unregisterFCMToken: { unregistered: true };
+  listQueue: ListQueueAnswer;
+  getImage: GetImageAnswer;
+  getAppData: GetAppDataAnswer;
+  report: ReportPage;
+  dashboard: DashboardAnswer;
+  /** The CSV file itself (fetched with `apiDownload`, not as JSON). */
+  exportCsv: string;
+  deleteReceiptData: DeleteReceiptAnswer;
+  log: { logged: true };
+  upload: UploadAnswer;
+  retryScan: RetryScanAnswer;
+  removeScan: RemoveScanAnswer;
+  updateReceipt: ReceiptEditAnswer;
+  saveItem: ReceiptEditAnswer & { itemId: string };
+  deleteItem: ReceiptEditAnswer;
+  markReviewed: ReceiptEditAnswer;
+  keepBothReceipts: ReceiptEditAnswer;
+  reanalyseReceipt: ReanalyseAnswer;
+  moveReceipt: ReceiptEditAnswer;
+  updateMerchant: MerchantEditAnswer;
+  mergeMerchants: MerchantEditAnswer;
+  listBrands: ListBrandsAnswer;
+  /** The analysis JSON as the analyzer wrote it; its shape depends on the analyzer. */
+  getAnalysis: unknown;
+  storageListTables: { tables: string[] };
+  storageListRecords: { records: StorageRecord[]; continuationToken?: string };
+  storageCreateRecord: StorageRecord;
+  storageDeleteRecord: { deleted: true };
+}
+
+/** The success answer of one route. */
+export type RouteAnswer<R extends RouteName> = RouteAnswers[R];

@@ -5,7 +5,7 @@ import { queryKeys } from './query-keys';
 
 /** GET /api/getImage: the stored image as a data URL. */
 export function getImage(userId: string, blobName: string): Promise<GetImageAnswer> {
-  return apiRequest<GetImageAnswer>('getImage', { query: { userId, blobName } });
+  return apiRequest('getImage', { query: { userId, blobName } });
 }
 
 export const imageQueryOptions = (userId: string, blobName: string) =>

@@ -12,7 +12,7 @@ export interface UploadInput {
 
 /** POST /api/upload: stores the image and queues it for analysis. */
 export function uploadReceipt(input: UploadInput): Promise<UploadAnswer | undefined> {
-  return apiRequest<UploadAnswer | undefined>('upload', { body: input });
+  return apiRequest('upload', { body: input });
 }
 
 /** What the person sees (on Home, where an upload lands) once the receipt is in. */

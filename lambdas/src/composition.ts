@@ -1,6 +1,7 @@
 import {
   ConfigurationError,
   createJsonLogger,
+  LogNotifier,
   type AdminPolicy,
   type BlobStore,
   type BrandOption,
@@ -12,6 +13,7 @@ import {
   type TableStore,
   type UploadQuotas,
 } from '@receipts/core';
+import type { Context } from 'aws-lambda';
 import { loadConfig, type AppConfig } from './config';
 
 /**
@@ -122,13 +124,39 @@ async function createQueue(config: AppConfig): Promise<ScanQueue> {
 }
 
 /**
+ * Powertools (request id, cold start, error serialisation) on Lambda; the one-line JSON logger of
+ * core elsewhere (the local stack, the CLI).
+ */
+async function createLogger(config: AppConfig): Promise<Logger> {
+  if (!config.inCloud) return createJsonLogger(config.LOG_LEVEL);
+  const { PowertoolsLogger } = await import('./powertools-logger');
+  return new PowertoolsLogger({ level: config.LOG_LEVEL });
+}
+
+/** A logger that can tag its lines with the Lambda invocation (see PowertoolsLogger). */
+interface InvocationLogger extends Logger {
+  addContext(context: Context): void;
+}
+
+/**
+ * Tags what the services log during this invocation with its request id and cold start. Does
+ * nothing without a context (the local server) or with a logger that cannot (the JSON logger).
+ * @param services - the process's services
+ * @param context - the Lambda context the handler was called with, if any
+ */
+export function bindInvocation(services: Pick<Services, 'logger'>, context: Context | undefined): void {
+  const logger = services.logger as Partial<InvocationLogger>;
+  if (context && typeof logger.addContext === 'function') logger.addContext(context);
+}
+
+/**
  * Builds the services from the configuration.
  * @param config - the settings (see loadConfig)
  * @param overrides - adapters supplied by the caller instead of the configured ones
  * @throws ConfigurationError when a setting or secret is missing or wrong
  */
 export async function createServices(config: AppConfig, overrides: ServiceOverrides = {}): Promise<Services> {
-  const logger = overrides.logger ?? createJsonLogger(config.LOG_LEVEL);
+  const logger = overrides.logger ?? (await createLogger(config));
   const credentialsJson = config.FIREBASE_SERVICE_ACCOUNT_SECRET_ARN
     ? await readSecret(config.FIREBASE_SERVICE_ACCOUNT_SECRET_ARN, 'FIREBASE_SERVICE_ACCOUNT_SECRET_ARN')
     : undefined;
@@ -154,8 +182,8 @@ export async function createServices(config: AppConfig, overrides: ServiceOverri
   let notifier = overrides.notifier;
   let closeNotifier: (() => Promise<void>) | undefined;
   if (!notifier) {
-    const { FcmNotifier, LogNotifier } = await import('@receipts/notifier-fcm');
     if (config.NOTIFIER === 'fcm') {
+      const { FcmNotifier } = await import('@receipts/notifier-fcm');
       const fcm = new FcmNotifier(firebase);
       notifier = fcm;
       closeNotifier = () => fcm.close();

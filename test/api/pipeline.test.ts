@@ -199,8 +199,8 @@ describe('upload → analysis → reports → delete', () => {
       expect(deleted.status).toBe(200);
     }
     await alice.waitForQueue();
-    // Give a worker that lost its claim the time to finish whatever it was doing.
-    await new Promise((r) => setTimeout(r, 1500));
+    // A worker that lost its claim may still be writing: wait until it has finished whatever it was doing.
+    await env.stack.idle();
     expect((await alice.listQueue()).body).toEqual([]);
     expect((await alice.getAppData()).body.reportReceipts).toEqual([]);
     expect(

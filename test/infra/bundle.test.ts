@@ -143,20 +143,45 @@ describe('function bundles (real esbuild bundling)', () => {
       body: JSON.stringify({ event: 'bundle-test', properties: { from: 'infra' } }),
       isBase64Encoded: false,
     };
+    // What the Lambda runtime passes beside the event; the logs carry its request id.
+    const context = {
+      awsRequestId: 'lambda-request-1',
+      functionName: 'ReceiptsApi-LogFunction',
+      functionVersion: '$LATEST',
+      invokedFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:ReceiptsApi-LogFunction',
+      memoryLimitInMB: '512',
+    };
+    // The answer goes on a line of its own after the logs, which the function writes to stdout too.
     const script = `
       const { handler } = await import(process.argv[1]);
-      process.stdout.write(JSON.stringify(await handler(JSON.parse(process.argv[2]))));
+      const answer = await handler(JSON.parse(process.argv[2]), JSON.parse(process.argv[3]));
+      process.stdout.write('\\n' + JSON.stringify(answer));
     `;
     const run = spawnSync(
       process.execPath,
-      ['--input-type=module', '-e', script, join(bundleOf(synth, fn), 'index.mjs'), JSON.stringify(event)],
-      { encoding: 'utf8', env, timeout: 60_000 },
+      [
+        '--input-type=module',
+        '-e',
+        script,
+        join(bundleOf(synth, fn), 'index.mjs'),
+        JSON.stringify(event),
+        JSON.stringify(context),
+      ],
+      { encoding: 'utf8', env: { ...env, AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand' }, timeout: 60_000 },
     );
-    const answer = JSON.parse(run.stdout) as { statusCode: number; body: string };
+    const lines = run.stdout.split('\n').filter((line) => line.trim() !== '');
+    const answer = JSON.parse(lines.at(-1)!) as { statusCode: number; body: string };
     expect(answer.statusCode, run.stderr).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ logged: true });
-    // The function logs the event as one JSON line, which CloudWatch keeps as structured data.
-    const logLine = run.stderr.split('\n').find((line) => line.includes('bundle-test'));
-    expect(JSON.parse(logLine!)).toMatchObject({ level: 'info', event: 'bundle-test' });
+    // The function logs the event as one JSON line (Powertools), which CloudWatch keeps as structured
+    // data, tagged with the invocation.
+    const logLine = lines.slice(0, -1).find((line) => line.includes('"event":"bundle-test"'));
+    expect(JSON.parse(logLine!)).toMatchObject({
+      level: 'INFO',
+      event: 'bundle-test',
+      function_request_id: 'lambda-request-1',
+      cold_start: true,
+      service: 'receipts',
+    });
   });
 });

@@ -29,23 +29,23 @@ describe('AzureTableStore connection strings', () => {
   const cases: [string, string, RegExp][] = [
     [
       'an endpoint that is not a URL',
-      `AccountName=acct;AccountKey=${key};TableEndpoint=not a url`,
-      /Invalid TableEndpoint/,
+      `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${key};TableEndpoint=not a url`,
+      /Invalid TableEndpoint .*not a URL/,
     ],
     [
       'an ftp endpoint',
-      `AccountName=acct;AccountKey=${key};TableEndpoint=ftp://example.com/acct`,
-      /Invalid TableEndpoint/,
+      `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${key};TableEndpoint=ftp://example.com/acct`,
+      /Invalid TableEndpoint .*neither http nor https/,
     ],
     [
-      'a signature without sig',
-      'TableEndpoint=https://acct.table.core.windows.net;SharedAccessSignature=sv=2020-08-04',
-      /Invalid SharedAccessSignature/,
+      'an ftp protocol',
+      `DefaultEndpointsProtocol=ftp;AccountName=acct;AccountKey=${key};EndpointSuffix=core.windows.net`,
+      /Invalid DefaultEndpointsProtocol .*http or https/,
     ],
     [
-      'an upper-case account name',
-      `DefaultEndpointsProtocol=https;AccountName=My_Account;AccountKey=${key}`,
-      /Invalid AccountName/,
+      'an account without the endpoint or its suffix',
+      `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${key}`,
+      /Invalid EndpointSuffix .*core\.windows\.net/,
     ],
     [
       'a key without its account',
@@ -53,20 +53,20 @@ describe('AzureTableStore connection strings', () => {
       /Invalid AccountName/,
     ],
     [
-      'a key that is not base64',
-      'DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=not*base64',
-      /Invalid AccountKey/,
+      'an empty key',
+      'DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=;EndpointSuffix=core.windows.net',
+      /Invalid AccountKey .*empty/,
     ],
     [
       'no credentials',
       'TableEndpoint=https://acct.table.core.windows.net',
-      /needs AccountName and AccountKey/,
+      /Invalid SharedAccessSignature .*needs TableEndpoint and SharedAccessSignature/,
     ],
-    ['a part without =', 'AccountName=acct;garbage', /malformed/],
+    ['a part without =', 'AccountName=acct;garbage', /malformed: give Name=value parts/],
     ['an empty string', '  ', /empty/],
     [
       'credentials over http to another machine',
-      `AccountName=acct;AccountKey=${key};TableEndpoint=http://10.1.2.3:10002/acct`,
+      `DefaultEndpointsProtocol=http;AccountName=acct;AccountKey=${key};TableEndpoint=http://10.1.2.3:10002/acct`,
       /plain http/,
     ],
   ];
@@ -78,13 +78,23 @@ describe('AzureTableStore connection strings', () => {
     });
   }
 
-  it('never repeats the account key in a message', () => {
+  it('never repeats the account key or the signature in a message', () => {
     const secret = 'c2VjcmV0c2VjcmV0';
-    try {
-      AzureTableStore.fromConnectionString(`AccountName=BAD;AccountKey=${secret}`, { logger: silentLogger });
-      expect.unreachable('the account name is invalid');
-    } catch (error) {
-      expect(String((error as Error).message)).not.toContain(secret);
+    const refused = [
+      `DefaultEndpointsProtocol=https;AccountKey=${secret};EndpointSuffix=core.windows.net`,
+      `TableEndpoint=http://10.1.2.3/acct;SharedAccessSignature=sv=2020-08-04&sig=${secret}`,
+    ];
+    for (const connectionString of refused) {
+      const error = (() => {
+        try {
+          AzureTableStore.fromConnectionString(connectionString, { logger: silentLogger });
+        } catch (caught) {
+          return caught as Error;
+        }
+        return undefined;
+      })();
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect(error!.message).not.toContain(secret);
     }
   });
 
@@ -95,13 +105,17 @@ describe('AzureTableStore connection strings', () => {
       `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=a2V5;EndpointSuffix=core.windows.net`,
       'TableEndpoint=https://acct.table.core.windows.net/;SharedAccessSignature=sv=2020-08-04&ss=t&sig=abc%3D',
     ];
-    for (const connectionString of accepted) {
-      expect(AzureTableStore.fromConnectionString(connectionString, { logger: silentLogger })).toBeInstanceOf(
-        AzureTableStore,
-      );
-    }
-    const derived = AzureTableStore.fromConnectionString(accepted[2]!, { logger: silentLogger });
-    expect(derived.endpoint).toBe('https://acct.table.core.windows.net');
+    const endpoints = accepted.map(
+      (connectionString) =>
+        AzureTableStore.fromConnectionString(connectionString, { logger: silentLogger }).endpoint,
+    );
+    expect(endpoints).toEqual([
+      `http://127.0.0.1:${azurite.port}/devstoreaccount1`,
+      'http://127.0.0.1:10002/devstoreaccount1',
+      'https://acct.table.core.windows.net',
+      // The signature stays out of the endpoint, which error messages quote.
+      'https://acct.table.core.windows.net',
+    ]);
   });
 
   it('says where it could not connect when nothing listens there', async () => {

@@ -120,10 +120,12 @@ describe('tables command', () => {
   });
 
   it('names the wrong part of a bad connection string, without a stack trace', async () => {
-    const io = cliIo('DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=***');
+    const io = cliIo(
+      'DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=;EndpointSuffix=core.windows.net',
+    );
     expect(await runCli(['setup'], io)).toBe(1);
     expect(io.stderr).toEqual([
-      'Invalid AccountKey in the Azure Tables connection string: it is not a base64 key.',
+      'Invalid AccountKey in the Azure Tables connection string: it is empty; copy the key from the storage account\'s "Access keys".',
     ]);
   });
 });

@@ -1,5 +1,5 @@
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { getServices } from '../composition';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { bindInvocation, getServices } from '../composition';
 import { processScanBatch } from '../scan-batch';
 import { createScanWorker, type ScanWorker } from '../worker';
 
@@ -19,7 +19,8 @@ function getWorker(): Promise<ScanWorker> {
  * The scan worker on AWS: the SQS queue's consumer, with partial batch failures (the event source
  * mapping must report `ReportBatchItemFailures`). The analyzer (ANALYZER) is loaded on first use.
  */
-export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+export async function handler(event: SQSEvent, context?: Context): Promise<SQSBatchResponse> {
   const services = await getServices();
+  bindInvocation(services, context);
   return processScanBatch(event, await getWorker(), services.logger);
 }

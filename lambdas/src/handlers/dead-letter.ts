@@ -1,7 +1,7 @@
 import { failDeadLetteredScan, type ScanJob } from '@receipts/core';
 import { parseScanJob } from '@receipts/queue-sqs';
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { getServices } from '../composition';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { bindInvocation, getServices } from '../composition';
 
 /**
  * The consumer of the scan queue's dead-letter queue: each job there had every delivery fail
@@ -9,8 +9,9 @@ import { getServices } from '../composition';
  * A message that is not a scan job is logged and dropped; a store error leaves the message for
  * another try.
  */
-export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+export async function handler(event: SQSEvent, context?: Context): Promise<SQSBatchResponse> {
   const services = await getServices();
+  bindInvocation(services, context);
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {
     let job: ScanJob;

@@ -69,9 +69,8 @@ export function errorResponse(
     status,
     code,
     requestId: context.requestId,
-    error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-    stack: error instanceof Error ? error.stack : undefined,
-    cause: error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined,
+    // The error itself: either logger writes its name, message, stack and cause.
+    error: error instanceof Error ? error : String(error),
   });
   const message =
     status === 503

@@ -5,10 +5,11 @@ import {
   assertAdmin,
   assertUsableUid,
   type Identity,
+  type RouteAnswers,
   type RouteName,
 } from '@receipts/core';
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { getServices, type Services } from '../composition';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { bindInvocation, getServices, type Services } from '../composition';
 import { errorResponse } from './errors';
 import { bearerToken } from './request';
 import { json, type HttpResult } from './responses';
@@ -21,17 +22,20 @@ export interface RouteContext {
   event: APIGatewayProxyEventV2;
 }
 
-export interface RouteSpec<I, O> {
-  name: RouteName;
+export interface RouteSpec<N extends RouteName, I, O> {
+  name: N;
   /** 'user': a verified ID token; 'admin': and on the admin list; 'none': anyone. */
   auth: 'user' | 'admin' | 'none';
   /** Parses and validates the request (throws ValidationError / PayloadTooLargeError). */
   input: (event: APIGatewayProxyEventV2) => I;
   run: (context: RouteContext, input: I) => Promise<O> | O;
-  /** Turns the result into the answer; default: JSON with `status`. */
+  /** Turns the result into the answer; default: JSON with `status`, which must be the route's `RouteAnswers` type. */
   respond?: (output: O, event: APIGatewayProxyEventV2) => HttpResult;
   status?: number;
 }
+
+/** An API Gateway (payload v2) handler; the local server calls it without a Lambda context. */
+export type RouteHandler = (event: APIGatewayProxyEventV2, context?: Context) => Promise<HttpResult>;
 
 const ANONYMOUS: Identity = { uid: '', email: null, name: null };
 
@@ -39,13 +43,23 @@ const ANONYMOUS: Identity = { uid: '', email: null, name: null };
  * Makes an API Gateway (HTTP API, payload v2) handler of a route: authenticate, validate, run the
  * use case, and map any error to its status in one place. The same function serves the local server.
  */
-export function defineRoute<I, O>(spec: RouteSpec<I, O>) {
-  return async function handler(event: APIGatewayProxyEventV2): Promise<HttpResult> {
+export function defineRoute<N extends RouteName, I, O>(
+  spec: RouteSpec<N, I, O> & Required<Pick<RouteSpec<N, I, O>, 'respond'>>,
+): RouteHandler;
+/**
+ * A route whose result is sent as JSON must produce what the route table says it answers
+ * (`RouteAnswers`, which the web client relies on); one that makes its answer otherwise (a JSON
+ * text, a file) gives `respond`.
+ */
+export function defineRoute<N extends RouteName, I>(spec: RouteSpec<N, I, RouteAnswers[N]>): RouteHandler;
+export function defineRoute<N extends RouteName, I, O>(spec: RouteSpec<N, I, O>): RouteHandler {
+  return async function handler(event: APIGatewayProxyEventV2, context?: Context): Promise<HttpResult> {
     const started = Date.now();
     const requestId = event.requestContext?.requestId;
     let services: Services | undefined;
     try {
       services = await getServices();
+      bindInvocation(services, context);
       assertThroughSite(event, services.originSecret);
       let identity = ANONYMOUS;
       if (spec.auth !== 'none') {

@@ -13,7 +13,6 @@ import {
   type Enricher,
   type Logger,
   type ScanJob,
-  type ScanQueue,
   type TableStore,
   type PdfPreviewer,
 } from '@receipts/core';
@@ -94,7 +93,7 @@ export interface LocalStack {
     displayName?: string,
   ): Promise<{ idToken: string; localId: string }>;
   signIn(email: string, password: string): Promise<{ idToken: string; localId: string }>;
-  /** Resolves when no scan is queued or being analysed in this process. */
+  /** Resolves when no scan is queued, waiting for a retry or being analysed in this process. */
   idle(): Promise<void>;
   /** Stops everything; queued scans stay in the tables and are resumed by the next start. */
   stop(): Promise<void>;
@@ -278,7 +277,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       });
     }
 
-    // The queue calls the worker, which is built after the services that hold the queue.
+    // The queue calls the worker, which is built after the services that hold the queue. A failed
+    // attempt is queued again by the scan use case itself, with its delay, as on SQS.
     const ref: { worker?: ScanWorker } = {};
     const queue = new MemoryScanQueue({
       concurrency: options.scanConcurrency ?? 1,
@@ -287,23 +287,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         if (ref.worker) await ref.worker.process(job);
       },
     });
-    // The worker queues a failed attempt again itself, with a delay, while the job still runs; the
-    // in-process queue would run a job enqueued during its own run at once, so the delay is kept here.
-    const retryTimers = new Set<ReturnType<typeof setTimeout>>();
-    const retryQueue: ScanQueue = {
-      enqueue: async (job, retry) => {
-        const timer = setTimeout(
-          () => {
-            retryTimers.delete(timer);
-            queue
-              .enqueue(job)
-              .catch((error: unknown) => logger.warn('retry not queued', { ...job, error: String(error) }));
-          },
-          Math.max(50, (retry?.delaySeconds ?? 0) * 1000),
-        );
-        retryTimers.add(timer);
-      },
-    };
     // PDF previews are drawn here only: pdf.js and its native canvas are not bundled for Lambda.
     const previewer: PdfPreviewer = {
       firstPage: async (pdf) =>
@@ -314,23 +297,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await setUpTables(services.store, logger);
     if (backend === 'dynamodb') logger.info('storage: DynamoDB', { endpoint: config.DYNAMODB_ENDPOINT });
 
-    const scanWorker = await createScanWorker(
-      { ...services, queue: retryQueue },
-      {
-        ...(typeof options.analyzer === 'object' ? { analyzer: options.analyzer } : {}),
-        ...(options.enricher !== undefined ? { enricher: options.enricher } : {}),
-        ...(options.retryDelaySeconds ? { retryDelaySeconds: options.retryDelaySeconds } : {}),
-      },
-    );
+    const scanWorker = await createScanWorker(services, {
+      ...(typeof options.analyzer === 'object' ? { analyzer: options.analyzer } : {}),
+      ...(options.enricher !== undefined ? { enricher: options.enricher } : {}),
+      ...(options.retryDelaySeconds ? { retryDelaySeconds: options.retryDelaySeconds } : {}),
+    });
     ref.worker = scanWorker;
     cleanups.push(() => scanWorker.close());
     // Stopping closes the queue before the analyzer: the scan under way finishes, the ones not
     // started stay in the queue table and are resumed by the next start.
     cleanups.push(() => queue.close());
-    cleanups.push(async () => {
-      for (const timer of retryTimers) clearTimeout(timer);
-      retryTimers.clear();
-    });
     installServices(services);
     cleanups.push(async () => installServices(undefined));
     // Before the server takes requests: a scan still marked 'Analyzing' is then surely a dead run's.
@@ -369,14 +345,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       services,
       signUp: (email, password, displayName) => auth.signUp(email, password, displayName),
       signIn: (email, password) => auth.signIn(email, password),
-      idle: async () => {
-        do {
-          await queue.drain();
-          if (retryTimers.size > 0) await new Promise((r) => setTimeout(r, 100));
-        } while (retryTimers.size > 0);
-      },
-      // Cleanups run in reverse: the server stops taking requests, retries are cancelled, the queue
-      // drops what has not started and lets the running scan finish, then the rest stops.
+      idle: () => queue.drain(),
+      // Cleanups run in reverse: the server stops taking requests, the queue drops what has not
+      // started (retries waiting for their delay too) and lets the running scan finish, then the rest stops.
       stop: () => (stopping ??= cleanUp()),
     };
   } catch (error) {

@@ -6,6 +6,11 @@
  */
 import { z } from 'zod';
 import type { AppData, QueueEntry, User } from './entities';
+import type { ListBrandsAnswer, MerchantEditAnswer, ReanalyseAnswer, ReceiptEditAnswer } from './api-edits';
+import type { DashboardAnswer } from './dashboard-api';
+import type { ReportPage } from './report-api';
+import type { DeleteAccountAnswer } from './my-data-api';
+import type { RouteName } from './api-routes';
 
 export * from './api-routes';
 
@@ -189,3 +194,54 @@ export interface ErrorAnswer {
  * API refuses requests without it, so it is reachable only through the site's address.
  */
 export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
+
+/** POST /api/retryScan: the scan is queued again. */
+export interface RetryScanAnswer {
+  fileName: string;
+  status: 'false';
+}
+
+/**
+ * What each route answers on success (the JSON body), by route name. The web client's `apiRequest`
+ * takes its answer type from here, and `defineRoute` on the server checks each handler's result
+ * against it, so both sides agree on every route.
+ */
+export interface RouteAnswers {
+  login: LoginAnswer;
+  registerFCMToken: { registered: true };
+  unregisterFCMToken: { unregistered: true };
+  listQueue: ListQueueAnswer;
+  getImage: GetImageAnswer;
+  getAppData: GetAppDataAnswer;
+  report: ReportPage;
+  dashboard: DashboardAnswer;
+  /** The CSV file itself (fetched with `apiDownload`, not as JSON). */
+  exportCsv: string;
+  deleteReceiptData: DeleteReceiptAnswer;
+  log: { logged: true };
+  upload: UploadAnswer;
+  retryScan: RetryScanAnswer;
+  removeScan: RemoveScanAnswer;
+  updateReceipt: ReceiptEditAnswer;
+  saveItem: ReceiptEditAnswer & { itemId: string };
+  deleteItem: ReceiptEditAnswer;
+  markReviewed: ReceiptEditAnswer;
+  keepBothReceipts: ReceiptEditAnswer;
+  reanalyseReceipt: ReanalyseAnswer;
+  moveReceipt: ReceiptEditAnswer;
+  updateMerchant: MerchantEditAnswer;
+  mergeMerchants: MerchantEditAnswer;
+  listBrands: ListBrandsAnswer;
+  /** The analysis JSON as the analyzer wrote it; its shape depends on the analyzer. */
+  getAnalysis: unknown;
+  storageListTables: { tables: string[] };
+  storageListRecords: { records: StorageRecord[]; continuationToken?: string };
+  storageCreateRecord: StorageRecord;
+  storageDeleteRecord: { deleted: true };
+  /** The ZIP file itself (downloaded, not read as JSON). */
+  downloadMyData: Blob;
+  deleteAccount: DeleteAccountAnswer;
+}
+
+/** The success answer of one route. */
+export type RouteAnswer<R extends RouteName> = RouteAnswers[R];

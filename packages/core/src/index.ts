@@ -14,3 +14,4 @@ export * from './enrich';
 export * from './review';
 export * from './parsing';
 export * from './service-account';
+export * from './log-notifier';

@@ -1,2 +1,1 @@
 export { FCM_BATCH_SIZE, FcmNotifier, type FcmNotifierOptions, type MulticastSender } from './fcm-notifier';
-export { LogNotifier, type LogNotifierOptions } from './log-notifier';

@@ -1,7 +1,7 @@
 import type { BatchResponse, MulticastMessage, SendResponse } from 'firebase-admin/messaging';
 import { describe, expect, it } from 'vitest';
-import { AppError, ConfigurationError, type Logger } from '@receipts/core';
-import { FCM_BATCH_SIZE, FcmNotifier, LogNotifier, type MulticastSender } from '../src';
+import { AppError, ConfigurationError } from '@receipts/core';
+import { FCM_BATCH_SIZE, FcmNotifier, type MulticastSender } from '../src';
 
 const message = { title: 'Receipt analysed', body: 'Corner Shop: 12.40 EUR', data: { receiptId: 'u~a.jpg' } };
 
@@ -128,28 +128,5 @@ describe('FcmNotifier', () => {
       ConfigurationError,
     );
     expect(() => new FcmNotifier({ projectId: 'demo-test', credentialsJson: '{}' })).toThrow(/private_key/);
-  });
-});
-
-describe('LogNotifier', () => {
-  it('logs the notification and how many devices it is for, never the tokens, and finds none invalid', async () => {
-    const lines: Array<{ message: string; fields?: Record<string, unknown> }> = [];
-    const logger: Logger = {
-      debug() {},
-      info: (text, fields) => void lines.push({ message: text, fields }),
-      warn() {},
-      error() {},
-    };
-
-    const result = await new LogNotifier({ logger }).send(['secret-token-1', 'secret-token-2'], message);
-
-    expect(result).toEqual({ invalidTokens: [] });
-    expect(lines).toEqual([
-      {
-        message: 'notification',
-        fields: { title: message.title, body: message.body, data: message.data, devices: 2 },
-      },
-    ]);
-    expect(JSON.stringify(lines)).not.toContain('secret-token');
   });
 });

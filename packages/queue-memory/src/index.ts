@@ -1,1 +1,1 @@
-export { MemoryScanQueue, exponentialBackoff, type MemoryScanQueueOptions } from './memory-scan-queue';
+export { MemoryScanQueue, type MemoryScanQueueOptions } from './memory-scan-queue';

@@ -1,5 +1,4 @@
 import {
-  AnalyzerError,
   AppError,
   ConfigurationError,
   ValidationError,
@@ -11,31 +10,28 @@ import {
 
 /** Options of {@link MemoryScanQueue}. */
 export interface MemoryScanQueueOptions {
-  /** Processes one job; a rejection is a failed attempt. `attempt` counts from 1. */
-  handler: (job: ScanJob, attempt: number) => Promise<void>;
+  /**
+   * Processes one job. Retries are not the queue's business: the scan use case records a failed
+   * attempt and enqueues the job again with a delay, as it does on SQS. A rejection means even that
+   * failed; it is logged and the job dropped (the scan sweep finds the entry and queues it again).
+   */
+  handler: (job: ScanJob) => Promise<unknown>;
   /** Jobs processed at the same time; default 1. */
   concurrency?: number;
-  /** Attempts per job, the first included; default 3. */
-  maxAttempts?: number;
-  /** Wait before the next attempt, given the number of the attempt that failed; default {@link exponentialBackoff}. */
-  retryDelayMs?: (attempt: number) => number;
-  /** Called once when a job failed for the last time, with the last error. */
-  onGiveUp?: (job: ScanJob, error: unknown) => Promise<void>;
   logger?: Logger;
-}
-
-/** 1 s after the first failure, then 4 s, 16 s, … */
-export function exponentialBackoff(attempt: number): number {
-  return 1000 * 4 ** (attempt - 1);
 }
 
 interface Entry {
   job: ScanJob;
   key: string;
-  attempt: number;
 }
 
-type State = 'ready' | 'waiting' | 'running';
+/** A job waiting for its delay, due at `dueAt` (ms since the epoch). */
+interface Waiting {
+  entry: Entry;
+  dueAt: number;
+  timer: ReturnType<typeof setTimeout>;
+}
 
 function positiveInteger(value: number | undefined, fallback: number, name: string): number {
   const result = value ?? fallback;
@@ -51,51 +47,50 @@ function positiveInteger(value: number | undefined, fallback: number, name: stri
 }
 
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
 /**
  * The in-process ScanQueue of the local server: jobs run in the background, at most `concurrency` at
- * a time, and failed attempts are retried with backoff. Nothing here survives a restart — the queue
- * table does, and the server re-enqueues what it finds there when it starts.
+ * a time, each when its `delaySeconds` have passed. Like SQS it only delivers: a failed attempt is
+ * queued again by the scan use case, with the delay it chooses. Nothing here survives a restart —
+ * the queue table does, and the server re-enqueues what it finds there when it starts.
  */
 export class MemoryScanQueue implements ScanQueue {
   private readonly handler: MemoryScanQueueOptions['handler'];
   private readonly concurrency: number;
-  private readonly maxAttempts: number;
-  private readonly retryDelayMs: (attempt: number) => number;
-  private readonly onGiveUp: MemoryScanQueueOptions['onGiveUp'];
   private readonly logger: Logger;
 
   private readonly ready: Entry[] = [];
-  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
-  private readonly states = new Map<string, State>();
-  /** Jobs enqueued again while they ran: one more run follows, so a retry asked for then is not lost. */
-  private readonly rerun = new Set<string>();
+  private readonly readyKeys = new Set<string>();
+  private readonly waiting = new Map<string, Waiting>();
+  private readonly running = new Set<string>();
+  /**
+   * Jobs enqueued again while they ran, with the earliest delay asked for (ms): one more run follows,
+   * that long after the run ends, so a retry the handler queues for itself keeps its delay.
+   */
+  private readonly rerun = new Map<string, number>();
   private idleWaiters: Array<() => void> = [];
-  private active = 0;
   private closed = false;
 
   /**
-   * @param options - the handler, limits, backoff, give-up callback and logger
-   * @throws ConfigurationError when concurrency or maxAttempts is not a whole number of at least 1
+   * @param options - the handler, the concurrency and the logger
+   * @throws ConfigurationError when concurrency is not a whole number of at least 1
    */
   constructor(options: MemoryScanQueueOptions) {
     this.handler = options.handler;
     this.concurrency = positiveInteger(options.concurrency, 1, 'concurrency');
-    this.maxAttempts = positiveInteger(options.maxAttempts, 3, 'maxAttempts');
-    this.retryDelayMs = options.retryDelayMs ?? exponentialBackoff;
-    this.onGiveUp = options.onGiveUp;
     this.logger = options.logger ?? silentLogger;
   }
 
   /**
    * Accepts a job and returns at once; the handler runs later, never inside this call. A job whose
-   * (userId, fileName) is already waiting is not added twice; one enqueued while it runs runs once
-   * more afterwards.
+   * (userId, fileName) is already due is not added twice; one waiting for its delay is brought
+   * forward when this enqueue asks for less; one enqueued while it runs runs once more afterwards,
+   * after the delay asked for.
    *
    * @param job - the user and the receipt image to analyse
-   * @param options - `delaySeconds` postpones the first attempt
+   * @param options - `delaySeconds` postpones the delivery (0 by default)
    * @throws ValidationError when the job or the delay is malformed; AppError (code `QueueClosed`) after close()
    */
   async enqueue(job: ScanJob, options?: { delaySeconds?: number }): Promise<void> {
@@ -118,23 +113,29 @@ export class MemoryScanQueue implements ScanQueue {
     if (this.closed) {
       throw new AppError('The scan queue is shut down and takes no more jobs.', { code: 'QueueClosed' });
     }
+    const delayMs = delaySeconds * 1000;
     const key = JSON.stringify([job.userId, job.fileName]);
-    const state = this.states.get(key);
-    if (state === 'running') {
-      this.rerun.add(key);
+    if (this.running.has(key)) {
+      this.rerun.set(key, Math.min(delayMs, this.rerun.get(key) ?? Infinity));
       return;
     }
-    if (state !== undefined) {
+    if (this.readyKeys.has(key)) {
       this.logger.debug('scan job already queued', { userId: job.userId, fileName: job.fileName });
       return;
     }
-    this.schedule(
-      { job: { userId: job.userId, fileName: job.fileName }, key, attempt: 1 },
-      delaySeconds * 1000,
-    );
+    const waiting = this.waiting.get(key);
+    if (waiting) {
+      if (Date.now() + delayMs >= waiting.dueAt) {
+        this.logger.debug('scan job already queued', { userId: job.userId, fileName: job.fileName });
+        return;
+      }
+      clearTimeout(waiting.timer);
+      this.waiting.delete(key);
+    }
+    this.schedule({ job: { userId: job.userId, fileName: job.fileName }, key }, delayMs);
   }
 
-  /** Resolves once no job is running, ready or waiting for a retry (tests). */
+  /** Resolves once no job is running, due or waiting for its delay (tests, `idle()` of the local stack). */
   drain(): Promise<void> {
     if (this.isIdle()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
@@ -146,12 +147,11 @@ export class MemoryScanQueue implements ScanQueue {
    */
   async close(): Promise<void> {
     this.closed = true;
-    const dropped = this.ready.length + this.timers.size;
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    for (const entry of this.ready) this.states.delete(entry.key);
-    for (const key of this.timers.keys()) this.states.delete(key);
-    this.timers.clear();
+    const dropped = this.ready.length + this.waiting.size + this.rerun.size;
+    for (const { timer } of this.waiting.values()) clearTimeout(timer);
+    this.waiting.clear();
     this.ready.length = 0;
+    this.readyKeys.clear();
     this.rerun.clear();
     if (dropped > 0) this.logger.info('scan queue closed with jobs not started', { dropped });
     this.notifyIfIdle();
@@ -160,72 +160,54 @@ export class MemoryScanQueue implements ScanQueue {
 
   private schedule(entry: Entry, delayMs: number): void {
     if (delayMs > 0) {
-      this.states.set(entry.key, 'waiting');
       const timer = setTimeout(() => {
-        this.timers.delete(entry.key);
-        this.states.set(entry.key, 'ready');
-        this.ready.push(entry);
+        this.waiting.delete(entry.key);
+        this.makeReady(entry);
         this.pump();
       }, delayMs);
-      this.timers.set(entry.key, timer);
+      this.waiting.set(entry.key, { entry, dueAt: Date.now() + delayMs, timer });
       return;
     }
-    this.states.set(entry.key, 'ready');
-    this.ready.push(entry);
+    this.makeReady(entry);
     // Deferred so that enqueue() never runs the handler itself.
     setImmediate(() => this.pump());
   }
 
+  private makeReady(entry: Entry): void {
+    this.readyKeys.add(entry.key);
+    this.ready.push(entry);
+  }
+
   private pump(): void {
-    while (!this.closed && this.active < this.concurrency && this.ready.length > 0) {
-      void this.run(this.ready.shift()!);
+    while (!this.closed && this.running.size < this.concurrency && this.ready.length > 0) {
+      const entry = this.ready.shift()!;
+      this.readyKeys.delete(entry.key);
+      void this.run(entry);
     }
     this.notifyIfIdle();
   }
 
   private async run(entry: Entry): Promise<void> {
-    const { job, key, attempt } = entry;
-    this.active++;
-    this.states.set(key, 'running');
+    const { job, key } = entry;
+    this.running.add(key);
     try {
-      await this.handler(job, attempt);
-      this.states.delete(key);
+      await this.handler(job);
     } catch (error) {
-      this.states.delete(key);
-      await this.failed(entry, error);
+      this.logger.error('scan job failed and was dropped; the scan sweep queues it again', {
+        ...job,
+        error: messageOf(error),
+      });
     } finally {
-      this.active--;
-      if (this.rerun.delete(key) && !this.states.has(key) && !this.closed) {
-        this.schedule({ job, key, attempt: 1 }, 0);
-      }
+      this.running.delete(key);
+      const delayMs = this.rerun.get(key);
+      this.rerun.delete(key);
+      if (delayMs !== undefined && !this.closed) this.schedule(entry, delayMs);
       this.pump();
     }
   }
 
-  private async failed({ job, key, attempt }: Entry, error: unknown): Promise<void> {
-    const retryable = !(error instanceof AnalyzerError && !error.retryable);
-    if (retryable && attempt < this.maxAttempts && !this.closed) {
-      const delayMs = Math.max(0, this.retryDelayMs(attempt));
-      this.logger.warn('scan attempt failed; retrying', {
-        ...job,
-        attempt,
-        delayMs,
-        error: messageOf(error),
-      });
-      this.schedule({ job, key, attempt: attempt + 1 }, delayMs);
-      return;
-    }
-    this.logger.error('scan failed; giving up', { ...job, attempt, retryable, error: messageOf(error) });
-    if (!this.onGiveUp) return;
-    try {
-      await this.onGiveUp(job, error);
-    } catch (giveUpError) {
-      this.logger.error('recording a failed scan failed', { ...job, error: messageOf(giveUpError) });
-    }
-  }
-
   private isIdle(): boolean {
-    return this.active === 0 && this.ready.length === 0 && this.timers.size === 0;
+    return this.running.size === 0 && this.ready.length === 0 && this.waiting.size === 0;
   }
 
   private notifyIfIdle(): void {

@@ -1,29 +1,22 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  AnalyzerError,
-  AppError,
-  ConfigurationError,
-  ValidationError,
-  type Logger,
-  type ScanJob,
-} from '@receipts/core';
-import { MemoryScanQueue, exponentialBackoff, type MemoryScanQueueOptions } from '../src';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppError, ConfigurationError, ValidationError, type Logger, type ScanJob } from '@receipts/core';
+import { MemoryScanQueue, type MemoryScanQueueOptions } from '../src';
 
 const job = (fileName: string, userId = 'user-1'): ScanJob => ({ userId, fileName });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A handler that records its calls and fails as told. */
-function recorder(fail: (job: ScanJob, attempt: number) => unknown = () => undefined, workMs = 0) {
-  const calls: Array<{ fileName: string; userId: string; attempt: number }> = [];
+/** A handler that records its calls (with the fake clock's time) and fails as told. */
+function recorder(fail: (job: ScanJob, run: number) => unknown = () => undefined, workMs = 0) {
+  const calls: Array<{ fileName: string; userId: string; at: number }> = [];
   let running = 0;
   let maxRunning = 0;
-  const handler = async (scan: ScanJob, attempt: number) => {
-    calls.push({ ...scan, attempt });
+  const handler = async (scan: ScanJob) => {
+    calls.push({ ...scan, at: Date.now() });
     running++;
     maxRunning = Math.max(maxRunning, running);
     try {
-      if (workMs > 0) await sleep(workMs);
-      const failure = fail(scan, attempt);
+      if (workMs > 0) await wait(workMs);
+      const failure = fail(scan, calls.filter((call) => call.fileName === scan.fileName).length);
       if (failure !== undefined) throw failure;
     } finally {
       running--;
@@ -34,13 +27,29 @@ function recorder(fail: (job: ScanJob, attempt: number) => unknown = () => undef
 
 const queues: MemoryScanQueue[] = [];
 function queue(options: MemoryScanQueueOptions): MemoryScanQueue {
-  const instance = new MemoryScanQueue({ retryDelayMs: () => 5, ...options });
+  const instance = new MemoryScanQueue(options);
   queues.push(instance);
   return instance;
 }
 
+/** Runs every timer (delays, the handler's own work) until the queue has nothing left to do. */
+async function finish(scans: MemoryScanQueue): Promise<void> {
+  const drained = scans.drain();
+  await vi.runAllTimersAsync();
+  await drained;
+}
+
+const START = Date.parse('2025-03-01T10:00:00Z');
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: START });
+});
+
 afterEach(async () => {
-  await Promise.all(queues.splice(0).map((instance) => instance.close()));
+  const closing = Promise.all(queues.splice(0).map((instance) => instance.close()));
+  await vi.runAllTimersAsync();
+  await closing;
+  vi.useRealTimers();
 });
 
 describe('MemoryScanQueue', () => {
@@ -51,17 +60,22 @@ describe('MemoryScanQueue', () => {
     const accepted = scans.enqueue(job('a.jpg'));
     expect(calls).toHaveLength(0);
     await accepted;
-    await scans.drain();
+    expect(calls).toHaveLength(0);
+    await finish(scans);
 
-    expect(calls).toEqual([{ userId: 'user-1', fileName: 'a.jpg', attempt: 1 }]);
+    expect(calls).toEqual([{ userId: 'user-1', fileName: 'a.jpg', at: START }]);
   });
 
   it('runs one job at a time by default', async () => {
     const { handler, calls, maxRunning } = recorder(undefined, 10);
     const scans = queue({ handler });
     for (const name of ['a', 'b', 'c']) await scans.enqueue(job(name));
-    await scans.drain();
-    expect(calls.map((call) => call.fileName)).toEqual(['a', 'b', 'c']);
+    await finish(scans);
+    expect(calls.map((call) => [call.fileName, call.at - START])).toEqual([
+      ['a', 0],
+      ['b', 10],
+      ['c', 20],
+    ]);
     expect(maxRunning()).toBe(1);
   });
 
@@ -69,125 +83,116 @@ describe('MemoryScanQueue', () => {
     const { handler, calls, maxRunning } = recorder(undefined, 20);
     const scans = queue({ handler, concurrency: 2 });
     for (const name of ['a', 'b', 'c', 'd', 'e']) await scans.enqueue(job(name));
-    await scans.drain();
+    await finish(scans);
     expect(calls).toHaveLength(5);
     expect(maxRunning()).toBe(2);
   });
 
-  it('retries a failed job with the backoff it is given until it succeeds', async () => {
-    const delaysAsked: number[] = [];
-    const giveUps: ScanJob[] = [];
-    const { handler, calls } = recorder((_, attempt) => (attempt < 3 ? new Error('OCR busy') : undefined));
-    const scans = queue({
-      handler,
-      retryDelayMs: (attempt) => {
-        delaysAsked.push(attempt);
-        return 5;
-      },
-      onGiveUp: async (scan) => {
-        giveUps.push(scan);
-      },
-    });
-
-    await scans.enqueue(job('a.jpg'));
-    await scans.drain();
-
-    expect(calls.map((call) => call.attempt)).toEqual([1, 2, 3]);
-    expect(delaysAsked).toEqual([1, 2]);
-    expect(giveUps).toEqual([]);
-  });
-
-  it('gives up after maxAttempts and reports the last error once', async () => {
-    const giveUps: Array<{ scan: ScanJob; error: unknown }> = [];
-    const { handler, calls } = recorder((_, attempt) => new Error(`failure ${attempt}`));
-    const scans = queue({
-      handler,
-      maxAttempts: 4,
-      onGiveUp: async (scan, error) => {
-        giveUps.push({ scan, error });
-      },
-    });
-
-    await scans.enqueue(job('a.jpg'));
-    await scans.drain();
-
-    expect(calls).toHaveLength(4);
-    expect(giveUps).toHaveLength(1);
-    expect(giveUps[0]!.scan).toEqual(job('a.jpg'));
-    expect((giveUps[0]!.error as Error).message).toBe('failure 4');
-  });
-
-  it('does not retry an analyzer error that says another attempt cannot help', async () => {
-    const giveUps: unknown[] = [];
-    const { handler, calls } = recorder(() => new AnalyzerError('Not a receipt', { retryable: false }));
-    const scans = queue({ handler, onGiveUp: async (_, error) => void giveUps.push(error) });
-
-    await scans.enqueue(job('a.jpg'));
-    await scans.drain();
-
-    expect(calls).toHaveLength(1);
-    expect(giveUps).toHaveLength(1);
-    expect(giveUps[0]).toBeInstanceOf(AnalyzerError);
-  });
-
-  it('retries an analyzer error that may pass', async () => {
-    const { handler, calls } = recorder((_, attempt) =>
-      attempt === 1 ? new AnalyzerError('Service throttled', { retryable: true }) : undefined,
-    );
+  it('delivers a job when its delay has passed', async () => {
+    const { handler, calls } = recorder();
     const scans = queue({ handler });
-    await scans.enqueue(job('a.jpg'));
-    await scans.drain();
-    expect(calls.map((call) => call.attempt)).toEqual([1, 2]);
+    await scans.enqueue(job('a.jpg'), { delaySeconds: 10 });
+
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(calls).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toEqual([{ userId: 'user-1', fileName: 'a.jpg', at: START + 10_000 }]);
   });
 
-  it('does not queue a job twice while it waits, but keeps other users and files apart', async () => {
+  it('runs a retry the handler queues for itself after the delay it asked for, not at once', async () => {
+    // What the scan use case does: a failed attempt is recorded and enqueued again with a delay.
+    const runs: number[] = [];
+    const scans: MemoryScanQueue = queue({
+      handler: async (scan) => {
+        runs.push(Date.now() - START);
+        if (runs.length < 3) await scans.enqueue(scan, { delaySeconds: 10 * runs.length });
+      },
+    });
+
+    await scans.enqueue(job('a.jpg'));
+    await finish(scans);
+
+    expect(runs).toEqual([0, 10_000, 30_000]);
+  });
+
+  it('does not retry a job whose handler threw, logs it and goes on with the others', async () => {
+    const errors: Array<{ message: string; context: unknown }> = [];
+    const logger: Logger = {
+      debug() {},
+      info() {},
+      warn() {},
+      error: (message, context) => void errors.push({ message, context }),
+    };
+    const { handler, calls } = recorder((scan) =>
+      scan.fileName === 'bad.jpg' ? new Error('table unavailable') : undefined,
+    );
+    const scans = queue({ handler, logger });
+
+    await scans.enqueue(job('bad.jpg'));
+    await scans.enqueue(job('good.jpg'));
+    await finish(scans);
+
+    expect(calls.map((call) => call.fileName)).toEqual(['bad.jpg', 'good.jpg']);
+    expect(errors).toEqual([
+      {
+        message: 'scan job failed and was dropped; the scan sweep queues it again',
+        context: { userId: 'user-1', fileName: 'bad.jpg', error: 'Error: table unavailable' },
+      },
+    ]);
+  });
+
+  it('does not queue a job twice while it is due, but keeps other users and files apart', async () => {
     const { handler, calls } = recorder();
     const scans = queue({ handler });
 
     await scans.enqueue(job('a.jpg'));
     await scans.enqueue(job('a.jpg'));
-    await scans.enqueue(job('a.jpg'), { delaySeconds: 0.01 });
+    await scans.enqueue(job('a.jpg'), { delaySeconds: 5 });
     await scans.enqueue(job('b.jpg'));
     await scans.enqueue(job('a.jpg', 'user-2'));
-    await scans.drain();
+    await finish(scans);
 
-    expect(calls.map((call) => `${call.userId}/${call.fileName}`).sort()).toEqual([
-      'user-1/a.jpg',
-      'user-1/b.jpg',
-      'user-2/a.jpg',
+    expect(calls.map((call) => `${call.userId}/${call.fileName}@${call.at - START}`).sort()).toEqual([
+      'user-1/a.jpg@0',
+      'user-1/b.jpg@0',
+      'user-2/a.jpg@0',
     ]);
   });
 
-  it('does not add a job that waits for its retry', async () => {
-    const { handler, calls } = recorder((_, attempt) => (attempt === 1 ? new Error('once') : undefined));
-    const scans = queue({ handler, retryDelayMs: () => 30 });
-    await scans.enqueue(job('a.jpg'));
-    while (calls.length === 0) await sleep(1);
-    await sleep(5);
-    await scans.enqueue(job('a.jpg'));
-    await scans.drain();
-    expect(calls.map((call) => call.attempt)).toEqual([1, 2]);
+  it('brings a waiting job forward when it is enqueued with a shorter delay, and only then', async () => {
+    const { handler, calls } = recorder();
+    const scans = queue({ handler });
+
+    await scans.enqueue(job('a.jpg'), { delaySeconds: 60 });
+    await scans.enqueue(job('a.jpg'), { delaySeconds: 120 });
+    await vi.advanceTimersByTimeAsync(1_000);
+    await scans.enqueue(job('a.jpg'), { delaySeconds: 4 });
+    await finish(scans);
+
+    expect(calls.map((call) => call.at - START)).toEqual([5_000]);
   });
 
-  it('runs a job once more when it is enqueued again while it runs', async () => {
+  it('runs a job once more when it is enqueued again while it runs, after the shortest delay asked', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const attempts: number[] = [];
+    const runs: number[] = [];
     const scans = queue({
-      handler: async (_, attempt) => {
-        attempts.push(attempt);
-        if (attempts.length === 1) await gate;
+      handler: async () => {
+        runs.push(Date.now() - START);
+        if (runs.length === 1) await gate;
       },
     });
 
     await scans.enqueue(job('a.jpg'));
-    while (attempts.length === 0) await sleep(1);
-    await scans.enqueue(job('a.jpg'));
-    await scans.enqueue(job('a.jpg'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(runs).toEqual([0]);
+    await scans.enqueue(job('a.jpg'), { delaySeconds: 30 });
+    await scans.enqueue(job('a.jpg'), { delaySeconds: 20 });
+    await vi.advanceTimersByTimeAsync(1_000);
     release();
-    await scans.drain();
+    await finish(scans);
 
-    expect(attempts).toEqual([1, 1]);
+    expect(runs).toEqual([0, 21_000]);
   });
 
   it('starts a delayed job after the ones due now', async () => {
@@ -195,36 +200,11 @@ describe('MemoryScanQueue', () => {
     const scans = queue({ handler, concurrency: 2 });
     await scans.enqueue(job('later.jpg'), { delaySeconds: 0.05 });
     await scans.enqueue(job('now.jpg'));
-    await scans.drain();
-    expect(calls.map((call) => call.fileName)).toEqual(['now.jpg', 'later.jpg']);
-  });
-
-  it('keeps working when recording a give-up fails, and logs it', async () => {
-    const errors: string[] = [];
-    const logger: Logger = {
-      debug() {},
-      info() {},
-      warn() {},
-      error: (message) => void errors.push(message),
-    };
-    const { handler, calls } = recorder((scan) =>
-      scan.fileName === 'bad.jpg' ? new Error('broken') : undefined,
-    );
-    const scans = queue({
-      handler,
-      maxAttempts: 1,
-      logger,
-      onGiveUp: async () => {
-        throw new Error('table unavailable');
-      },
-    });
-
-    await scans.enqueue(job('bad.jpg'));
-    await scans.enqueue(job('good.jpg'));
-    await scans.drain();
-
-    expect(calls.map((call) => call.fileName)).toEqual(['bad.jpg', 'good.jpg']);
-    expect(errors).toContain('recording a failed scan failed');
+    await finish(scans);
+    expect(calls.map((call) => [call.fileName, call.at - START])).toEqual([
+      ['now.jpg', 0],
+      ['later.jpg', 50],
+    ]);
   });
 
   it('resolves drain at once when idle', async () => {
@@ -248,14 +228,16 @@ describe('MemoryScanQueue', () => {
     await scans.enqueue(job('running.jpg'));
     await scans.enqueue(job('queued.jpg'));
     await scans.enqueue(job('delayed.jpg'), { delaySeconds: 0.02 });
-    while (started.length === 0) await sleep(1);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(started).toEqual(['running.jpg']);
 
     const closing = scans.close();
     release();
     await closing;
-    await sleep(40);
 
     expect(finished).toBe(true);
+    // The delayed job's timer is gone with the rest: nothing is left that could start it.
+    expect(vi.getTimerCount()).toBe(0);
     expect(started).toEqual(['running.jpg']);
     const refused = await scans.enqueue(job('new.jpg')).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(AppError);
@@ -272,13 +254,9 @@ describe('MemoryScanQueue', () => {
     );
   });
 
-  it('refuses nonsensical limits', () => {
+  it('refuses a nonsensical concurrency', () => {
     const handler = async () => {};
     expect(() => new MemoryScanQueue({ handler, concurrency: 0 })).toThrow(ConfigurationError);
-    expect(() => new MemoryScanQueue({ handler, maxAttempts: 1.5 })).toThrow(ConfigurationError);
-  });
-
-  it('backs off 1 s, 4 s, 16 s by default', () => {
-    expect([1, 2, 3].map(exponentialBackoff)).toEqual([1000, 4000, 16000]);
+    expect(() => new MemoryScanQueue({ handler, concurrency: 1.5 })).toThrow(ConfigurationError);
   });
 });

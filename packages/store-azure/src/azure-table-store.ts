@@ -1,6 +1,4 @@
 import {
-  AzureNamedKeyCredential,
-  AzureSASCredential,
   TableClient,
   TableServiceClient,
   type TableServiceClientOptions,
@@ -30,7 +28,7 @@ import {
   type WriteOptions,
   type WriteResult,
 } from '@receipts/core';
-import { parseConnectionString, type TablesConnection } from './connection-string';
+import { checkTablesEndpoint, fromConnectionString } from './connection-string';
 import { isRestError, toStoreError, toTransactionError, type CallContext } from './errors';
 import { allOf, fromAzureEntity, partitionPrefixFilter, quote, toAzureEntity, toODataFilter } from './odata';
 
@@ -56,19 +54,17 @@ export class AzureTableStore implements TableStore {
   private readonly tables = new Map<string, TableClient>();
 
   private constructor(
-    private readonly connection: TablesConnection,
+    private readonly connectionString: string,
+    /** The Table service URL, without a signature. */
+    readonly endpoint: string,
     private readonly clientOptions: TableServiceClientOptions,
     private readonly logger: Logger,
   ) {
-    const credential = this.credential();
-    this.service =
-      credential instanceof AzureSASCredential
-        ? new TableServiceClient(connection.endpoint, credential, clientOptions)
-        : new TableServiceClient(connection.endpoint, credential, clientOptions);
+    this.service = TableServiceClient.fromConnectionString(connectionString, { ...clientOptions });
   }
 
   /**
-   * Creates a store from an Azure Storage connection string.
+   * Creates a store from an Azure Storage connection string, parsed by `@azure/data-tables`.
    * @param connectionString - account-key, SAS or `UseDevelopmentStorage=true` connection string
    * @param options - logger and insecure-connection policy
    * @throws ConfigurationError naming the wrong part (endpoint, shared-access signature, account name…)
@@ -77,38 +73,31 @@ export class AzureTableStore implements TableStore {
     connectionString: string,
     options: AzureTableStoreOptions = {},
   ): AzureTableStore {
-    const connection = parseConnectionString(connectionString);
-    const allowInsecureConnection = options.allowInsecureConnection ?? connection.loopbackHttp;
-    if (connection.insecure && !allowInsecureConnection) {
+    // Parsed once, insecure allowed, only to learn the endpoint; the https check below decides.
+    const parsed = fromConnectionString(connectionString, (value) =>
+      TableServiceClient.fromConnectionString(value, { allowInsecureConnection: true }),
+    );
+    const endpoint = checkTablesEndpoint(parsed.url);
+    const allowInsecureConnection = options.allowInsecureConnection ?? endpoint.loopbackHttp;
+    if (endpoint.insecure && !allowInsecureConnection) {
       throw new ConfigurationError(
-        `Invalid TableEndpoint in the Azure Tables connection string: ${connection.endpoint} is plain http on ` +
+        `Invalid TableEndpoint in the Azure Tables connection string: ${endpoint.url} is plain http on ` +
           'another machine; use https, or pass allowInsecureConnection: true to send credentials unencrypted.',
         { code: 'InvalidTableEndpoint' },
       );
     }
-    return new AzureTableStore(connection, { allowInsecureConnection }, options.logger ?? createJsonLogger());
-  }
-
-  /** The Table service URL this store talks to. */
-  get endpoint(): string {
-    return this.connection.endpoint;
-  }
-
-  private credential(): AzureNamedKeyCredential | AzureSASCredential {
-    const { credential } = this.connection;
-    return credential.kind === 'key'
-      ? new AzureNamedKeyCredential(credential.accountName, credential.accountKey)
-      : new AzureSASCredential(credential.signature);
+    return new AzureTableStore(
+      connectionString.trim(),
+      endpoint.url,
+      { allowInsecureConnection },
+      options.logger ?? createJsonLogger(),
+    );
   }
 
   private client(table: string): TableClient {
     let client = this.tables.get(table);
     if (!client) {
-      const credential = this.credential();
-      client =
-        credential instanceof AzureSASCredential
-          ? new TableClient(this.connection.endpoint, table, credential, this.clientOptions)
-          : new TableClient(this.connection.endpoint, table, credential, this.clientOptions);
+      client = TableClient.fromConnectionString(this.connectionString, table, { ...this.clientOptions });
       this.tables.set(table, client);
     }
     return client;
@@ -119,7 +108,7 @@ export class AzureTableStore implements TableStore {
       table,
       partitionKey: keys?.partitionKey,
       rowKey: keys?.rowKey,
-      endpoint: this.connection.endpoint,
+      endpoint: this.endpoint,
     };
   }
 

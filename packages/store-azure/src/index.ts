@@ -4,8 +4,9 @@ export {
   AZURITE_ACCOUNT_NAME,
   AZURITE_TABLE_PORT,
   azuriteConnectionString,
-  parseConnectionString,
-  type TablesConnection,
+  checkTablesEndpoint,
+  fromConnectionString,
+  type TablesEndpoint,
 } from './connection-string';
 export { isRestError, toStoreError, toTransactionError } from './errors';
 export { doubleLiteral, fromAzureEntity, literal, quote, toAzureEntity, toODataFilter } from './odata';

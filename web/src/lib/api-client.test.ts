@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
+import type { ListQueueAnswer, RetryScanAnswer, StorageRecord } from '@receipts/core/api';
 import { fakeApi } from '../testing/fake-api';
 import { ApiError, apiRequest, setTokenSource } from './api-client';
 import { getIdToken } from './firebase';
@@ -45,5 +46,20 @@ describe('apiRequest', () => {
     setTokenSource(async () => 't');
     fakeApi({ 'GET /api/listQueue': { status: 502 } });
     await expect(apiRequest('listQueue')).rejects.toThrow('The server answered 502.');
+  });
+
+  it('answers with the type the route table gives the route, so a call site reading the wrong shape does not compile', async () => {
+    setTokenSource(async () => 'id-token-123');
+    fakeApi({ 'GET /api/storage/tables': { tables: ['Receipts', 'Users'] } });
+    const answer = await apiRequest('storageListTables');
+    // Checked by `npm run typecheck`: the answer type comes from the route name, not the caller.
+    expectTypeOf(answer).toEqualTypeOf<{ tables: string[] }>();
+    type Answer<R extends Parameters<typeof apiRequest>[0]> = Awaited<ReturnType<typeof apiRequest<R>>>;
+    expectTypeOf<Answer<'listQueue'>>().toEqualTypeOf<ListQueueAnswer>();
+    expectTypeOf<Answer<'retryScan'>>().toEqualTypeOf<RetryScanAnswer>();
+    expectTypeOf<Answer<'storageCreateRecord'>>().toEqualTypeOf<StorageRecord>();
+    // @ts-expect-error -- not a route of the table
+    expectTypeOf<Answer<'listTables'>>().toBeObject();
+    expect(answer.tables).toEqual(['Receipts', 'Users']);
   });
 });

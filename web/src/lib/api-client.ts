@@ -1,4 +1,4 @@
-import type { ErrorAnswer } from '@receipts/core/api';
+import type { ErrorAnswer, RouteAnswers } from '@receipts/core/api';
 import { ROUTES, type RouteName } from '@receipts/core/api-routes';
 import { getIdToken } from './firebase';
 
@@ -35,12 +35,16 @@ function isErrorAnswer(value: unknown): value is ErrorAnswer {
 /**
  * Calls one /api route with `Authorization: Bearer <Firebase ID token>`.
  *
- * @param route - the route's name in the shared ROUTES table
+ * @param route - the route's name in the shared ROUTES table; the answer's type is the route's in
+ *   `RouteAnswers`, which the server's handlers are checked against too
  * @param options - query parameters, JSON body and abort signal
- * @returns the parsed JSON answer (undefined for an empty one)
+ * @returns the parsed JSON answer
  * @throws ApiError carrying the server's message, or a plain one when the server was not reached
  */
-export async function apiRequest<T>(route: RouteName, options: RequestOptions = {}): Promise<T> {
+export async function apiRequest<R extends RouteName>(
+  route: R,
+  options: RequestOptions = {},
+): Promise<RouteAnswers[R]> {
   const { method, path, auth } = ROUTES[route];
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(options.query ?? {})) {
@@ -87,7 +91,7 @@ export async function apiRequest<T>(route: RouteName, options: RequestOptions = 
     const reason = response.statusText ? ` ${response.statusText}` : '';
     throw new ApiError(`The server answered ${response.status}${reason}.`, response.status, 'HttpError');
   }
-  return json as T;
+  return json as RouteAnswers[R];
 }
 
 /** The words to show a person for any error thrown by a call. */

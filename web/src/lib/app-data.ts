@@ -18,7 +18,7 @@ function normalise(data: Partial<AppData> | null | undefined): AppData {
 }
 
 export async function getAppData(userId: string): Promise<AppData> {
-  return normalise(await apiRequest<Partial<AppData>>('getAppData', { query: { userId } }));
+  return normalise(await apiRequest('getAppData', { query: { userId } }));
 }
 
 export const appDataQueryOptions = (userId: string) =>

@@ -1,35 +1,41 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ROUTES, type RouteName } from '@receipts/core/api-routes';
+import type { RouteAnswers } from '@receipts/core/api';
+import { ROUTES } from '@receipts/core/api-routes';
 import { apiRequest } from './api-client';
 import { invalidateUserData } from './query-keys';
 
-/** What the edit routes answer: the new etag of the receipt or merchant they changed. */
-interface EditAnswer {
-  receiptId?: string;
-  merchantId?: string;
-  etag?: string;
-}
+/** The routes that edit a receipt or merchant; each answers the new etag of what it changed. */
+export type EditRoute =
+  | 'updateReceipt'
+  | 'saveItem'
+  | 'deleteItem'
+  | 'markReviewed'
+  | 'keepBothReceipts'
+  | 'reanalyseReceipt'
+  | 'moveReceipt'
+  | 'updateMerchant'
+  | 'mergeMerchants';
 
 /** Sends one edit: a JSON body for POST routes, query parameters for DELETE routes. */
-export function sendEdit<T extends EditAnswer>(route: RouteName, input: Record<string, unknown>): Promise<T> {
-  if (ROUTES[route].method === 'POST') return apiRequest<T>(route, { body: input });
+export function sendEdit<R extends EditRoute>(
+  route: R,
+  input: Record<string, unknown>,
+): Promise<RouteAnswers[R]> {
+  if (ROUTES[route].method === 'POST') return apiRequest(route, { body: input });
   const query: Record<string, string | undefined> = {};
   for (const [key, value] of Object.entries(input))
     query[key] = value === undefined ? undefined : String(value);
-  return apiRequest<T>(route, { query });
+  return apiRequest(route, { query });
 }
 
 /**
  * A mutation of one edit route. On success the report data is loaded again before the mutation
  * settles: every screen then shows the figures the server recomputed, and the forms the new etags.
  */
-export function useEdit<I extends Record<string, unknown>, T extends EditAnswer = EditAnswer>(
-  route: RouteName,
-  userId: string,
-) {
+export function useEdit<I extends Record<string, unknown>>(route: EditRoute, userId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: I) => sendEdit<T>(route, { userId, ...input }),
+    mutationFn: (input: I) => sendEdit(route, { userId, ...input }),
     onSuccess: async () => {
       await invalidateUserData(queryClient, userId);
     },

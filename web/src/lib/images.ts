@@ -8,7 +8,7 @@ import { queryKeys } from './query-keys';
  * first page as PNG where the server draws one, else the PDF itself).
  */
 export function getImage(userId: string, blobName: string, preview = false): Promise<GetImageAnswer> {
-  return apiRequest<GetImageAnswer>('getImage', {
+  return apiRequest('getImage', {
     query: { userId, blobName, ...(preview ? { preview: '1' } : {}) },
   });
 }

@@ -4,7 +4,7 @@ import { apiRequest } from '../../../lib/api-client';
 
 /** POST /api/deleteAccount: the account and all its data, after the typed confirmation. */
 export function deleteAccount(input: { userId: string; confirmation: string }): Promise<DeleteAccountAnswer> {
-  return apiRequest<DeleteAccountAnswer>('deleteAccount', { body: input });
+  return apiRequest('deleteAccount', { body: input });
 }
 
 /** Deletes the account, then runs `onDeleted` (sign out and leave). */

@@ -4,7 +4,7 @@ import { apiRequest } from '../../../lib/api-client';
 
 /** POST /api/login with the user object; a non-OK status is an error (spec §7). */
 export function login(user: LoginBody): Promise<LoginAnswer> {
-  return apiRequest<LoginAnswer>('login', { body: user });
+  return apiRequest('login', { body: user });
 }
 
 export function useLogin() {

@@ -2,5 +2,5 @@ import { apiRequest } from '../../../lib/api-client';
 
 /** POST /api/unregisterFCMToken: the server stops sending this user's notifications to the device. */
 export function unregisterFcmToken(input: { userId: string; fcmToken: string }): Promise<unknown> {
-  return apiRequest<unknown>('unregisterFCMToken', { body: input });
+  return apiRequest('unregisterFCMToken', { body: input });
 }

@@ -14,7 +14,7 @@ export interface UploadInput {
 
 /** POST /api/upload: stores the image and queues it for analysis. */
 export function uploadReceipt(input: UploadInput): Promise<UploadAnswer | undefined> {
-  return apiRequest<UploadAnswer | undefined>('upload', { body: input });
+  return apiRequest('upload', { body: input });
 }
 
 /** What became of a receipt sent from this device. */

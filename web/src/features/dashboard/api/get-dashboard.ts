@@ -17,7 +17,7 @@ export function getDashboard(
   today: string,
   signal?: AbortSignal,
 ): Promise<DashboardAnswer> {
-  return apiRequest<DashboardAnswer>('dashboard', { query: { userId, period, today }, signal });
+  return apiRequest('dashboard', { query: { userId, period, today }, signal });
 }
 
 /** Kept under the reports key, so new analysed receipts refresh Home as they refresh the reports. */

@@ -2,5 +2,5 @@ import { apiRequest } from '../../../lib/api-client';
 
 /** POST /api/registerFCMToken: where the server sends this user's push notifications. */
 export function registerFcmToken(input: { userId: string; fcmToken: string }): Promise<unknown> {
-  return apiRequest<unknown>('registerFCMToken', { body: input });
+  return apiRequest('registerFCMToken', { body: input });
 }

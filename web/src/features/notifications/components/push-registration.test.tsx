@@ -58,7 +58,13 @@ describe('push notifications', () => {
     const api = fakeApi({ 'GET /api/listQueue': [] });
     renderApp('/', { state: signedInState({ fcmToken: 'kept' }), config: pushConfig });
     await screen.findByRole('heading', { name: 'Home' });
-    await act(() => new Promise((r) => setTimeout(r, 50)));
+    // The push listener is set up in the same commit as the registration effect: that effect has run.
+    await waitFor(() => expect(listeners.size).toBe(1));
+    // A registration it had started would have loaded the messaging SDK and asked if it is supported.
+    await act(async () => {
+      await import('firebase/messaging');
+    });
+    expect(messaging.isSupported).not.toHaveBeenCalled();
     expect(Notification.requestPermission).not.toHaveBeenCalled();
     expect(api.callsTo('POST', '/api/registerFCMToken')).toHaveLength(0);
   });
@@ -67,9 +73,13 @@ describe('push notifications', () => {
     messaging.isSupported.mockResolvedValueOnce(false);
     const api = fakeApi({ 'GET /api/listQueue': [], 'GET /api/dashboard': makeEmptyDashboard() });
     renderApp('/', { state: signedInState({ fcmToken: null }), config: pushConfig });
-    await waitFor(() => expect(messaging.isSupported).toHaveBeenCalled());
-    await act(() => new Promise((r) => setTimeout(r, 50)));
+    await waitFor(() => expect(messaging.isSupported).toHaveBeenCalledOnce());
+    // Once the browser's answer is in, the registration goes on (or stops) without waiting for anything.
+    await act(async () => {
+      await expect(messaging.isSupported.mock.results[0]!.value).resolves.toBe(false);
+    });
     expect(Notification.requestPermission).not.toHaveBeenCalled();
+    expect(messaging.getToken).not.toHaveBeenCalled();
     expect(api.callsTo('POST', '/api/registerFCMToken')).toHaveLength(0);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });

@@ -5,7 +5,7 @@ import { queryKeys } from '../../../lib/query-keys';
 
 /** GET /api/listQueue: the user's pending scans. */
 export function listQueue(userId: string): Promise<ListQueueAnswer> {
-  return apiRequest<ListQueueAnswer>('listQueue', { query: { userId } });
+  return apiRequest('listQueue', { query: { userId } });
 }
 
 export const queueQueryOptions = (userId: string) =>

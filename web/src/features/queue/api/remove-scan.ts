@@ -6,7 +6,7 @@ import { useAppActions, useAppState } from '../../../stores/app-state';
 
 /** DELETE /api/removeScan: a failed or stuck scan and its image, out of the queue. */
 export function removeScan(input: { userId: string; fileName: string }): Promise<RemoveScanAnswer> {
-  return apiRequest<RemoveScanAnswer>('removeScan', { query: input });
+  return apiRequest('removeScan', { query: input });
 }
 
 /**

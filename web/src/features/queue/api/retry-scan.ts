@@ -4,7 +4,7 @@ import { queryKeys } from '../../../lib/query-keys';
 
 /** POST /api/retryScan: puts a failed scan back in the queue. */
 export function retryScan(input: { userId: string; fileName: string }): Promise<unknown> {
-  return apiRequest<unknown>('retryScan', { body: input });
+  return apiRequest('retryScan', { body: input });
 }
 
 export function useRetryScan(userId: string) {

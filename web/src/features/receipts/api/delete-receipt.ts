@@ -17,7 +17,7 @@ export function deleteReceipt({
   receiptId,
   blobName,
 }: DeleteReceiptInput): Promise<DeleteReceiptAnswer> {
-  return apiRequest<DeleteReceiptAnswer>('deleteReceiptData', {
+  return apiRequest('deleteReceiptData', {
     query: { receiptId, userId, blobName: blobName || undefined },
   });
 }

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ItemFields, ListBrandsAnswer, ReanalyseAnswer, ReceiptChanges } from '@receipts/core/api-edits';
+import type { ItemFields, ReceiptChanges } from '@receipts/core/api-edits';
 import { apiRequest } from '../../../lib/api-client';
 import { useEdit } from '../../../lib/edits';
 
@@ -28,15 +28,14 @@ export const useMoveReceipt = (userId: string) =>
   useEdit<ReceiptEdit & { merchantId: string }>('moveReceipt', userId);
 
 /** POST /api/reanalyseReceipt */
-export const useReanalyseReceipt = (userId: string) =>
-  useEdit<ReceiptEdit, ReanalyseAnswer & { etag?: string }>('reanalyseReceipt', userId);
+export const useReanalyseReceipt = (userId: string) => useEdit<ReceiptEdit>('reanalyseReceipt', userId);
 
 /** GET /api/listBrands: the brand dataset for the brand type-ahead (it does not change while the app runs). */
 export function useBrandOptions(userId: string | null, enabled: boolean) {
   return useQuery(
     queryOptions({
       queryKey: ['brands', userId ?? ''] as const,
-      queryFn: () => apiRequest<ListBrandsAnswer>('listBrands', { query: { userId: userId ?? '' } }),
+      queryFn: () => apiRequest('listBrands', { query: { userId: userId ?? '' } }),
       staleTime: Infinity,
       enabled: enabled && Boolean(userId),
     }),
@@ -47,7 +46,7 @@ export function useBrandOptions(userId: string | null, enabled: boolean) {
 export function useOriginalAnalysis(userId: string | null, receiptId: string, enabled: boolean) {
   return useQuery({
     queryKey: ['analysis', userId ?? '', receiptId] as const,
-    queryFn: () => apiRequest<unknown>('getAnalysis', { query: { userId: userId ?? '', receiptId } }),
+    queryFn: () => apiRequest('getAnalysis', { query: { userId: userId ?? '', receiptId } }),
     enabled: enabled && Boolean(userId && receiptId),
     retry: false,
   });

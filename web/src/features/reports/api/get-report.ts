@@ -16,7 +16,9 @@ export function getReport<T extends ReportTable>(
   params: ReportParams,
   signal?: AbortSignal,
 ): Promise<TypedReportPage<T>> {
-  return apiRequest<TypedReportPage<T>>('report', { query: { ...params, userId, table }, signal });
+  // The route answers a page of the table asked for: its rows are that table's.
+  const page = apiRequest('report', { query: { ...params, userId, table }, signal });
+  return page as Promise<TypedReportPage<T>>;
 }
 
 export const reportQueryOptions = <T extends ReportTable>(userId: string, table: T, params: ReportParams) =>

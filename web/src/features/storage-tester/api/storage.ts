@@ -1,31 +1,24 @@
 import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
-import type { StorageRecord } from '@receipts/core/api';
+import type { RouteAnswers, StorageRecord } from '@receipts/core/api';
 import { apiRequest } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** GET /api/storage/tables: the table names (admin only). */
 export async function listTables(): Promise<string[]> {
-  const answer = await apiRequest<string[] | { tables: string[] }>('storageListTables');
-  return Array.isArray(answer) ? answer : (answer?.tables ?? []);
+  return (await apiRequest('storageListTables')).tables;
 }
 
 /** One page of a table's rows; `continuationToken` asks for the next. */
-export interface RecordsPage {
-  records: StorageRecord[];
-  continuationToken?: string;
-}
+export type RecordsPage = RouteAnswers['storageListRecords'];
 
 /** GET /api/storage/records?table=&continuationToken=: one page of a table's rows (admin only). */
 export async function listRecords(table: string, continuationToken?: string): Promise<RecordsPage> {
-  const answer = await apiRequest<StorageRecord[] | RecordsPage>('storageListRecords', {
-    query: { table, continuationToken },
-  });
-  return Array.isArray(answer) ? { records: answer } : { ...answer, records: answer?.records ?? [] };
+  return apiRequest('storageListRecords', { query: { table, continuationToken } });
 }
 
 /** POST /api/storage/records {table}: writes a test record. */
 export function createTestRecord(table: string): Promise<StorageRecord> {
-  return apiRequest<StorageRecord>('storageCreateRecord', { body: { table } });
+  return apiRequest('storageCreateRecord', { body: { table } });
 }
 
 /** DELETE /api/storage/records?table=&partitionKey=&rowKey=. */
@@ -34,7 +27,7 @@ export function deleteRecord(input: {
   partitionKey: string;
   rowKey: string;
 }): Promise<unknown> {
-  return apiRequest<unknown>('storageDeleteRecord', { query: input });
+  return apiRequest('storageDeleteRecord', { query: input });
 }
 
 /** Listing waits for the button (spec: buttons to list), so `enabled` stays false. */

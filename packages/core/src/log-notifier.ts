@@ -1,4 +1,4 @@
-import type { Logger, Notifier, PushMessage } from '@receipts/core';
+import type { Logger, Notifier, PushMessage } from './ports';
 
 /** Options of {@link LogNotifier}. */
 export interface LogNotifierOptions {

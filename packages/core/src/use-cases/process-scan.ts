@@ -21,6 +21,7 @@ import { ReceiptRepository, sha256Hex } from '../repository/receipt-repository';
 import type { ItemRow, MerchantRow, QueueRow, ReceiptRow } from '../repository/rows';
 import { nowOf } from './context';
 import { flagPossibleDuplicate, recordVisit } from './possible-duplicates';
+import { refreshAppDataCache } from './get-app-data';
 import { afterReceiptWrites } from './report-totals';
 
 /** The ports and settings of the scan worker. */
@@ -166,6 +167,12 @@ export async function processScan(deps: ScanWorkerDeps, job: ScanJob): Promise<S
   // reloads finds the receipt in the totals. The receipts and items tables are rebuilt on read.
   await afterReceiptWrites(deps, job.userId, [job.fileName]);
   await repo.bumpDataVersion(job.userId, nowOf(deps));
+  // The report data is rebuilt here, off the user's path, and the entry removed only after: a client
+  // that sees its queue shrink and reloads gets the new receipt from the cache, not from a rebuild
+  // that takes seconds for a large account. (An edit leaves it to the next read.)
+  await refreshAppDataCache(deps, job.userId).catch((error: unknown) =>
+    deps.logger.warn('report cache not refreshed', { ...job, error: String(error) }),
+  );
   await repo.deleteQueueEntry(job.userId, job.fileName, fence.etag);
   logger.info('scan analysed', {
     userId: job.userId,

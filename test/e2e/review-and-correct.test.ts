@@ -396,4 +396,21 @@ describe('review and correct in a real browser', () => {
     expect(left).not.toContain(receiptIdOf(4));
     expect(problems.filter((p) => !p.includes('409'))).toEqual([]);
   });
+
+  it("refuses the same image picked again with the server's 409 naming the receipt it became", async () => {
+    const again = join(dir, 'same-again.jpg');
+    await writeFile(again, images[3]!);
+    await go('/Camera?p=Upload');
+    await page.getByLabel('Receipt image file').setInputFiles(again);
+    // One file: the picker shows the server's words under its button.
+    const refusal = page.getByText(/You already uploaded this image as/);
+    await visible(refusal);
+    expect(await refusal.textContent()).toContain(
+      `You already uploaded this image as "${fileNames[3]}" (receipt from HILLTOP BAKERY on 2024-06-05)`,
+    );
+    expect(page.url()).toContain('/Camera');
+    expect((await data()).reportReceipts.map((r) => r.receipt_id).sort()).toEqual(
+      [receiptIdOf(0), receiptIdOf(2), receiptIdOf(3)].sort(),
+    );
+  });
 });

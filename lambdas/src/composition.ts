@@ -14,6 +14,7 @@ import {
   type UploadQuotas,
 } from '@receipts/core';
 import type { Context } from 'aws-lambda';
+import type { FirebaseApp } from '@receipts/identity-firebase';
 import { loadConfig, type AppConfig } from './config';
 
 /**
@@ -168,25 +169,26 @@ export async function createServices(config: AppConfig, overrides: ServiceOverri
     overrides.blobs ?? createBlobs(config),
     overrides.queue ?? createQueue(config),
   ]);
+  // One firebase-admin app for the process, shared by the identity verifier and the FCM notifier.
+  let app: FirebaseApp | undefined;
+  const firebaseApp = async (): Promise<FirebaseApp> => {
+    app ??= (await import('@receipts/identity-firebase')).createFirebaseApp(firebase);
+    return app;
+  };
   let identity = overrides.identity;
-  let closeIdentity: (() => Promise<void>) | undefined;
   if (!identity) {
     const { FirebaseIdentityVerifier } = await import('@receipts/identity-firebase');
-    const verifier = new FirebaseIdentityVerifier({
+    identity = new FirebaseIdentityVerifier({
       ...firebase,
       ...(config.FIREBASE_WEB_API_KEY ? { apiKey: config.FIREBASE_WEB_API_KEY } : {}),
+      app: await firebaseApp(),
     });
-    identity = verifier;
-    closeIdentity = () => verifier.close();
   }
   let notifier = overrides.notifier;
-  let closeNotifier: (() => Promise<void>) | undefined;
   if (!notifier) {
     if (config.NOTIFIER === 'fcm') {
       const { FcmNotifier } = await import('@receipts/notifier-fcm');
-      const fcm = new FcmNotifier(firebase);
-      notifier = fcm;
-      closeNotifier = () => fcm.close();
+      notifier = new FcmNotifier({ ...firebase, app: await firebaseApp() });
     } else {
       notifier = new LogNotifier({ logger });
     }
@@ -210,7 +212,7 @@ export async function createServices(config: AppConfig, overrides: ServiceOverri
       requireVerifiedEmail: !config.FIREBASE_AUTH_EMULATOR_HOST,
     },
     async close() {
-      await Promise.all([closeIdentity?.(), closeNotifier?.()]);
+      if (app) await (await import('@receipts/identity-firebase')).deleteFirebaseApp(app);
     },
   };
 }

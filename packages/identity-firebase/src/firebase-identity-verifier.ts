@@ -29,6 +29,34 @@ export interface FirebaseIdentityVerifierOptions {
   apiKey?: string;
   /** How long a lookup may take before the token counts as not checkable (default 5 s). */
   lookupTimeoutMs?: number;
+  /**
+   * The firebase-admin app to use (see {@link createFirebaseApp}), shared with the other Firebase
+   * adapters of the process; its owner deletes it. Without it the verifier makes and owns its own.
+   */
+  app?: App;
+}
+
+/** A firebase-admin app, as {@link createFirebaseApp} makes it. */
+export type FirebaseApp = App;
+
+/** Deletes an app made by {@link createFirebaseApp}, once every adapter using it is done. */
+export async function deleteFirebaseApp(app: App): Promise<void> {
+  await deleteApp(app);
+}
+
+/**
+ * The one firebase-admin app of a process, for the project and (optionally) a service account key,
+ * to give to every Firebase adapter. Delete it with `deleteApp` when the process is done with it.
+ *
+ * @throws ConfigurationError when the credentials are not a service account key
+ */
+export function createFirebaseApp(options: { projectId: string; credentialsJson?: string }): App {
+  const credential =
+    options.credentialsJson === undefined ? undefined : cert(parseServiceAccountKey(options.credentialsJson));
+  return initializeApp(
+    { projectId: options.projectId, ...(credential === undefined ? {} : { credential }) },
+    `receipts-${randomUUID()}`,
+  );
 }
 
 /** Firebase Auth's REST API (Identity Toolkit), which the emulator serves under its own host. */
@@ -71,6 +99,7 @@ const AUTH_FAILURES: Record<string, string> = {
  */
 export class FirebaseIdentityVerifier implements IdentityVerifier {
   private readonly app: App;
+  private readonly ownsApp: boolean;
   private readonly auth: Auth;
   private readonly apiKey: string | undefined;
   private readonly lookupTimeoutMs: number;
@@ -97,14 +126,8 @@ export class FirebaseIdentityVerifier implements IdentityVerifier {
       );
     }
     this.lookupTimeoutMs = options.lookupTimeoutMs ?? 5000;
-    const credential =
-      options.credentialsJson === undefined
-        ? undefined
-        : cert(parseServiceAccountKey(options.credentialsJson));
-    this.app = initializeApp(
-      { projectId: options.projectId, ...(credential === undefined ? {} : { credential }) },
-      `identity-${randomUUID()}`,
-    );
+    this.ownsApp = options.app === undefined;
+    this.app = options.app ?? createFirebaseApp(options);
     this.auth = getAuth(this.app);
   }
 
@@ -208,9 +231,9 @@ export class FirebaseIdentityVerifier implements IdentityVerifier {
     }
   }
 
-  /** Releases the firebase-admin app of this verifier. */
+  /** Releases the firebase-admin app of this verifier, when it made it. */
   async close(): Promise<void> {
-    await deleteApp(this.app);
+    if (this.ownsApp) await deleteApp(this.app);
   }
 }
 

@@ -1,5 +1,8 @@
 export {
   FirebaseIdentityVerifier,
   assertEmulatorNotInCloud,
+  createFirebaseApp,
+  deleteFirebaseApp,
+  type FirebaseApp,
   type FirebaseIdentityVerifierOptions,
 } from './firebase-identity-verifier';

@@ -3,7 +3,13 @@ import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppError } from '@receipts/core';
 import { ConfigurationError, ServiceUnavailableError, UnauthorizedError } from '@receipts/core';
-import { FirebaseIdentityVerifier, assertEmulatorNotInCloud } from '../src';
+import { getApps } from 'firebase-admin/app';
+import {
+  FirebaseIdentityVerifier,
+  assertEmulatorNotInCloud,
+  createFirebaseApp,
+  deleteFirebaseApp,
+} from '../src';
 
 const PROJECT = 'demo-verifier-test';
 
@@ -153,6 +159,22 @@ describe('FirebaseIdentityVerifier configuration', () => {
   it('refuses to start without the Web API key outside the emulator, naming it', () => {
     delete process.env.FIREBASE_AUTH_EMULATOR_HOST;
     expect(() => new FirebaseIdentityVerifier({ projectId: PROJECT })).toThrow(/Web API key/);
+  });
+
+  it('uses a shared firebase-admin app without deleting it: the app outlives the verifier', async () => {
+    const app = createFirebaseApp({ projectId: PROJECT });
+    try {
+      const shared = new FirebaseIdentityVerifier({ projectId: PROJECT, apiKey: 'test-key', app });
+      await expect(shared.verify('x.y.z')).rejects.toBeInstanceOf(UnauthorizedError);
+      await shared.close();
+      expect(getApps()).toContain(app);
+      // Another adapter can still use it.
+      const next = new FirebaseIdentityVerifier({ projectId: PROJECT, apiKey: 'test-key', app });
+      await expect(next.verify('x.y.z')).rejects.toBeInstanceOf(UnauthorizedError);
+    } finally {
+      await deleteFirebaseApp(app);
+    }
+    expect(getApps()).not.toContain(app);
   });
 
   it('lets several verifiers live in one process', async () => {

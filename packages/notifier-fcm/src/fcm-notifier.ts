@@ -22,6 +22,11 @@ export interface FcmNotifierOptions {
   credentialsJson?: string;
   /** Replaces firebase-admin's messaging (tests); no app is initialised then. */
   messaging?: MulticastSender;
+  /**
+   * The process's firebase-admin app, shared with the other Firebase adapters; its owner deletes it.
+   * Without it the notifier makes and owns its own.
+   */
+  app?: App;
 }
 
 /** FCM takes at most 500 tokens per multicast. */
@@ -64,6 +69,10 @@ export class FcmNotifier implements Notifier {
       throw new ConfigurationError('The Firebase project id is missing; set it to send notifications.', {
         code: 'MissingFirebaseProjectId',
       });
+    }
+    if (options.app) {
+      this.messaging = getMessaging(options.app);
+      return;
     }
     const credential =
       options.credentialsJson === undefined
@@ -116,7 +125,7 @@ export class FcmNotifier implements Notifier {
     return { invalidTokens };
   }
 
-  /** Releases the firebase-admin app of this notifier (none when messaging was injected). */
+  /** Releases the firebase-admin app this notifier made (none when an app or messaging was given). */
   async close(): Promise<void> {
     if (this.app) await deleteApp(this.app);
   }

@@ -1,4 +1,5 @@
 import type { BatchResponse, MulticastMessage, SendResponse } from 'firebase-admin/messaging';
+import { deleteApp, getApps, initializeApp } from 'firebase-admin/app';
 import { describe, expect, it } from 'vitest';
 import { AppError, ConfigurationError } from '@receipts/core';
 import { FCM_BATCH_SIZE, FcmNotifier, type MulticastSender } from '../src';
@@ -115,6 +116,17 @@ describe('FcmNotifier', () => {
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('NotificationFailed');
     expect((error as AppError).cause).toBe(refusal);
+  });
+
+  it('uses a shared firebase-admin app and leaves it to its owner on close', async () => {
+    const app = initializeApp({ projectId: 'demo-test' }, 'shared-notifier-test');
+    try {
+      const notifier = new FcmNotifier({ projectId: 'demo-test', app });
+      await notifier.close();
+      expect(getApps()).toContain(app);
+    } finally {
+      await deleteApp(app);
+    }
   });
 
   it('builds its own firebase-admin app per instance, offline, and refuses bad configuration', async () => {

@@ -129,7 +129,8 @@ export function grantDataExports(role: iam.Role, storage: ImportedStorage): void
   );
   Validations.of(role).acknowledge({
     id: importedWildcardFinding(storage.exportNames.imagesBucketArn, `/${pattern}`),
-    reason: 'Each data export has its own key under exports/<user id>/; the wildcard stands for the user and the time.',
+    reason:
+      'Each data export has its own key under exports/<user id>/; the wildcard stands for the user and the time.',
   });
 }
 

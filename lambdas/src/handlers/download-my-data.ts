@@ -26,9 +26,7 @@ export const DOWNLOAD_TOO_LARGE_MESSAGE =
   'Download it without the images instead ("Download without images"); your receipts, items, ' +
   'merchants and taxes are all in that file, and each image can still be opened in the app.';
 
-type LambdaDownload =
-  | { link: DownloadMyDataLink }
-  | { stream: AsyncIterable<Uint8Array>; fileName: string };
+type LambdaDownload = { link: DownloadMyDataLink } | { stream: AsyncIterable<Uint8Array>; fileName: string };
 
 /**
  * The same download on Lambda. With an export store (S3) the ZIP is written to

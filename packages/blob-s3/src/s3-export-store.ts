@@ -20,7 +20,11 @@ export const EXPORT_LINK_SECONDS = 15 * 60;
 /** Only what the exports are written under, so a bug cannot overwrite an image. */
 function assertExportKey(key: string): void {
   const parts = key.split('/');
-  if (parts.length !== 3 || parts[0] !== 'exports' || parts.some((p) => p === '' || p === '.' || p === '..')) {
+  if (
+    parts.length !== 3 ||
+    parts[0] !== 'exports' ||
+    parts.some((p) => p === '' || p === '.' || p === '..')
+  ) {
     throw new ValidationError(`The export key "${key}" is not allowed: use exports/<user>/<file>.`, {
       code: 'InvalidBlobKey',
     });

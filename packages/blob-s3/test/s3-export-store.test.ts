@@ -35,7 +35,9 @@ describe('S3ExportStore', () => {
 
   it('writes a large archive as a multipart upload of the whole stream, in order', async () => {
     s3.on(CreateMultipartUploadCommand).resolves({ UploadId: 'up-1' });
-    s3.on(UploadPartCommand).callsFake((input: { PartNumber: number }) => ({ ETag: `"etag-${input.PartNumber}"` }));
+    s3.on(UploadPartCommand).callsFake((input: { PartNumber: number }) => ({
+      ETag: `"etag-${input.PartNumber}"`,
+    }));
     s3.on(CompleteMultipartUploadCommand).resolves({});
 
     // 12 MB in 1 MB chunks: three parts of at most 5 MB.
@@ -43,7 +45,11 @@ describe('S3ExportStore', () => {
 
     const created = s3.commandCalls(CreateMultipartUploadCommand);
     expect(created).toHaveLength(1);
-    expect(created[0]!.args[0].input).toMatchObject({ Bucket: BUCKET, Key: KEY, ContentType: 'application/zip' });
+    expect(created[0]!.args[0].input).toMatchObject({
+      Bucket: BUCKET,
+      Key: KEY,
+      ContentType: 'application/zip',
+    });
     const parts = s3.commandCalls(UploadPartCommand).map((c) => c.args[0].input);
     expect(parts.length).toBe(3);
     const sizes = parts.map((p) => (p.Body as Uint8Array).byteLength);
@@ -62,7 +68,9 @@ describe('S3ExportStore', () => {
     s3.on(UploadPartCommand).rejects(Object.assign(new Error('denied'), { name: 'AccessDenied' }));
     s3.on(AbortMultipartUploadCommand).resolves({});
 
-    await expect(store.save(KEY, chunks(12, 1024 * 1024), 'application/zip')).rejects.toBeInstanceOf(StoreError);
+    await expect(store.save(KEY, chunks(12, 1024 * 1024), 'application/zip')).rejects.toBeInstanceOf(
+      StoreError,
+    );
     expect(s3.commandCalls(AbortMultipartUploadCommand)[0]?.args[0].input).toMatchObject({
       Bucket: BUCKET,
       Key: KEY,
@@ -84,9 +92,9 @@ describe('S3ExportStore', () => {
 
   it('refuses keys outside exports/<user>/ and a missing bucket', async () => {
     await expect(store.link('alice/receipt.jpg', 'x.zip')).rejects.toBeInstanceOf(ValidationError);
-    await expect(store.save('exports/../alice/x.zip', chunks(1, 1), 'application/zip')).rejects.toBeInstanceOf(
-      ValidationError,
-    );
+    await expect(
+      store.save('exports/../alice/x.zip', chunks(1, 1), 'application/zip'),
+    ).rejects.toBeInstanceOf(ValidationError);
     expect(() => new S3ExportStore({ client, bucket: ' ' })).toThrow(ConfigurationError);
   });
 });

@@ -67,7 +67,9 @@ describe('Account page', () => {
       'GET /api/downloadMyData': { url, expiresAt: '2026-01-01T00:15:00.000Z' },
     });
     const clicked: { href: string; download: string }[] = [];
-    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
       clicked.push({ href: this.href, download: this.download });
     });
     try {

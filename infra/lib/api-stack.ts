@@ -20,6 +20,7 @@ import { ReceiptFunction } from './receipt-function';
 import { deployedRoutes, routeConstructId } from './routes';
 import {
   grantAppDataCache,
+  grantDataExports,
   grantImages,
   importFirebaseSecret,
   sharedEnvironment,
@@ -164,6 +165,7 @@ export class ApiStack extends Stack {
       if (route.table === 'none') store.grantOpen(role);
       grantImages(role, storage, route.images);
       if (route.appDataCache) grantAppDataCache(role, storage);
+      if (route.dataExports) grantDataExports(role, storage);
       if (route.sendsScanJobs) props.queue.grantSendMessages(role);
       if (route.name === 'deleteAccount') importFirebaseSecret(this, config).grantRead(role);
       functions[route.name] = fn;

@@ -23,6 +23,8 @@ export interface RouteAccess {
   readonly appDataCache: boolean;
   /** Whether the route puts scan jobs on the queue. */
   readonly sendsScanJobs: boolean;
+  /** Whether the route writes data exports under `exports/` and signs links to read them. */
+  readonly dataExports?: boolean;
 }
 
 const none: RouteAccess = { table: 'none', images: [], appDataCache: false, sendsScanJobs: false };
@@ -68,7 +70,7 @@ export const ROUTE_ACCESS: Record<RouteName, RouteAccess> = {
   storageCreateRecord: writes,
   storageDeleteRecord: writes,
   // Reads every row of the user and every image and analysis JSON under the user's prefix.
-  downloadMyData: { ...reads, images: ['list', 'read'] },
+  downloadMyData: { ...reads, images: ['list', 'read'], dataExports: true },
   // Deletes every row, image, analysis JSON and the cached report of the user (and the Firebase
   // account, with the service account key: see api-stack).
   deleteAccount: { ...writes, images: ['list', 'delete'], appDataCache: true },

@@ -12,6 +12,7 @@ import { appDataCacheKey } from '@receipts/core';
 import type { AppConfig } from './config';
 import type { ImageAccess } from './routes';
 import {
+  DATA_EXPORTS_PREFIX,
   importedWildcardFinding,
   importSecret,
   type ImportedStorage,
@@ -111,6 +112,26 @@ export function grantImages(role: iam.Role, storage: ImportedStorage, access: re
       }),
     );
   }
+}
+
+/**
+ * Lets a function write data exports (a multipart upload, aborted when it fails) and read them, the
+ * read being what its pre-signed download links are signed for; nothing else in the bucket.
+ */
+export function grantDataExports(role: iam.Role, storage: ImportedStorage): void {
+  const pattern = `${DATA_EXPORTS_PREFIX}*`;
+  role.addToPolicy(
+    new iam.PolicyStatement({
+      sid: 'DataExports',
+      actions: ['s3:PutObject', 's3:GetObject', 's3:AbortMultipartUpload'],
+      resources: [storage.imagesBucket.arnForObjects(pattern)],
+    }),
+  );
+  Validations.of(role).acknowledge({
+    id: importedWildcardFinding(storage.exportNames.imagesBucketArn, `/${pattern}`),
+    reason:
+      'Each data export has its own key under exports/<user id>/; the wildcard stands for the user and the time.',
+  });
 }
 
 /**

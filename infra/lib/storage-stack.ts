@@ -34,6 +34,12 @@ export interface StorageExports {
 /** Days a deleted or overwritten image is kept as a noncurrent version before S3 expires it. */
 export const NONCURRENT_VERSION_DAYS = 1;
 
+/** Where data exports are written in the images bucket (core's exportKey); expired by a lifecycle rule. */
+export const DATA_EXPORTS_PREFIX = 'exports/';
+
+/** Days a data export is kept; its download link lasts 15 minutes. */
+export const DATA_EXPORT_DAYS = 1;
+
 export class StorageStack extends Stack {
   /** The table store's table; undefined when storageBackend is 'azure'. */
   readonly table: dynamodb.Table | undefined;
@@ -62,6 +68,12 @@ export class StorageStack extends Stack {
           noncurrentVersionExpiration: Duration.days(NONCURRENT_VERSION_DAYS),
           expiredObjectDeleteMarker: true,
           abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
+        {
+          // A data export is fetched through a 15-minute link; the file itself goes after a day.
+          id: 'ExpireDataExports',
+          prefix: DATA_EXPORTS_PREFIX,
+          expiration: Duration.days(DATA_EXPORT_DAYS),
         },
       ],
     });

@@ -5,6 +5,7 @@ import {
   type AdminPolicy,
   type BlobStore,
   type BrandOption,
+  type ExportStore,
   type IdentityVerifier,
   type Logger,
   type Notifier,
@@ -30,6 +31,11 @@ export interface Services {
   identity: IdentityVerifier;
   notifier: Notifier;
   admin: AdminPolicy;
+  /**
+   * Where a data download too large for one answer is kept for a link (S3 when BLOB_STORE=s3);
+   * without it the Lambda answers such a download with 413 and the local server streams it.
+   */
+  exports?: ExportStore;
   /** Per-user upload limits, from the configuration. */
   quotas: UploadQuotas;
   /**
@@ -50,7 +56,7 @@ export interface Services {
 
 /** What a caller may supply instead of the configured adapter (the local server supplies its queue). */
 export type ServiceOverrides = Partial<
-  Pick<Services, 'logger' | 'store' | 'blobs' | 'queue' | 'identity' | 'notifier' | 'previewer'>
+  Pick<Services, 'logger' | 'store' | 'blobs' | 'exports' | 'queue' | 'identity' | 'notifier' | 'previewer'>
 >;
 
 /** Reads a secret's text from AWS Secrets Manager (cloud only). */
@@ -110,6 +116,16 @@ async function createBlobs(config: AppConfig): Promise<BlobStore> {
   return new LocalBlobStore({ root: config.BLOB_DIR });
 }
 
+/** The S3 export store beside the S3 image bucket; none for the local blob store. */
+async function createExports(config: AppConfig): Promise<ExportStore | undefined> {
+  if (config.BLOB_STORE !== 's3') return undefined;
+  const [{ S3Client }, { S3ExportStore }] = await Promise.all([
+    import('@aws-sdk/client-s3'),
+    import('@receipts/blob-s3'),
+  ]);
+  return new S3ExportStore({ client: new S3Client({}), bucket: config.S3_BUCKET as string });
+}
+
 async function createQueue(config: AppConfig): Promise<ScanQueue> {
   if (config.SCAN_QUEUE === 'sqs') {
     const [{ SQSClient }, { SqsScanQueue }] = await Promise.all([
@@ -164,9 +180,10 @@ export async function createServices(config: AppConfig, overrides: ServiceOverri
   const originSecret = config.ORIGIN_VERIFY_SECRET ?? null;
   const firebase = { projectId: config.FIREBASE_PROJECT_ID, ...(credentialsJson ? { credentialsJson } : {}) };
 
-  const [store, blobs, queue] = await Promise.all([
+  const [store, blobs, exports, queue] = await Promise.all([
     overrides.store ?? createStore(config, logger),
     overrides.blobs ?? createBlobs(config),
+    'exports' in overrides ? overrides.exports : createExports(config),
     overrides.queue ?? createQueue(config),
   ]);
   // One firebase-admin app for the process, shared by the identity verifier and the FCM notifier.
@@ -198,6 +215,7 @@ export async function createServices(config: AppConfig, overrides: ServiceOverri
     logger,
     store,
     blobs,
+    ...(exports ? { exports } : {}),
     queue,
     identity,
     notifier,

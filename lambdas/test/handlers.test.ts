@@ -356,3 +356,72 @@ describe('the data download on Lambda', () => {
     );
   });
 });
+
+describe('the data download on Lambda with an export store (S3)', () => {
+  /** Keeps what is saved in memory, counting the chunks as they arrive. */
+  class MemoryExportStore {
+    readonly linkSeconds = 900;
+    readonly saved = new Map<string, { bytes: Uint8Array; contentType: string }>();
+    largestChunk = 0;
+    async save(key: string, stream: AsyncIterable<Uint8Array>, contentType: string): Promise<void> {
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of stream) {
+        this.largestChunk = Math.max(this.largestChunk, chunk.byteLength);
+        chunks.push(chunk);
+      }
+      this.saved.set(key, { bytes: new Uint8Array(Buffer.concat(chunks)), contentType });
+    }
+    async link(key: string, fileName: string): Promise<string> {
+      return `https://exports.example/${key}?name=${encodeURIComponent(fileName)}`;
+    }
+  }
+
+  it('answers a link to the saved ZIP instead of 413 when the images are over the answer limit', async () => {
+    const exports = new MemoryExportStore();
+    services.exports = exports;
+    await seedReceipts(services.store, 'alice', generatedReceipts('alice', 5, 2));
+    const images: Uint8Array[] = [];
+    for (let i = 0; i < 6; i++) {
+      const bytes = new Uint8Array(randomBytes(2_000_000));
+      images.push(bytes);
+      await services.blobs.put(`alice/170000000000${i}-receipt.jpg`, bytes, 'image/jpeg');
+    }
+    const before = Date.now();
+
+    const result = await downloadMyData(
+      apiEvent('GET', '/api/downloadMyData', { token: 'token-alice', query: { userId: 'alice' } }),
+    );
+
+    expect(result.statusCode).toBe(200);
+    expect(result.headers['content-type']).toMatch(/application\/json/);
+    const answer = bodyOf(result) as { url: string; expiresAt: string };
+    const [key, saved] = [...exports.saved.entries()][0]!;
+    expect(exports.saved.size).toBe(1);
+    expect(key).toMatch(/^exports\/alice\/[0-9T-]+Z\.zip$/);
+    expect(saved.contentType).toBe('application/zip');
+    expect(answer.url).toBe(
+      `https://exports.example/${key}?name=receipt-tracker-data-${new Date().toISOString().slice(0, 10)}.zip`,
+    );
+    const expires = Date.parse(answer.expiresAt) - before;
+    expect(expires).toBeGreaterThanOrEqual(900_000 - 1000);
+    expect(expires).toBeLessThanOrEqual(900_000 + 60_000);
+    const files = unzipSync(saved.bytes);
+    for (let i = 0; i < 6; i++) {
+      const stored = files[`images/170000000000${i}-receipt.jpg`];
+      expect(stored && Buffer.from(stored).equals(images[i]!)).toBe(true);
+    }
+    expect(JSON.parse(new TextDecoder().decode(files['receipts.json']))).toHaveLength(5);
+    // Written as it is made, not joined first.
+    expect(exports.largestChunk).toBeLessThan(12_000_000);
+  });
+
+  it("refuses another user's download with 403 and saves nothing", async () => {
+    const exports = new MemoryExportStore();
+    services.exports = exports;
+    const result = await downloadMyData(
+      apiEvent('GET', '/api/downloadMyData', { token: 'token-bob', query: { userId: 'alice' } }),
+    );
+    expect(result.statusCode).toBe(403);
+    expect(exports.saved.size).toBe(0);
+  });
+});

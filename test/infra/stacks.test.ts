@@ -192,6 +192,15 @@ describe('permissions per function', () => {
     expect(JSON.stringify(cachePuts.map((s) => s.Resource))).toContain('/cache/*/app-data.json');
   });
 
+  it('lets the data download write and read exports under exports/ only, and nothing else write', () => {
+    const puts = statementsAllowing(synth.templates.api, role('downloadMyData'), 's3:PutObject');
+    expect(puts).toHaveLength(1);
+    expect(JSON.stringify(puts[0]!.Resource)).toContain('/exports/*');
+    const actions = actionsOf(synth.templates.api, role('downloadMyData'));
+    expect(actions).toEqual(expect.arrayContaining(['s3:GetObject', 's3:AbortMultipartUpload']));
+    expect(actions).not.toContain('s3:DeleteObject');
+  });
+
   it('lets upload store the image and send the scan job', () => {
     const actions = actionsOf(synth.templates.api, role('upload'));
     expect(actions).toEqual(expect.arrayContaining(['s3:PutObject', 'sqs:SendMessage', 'dynamodb:PutItem']));
@@ -536,6 +545,16 @@ describe('storage', () => {
             NoncurrentVersionExpiration: { NoncurrentDays: 1 },
             ExpiredObjectDeleteMarker: true,
           }),
+        ]),
+      },
+    });
+  });
+
+  it('expires data exports (exports/) after a day, and only them', () => {
+    synth.templates.storage.hasResourceProperties('AWS::S3::Bucket', {
+      LifecycleConfiguration: {
+        Rules: Match.arrayWith([
+          Match.objectLike({ Status: 'Enabled', Prefix: 'exports/', ExpirationInDays: 1 }),
         ]),
       },
     });

@@ -15,6 +15,15 @@ export const downloadMyDataQuery = z.object({
 });
 export type DownloadMyDataQuery = z.output<typeof downloadMyDataQuery>;
 
+/**
+ * The answer of GET /api/downloadMyData in the cloud: the ZIP was written to storage and `url`
+ * downloads it until `expiresAt` (ISO 8601). Elsewhere the answer is the ZIP itself.
+ */
+export interface DownloadMyDataLink {
+  url: string;
+  expiresAt: string;
+}
+
 /** What the person types to confirm that the account and all its data are to be deleted. */
 export const DELETE_ACCOUNT_CONFIRMATION = 'DELETE';
 

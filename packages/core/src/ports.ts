@@ -17,6 +17,24 @@ export interface BlobStore {
   locate?(key: string): { bucket: string; key: string } | undefined;
 }
 
+/**
+ * Keeps a finished data export (a ZIP written as it is made) and hands out a short-lived download
+ * link to it; in the cloud, where one API answer cannot carry a large archive.
+ */
+export interface ExportStore {
+  /** How long a link from `link()` stays valid, in seconds. */
+  readonly linkSeconds: number;
+  /** Writes the stream under `key` without holding all of it in memory. */
+  save(key: string, stream: AsyncIterable<Uint8Array>, contentType: string): Promise<void>;
+  /** A URL that downloads `key` as the attachment `fileName`, valid for `linkSeconds`. */
+  link(key: string, fileName: string): Promise<string>;
+}
+
+/** The key of a data export of `uid` made at `at`: under `exports/<uid>/`, which deleting the account empties. */
+export function exportKey(uid: string, at: Date): string {
+  return `exports/${uid}/${at.toISOString().replace(/[:.]/g, '-')}.zip`;
+}
+
 /** One scan to analyse: the receipt image `fileName` of user `userId`. */
 export interface ScanJob {
   userId: string;

@@ -24,7 +24,7 @@ export type DeleteAccountDeps = Pick<AppDeps, 'store' | 'blobs' | 'logger' | 'no
  *    more, see processScan); a scan being analysed right now makes it answer 409 before anything is
  *    deleted, as deleting one receipt does;
  * 2. the Items and Taxes partitions of the user's receipts (and any whose receipt row is gone);
- * 3. every blob under the user's prefix (images, analysis JSON) and the report cache;
+ * 3. every blob under the user's prefix (images, analysis JSON), the report cache and data exports;
  * 4. the Receipts and Merchants rows;
  * 5. the push-token owner rows that name the user;
  * 6. the user's partition of Users (the image index rows, then the user row);
@@ -92,6 +92,8 @@ export async function deleteAccount(
   const blobCount = await deleteBlobs(blobs, [
     ...(await blobs.list(`${uid}/`)),
     ...(await blobs.list(`cache/${uid}/`)),
+    // Data exports left for download (cloud), kept for a day otherwise.
+    ...(await blobs.list(`exports/${uid}/`)),
   ]);
   // The cache key is listed above; deleted by name too in case a blob store lists it late.
   await blobs.delete(appDataCacheKey(uid));

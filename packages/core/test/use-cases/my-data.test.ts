@@ -7,6 +7,7 @@ import {
   ReceiptRepository,
   ServiceUnavailableError,
   deleteAccount,
+  exportKey,
   deleteAccountBody,
   downloadMyData,
   downloadMyDataQuery,
@@ -175,11 +176,19 @@ describe('deleteAccount', () => {
     const bobBlobsBefore = blobsOf(world, 'bob');
     expect(await rowsMentioning(world, 'alice')).not.toEqual([]);
     expect(blobsOf(world, 'alice')).toContain('cache/alice/app-data.json');
+    // A data download left in storage for its link (cloud).
+    const exported = exportKey('alice', new Date('2026-01-02T03:04:05Z'));
+    await world.blobs.put(exported, new Uint8Array([80, 75, 5, 6]), 'application/zip');
+    const bobExport = exportKey('bob', new Date('2026-01-02T03:04:05Z'));
+    await world.blobs.put(bobExport, new Uint8Array([80, 75, 5, 6]), 'application/zip');
 
     await expect(deleteAccount(deps, bob, { userId: 'alice' })).rejects.toThrow(ForbiddenError);
     const answer = await deleteAccount(deps, alice, { userId: 'alice' });
     expect(answer.deleted).toBe(true);
-    expect(answer.removed.blobs).toBe(7); // 4 images, 2 analyses, the report cache
+    expect(answer.removed.blobs).toBe(8); // 4 images, 2 analyses, the report cache, the data export
+    expect(world.blobs.objects.has(exported)).toBe(false);
+    expect(world.blobs.objects.has(bobExport)).toBe(true);
+    await world.blobs.delete(bobExport);
 
     expect(await rowsMentioning(world, 'alice')).toEqual([]);
     expect(blobsOf(world, 'alice')).toEqual([]);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeApi } from '../../../testing/fake-api';
@@ -59,6 +59,33 @@ describe('Account page', () => {
       { userId: 'user-1', images: 'false' },
     ]);
     expect(api.calls.every((c) => c.authorization === 'Bearer test-token')).toBe(true);
+  });
+
+  it('downloads from the link the server answers with when the data is kept in storage (cloud)', async () => {
+    const url = 'https://bucket.s3.amazonaws.com/exports/user-1/2026-01-01.zip?X-Amz-Signature=abc';
+    const api = fakeApi({
+      'GET /api/downloadMyData': { url, expiresAt: '2026-01-01T00:15:00.000Z' },
+    });
+    const clicked: { href: string; download: string }[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      clicked.push({ href: this.href, download: this.download });
+    });
+    try {
+      renderApp('/Account', { state: signedInState() });
+      const user = userEvent.setup();
+
+      await user.click(await screen.findByRole('button', { name: 'Download my data' }));
+      await waitFor(() => expect(clicked).toHaveLength(1));
+      expect(clicked[0]).toEqual({ href: url, download: '' });
+      expect(api.callsTo('GET', '/api/downloadMyData').map((c) => c.query)).toEqual([
+        { userId: 'user-1', images: 'true' },
+      ]);
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    } finally {
+      click.mockRestore();
+    }
   });
 
   it('sends a signed-out visitor to Login', async () => {

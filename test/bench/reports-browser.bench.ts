@@ -3,15 +3,17 @@
  * against the local stack (`npm start`'s stack: Azurite, the Auth emulator, the API, the built web
  * app), one signed-in user with BENCH_SIZES receipts (default "1000,10000"; the same store grows from
  * one size to the next) of BENCH_ITEMS_PER_RECEIPT items (default 10). Prints, per size, the time
- * from navigation to /Reports to its first receipt row being visible: the first visit after a write
- * (the server rebuilds the user's report index) and later visits (p50 and p90 of BENCH_VISITS, default
- * 10, each a fresh page load), then the growth from the smallest size to the largest.
+ * from navigation to /Reports to its first receipt row being visible: the first visit after an edit
+ * (the server rebuilds the user's report data from the rows), the first after a scan (the worker
+ * rebuilt the report data; the server reads it and rebuilds its index) and later visits (p50 and
+ * p90 of BENCH_VISITS, default 10, each a fresh page load), then the growth from the smallest size
+ * to the largest.
  * STORAGE_BACKEND=dynamodb runs it on dynalite instead. Data is seeded through the repository.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clearReportIndexes } from '@receipts/core';
+import { ReceiptRepository, clearReportIndexes, refreshAppDataCache } from '@receipts/core';
 import { startLocalStack } from '../../lambdas/src/local/stack';
 import { launchChromium } from '../e2e/support/browser';
 import { generatedReceipts, seedReceipts } from '../support/report-seed';
@@ -78,22 +80,31 @@ async function main(): Promise<void> {
       `\n## /Reports first receipt row in Chromium, ${BACKEND === 'azure' ? 'Azure Tables (Azurite)' : 'DynamoDB (dynalite)'}, ${SIZES.join(' and ')} receipts × ${ITEMS} items`,
     );
     const all = generatedReceipts('browser', SIZES.at(-1) ?? 0, ITEMS);
-    const bySize = new Map<number, { afterWrite: number; p50: number; p90: number }>();
+    const bySize = new Map<number, { afterWrite: number; afterScan: number; p50: number; p90: number }>();
     let seeded = 0;
     for (const size of SIZES) {
+      // No page is open while the data changes: none of its requests rebuilds the report early.
+      await page.goto('about:blank');
       const t = performance.now();
       await seedReceipts(stack.services.store, session.localId, all.slice(seeded, size), 8);
       seeded = size;
-      // As after a write: the server's index of the user's report is stale.
+      // As after an edit: the data version moved and the report data is rebuilt by the next read.
       clearReportIndexes();
       const afterWrite = await visit();
+      // As after a scan: the worker rebuilt the report data before the scan showed as done.
+      await page.goto('about:blank');
+      await new ReceiptRepository(stack.services.store).bumpDataVersion(session.localId, new Date());
+      await refreshAppDataCache(stack.services, session.localId);
+      clearReportIndexes();
+      const afterScan = await visit();
       const visits: number[] = [];
       for (let i = 0; i < VISITS; i++) visits.push(await visit());
-      const figures = { afterWrite, p50: percentile(visits, 50), p90: percentile(visits, 90) };
+      const figures = { afterWrite, afterScan, p50: percentile(visits, 50), p90: percentile(visits, 90) };
       bySize.set(size, figures);
       console.log(`\n### ${size} receipts (seeded in ${((performance.now() - t) / 1000).toFixed(1)} s)`);
       const line = (label: string, value: string) => console.log(`${label.padEnd(44)} ${value}`);
-      line('first visit after a write', `${afterWrite.toFixed(0)} ms`);
+      line('first visit after an edit (rebuilds the data)', `${afterWrite.toFixed(0)} ms`);
+      line('first visit after a scan (worker rebuilt it)', `${afterScan.toFixed(0)} ms`);
       line(`first receipt row p50 (${VISITS} visits)`, `${figures.p50.toFixed(0)} ms`);
       line('first receipt row p90', `${figures.p90.toFixed(0)} ms`);
       line('target: p50 ≤ 1000 ms', figures.p50 <= 1000 ? 'met' : 'NOT met');
@@ -104,7 +115,8 @@ async function main(): Promise<void> {
       const growth = (a: number, b: number) => `${b >= a ? '+' : ''}${(((b - a) / a) * 100).toFixed(0)} %`;
       console.log(`\n### growth from ${SIZES[0]} to ${SIZES.at(-1)} receipts`);
       console.log(`${'first receipt row p50'.padEnd(44)} ${growth(first.p50, last.p50)}`);
-      console.log(`${'first visit after a write'.padEnd(44)} ${growth(first.afterWrite, last.afterWrite)}`);
+      console.log(`${'first visit after an edit'.padEnd(44)} ${growth(first.afterWrite, last.afterWrite)}`);
+      console.log(`${'first visit after a scan'.padEnd(44)} ${growth(first.afterScan, last.afterScan)}`);
     }
     await context.close();
   } finally {

@@ -65,6 +65,8 @@ async function main(): Promise<void> {
       page
         .getByRole('table', { name: 'Receipts', exact: true })
         .locator('tbody tr')
+        // A receipt's row links to the receipt; the "Loading…" row shown while the page waits does not.
+        .filter({ has: page.locator('a') })
         .first()
         .waitFor({ state: 'visible', timeout: 120_000 });
     const visit = async (): Promise<number> => {

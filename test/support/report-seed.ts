@@ -105,7 +105,7 @@ export async function seedReceipts(
       while (next < receipts.length) await write(receipts[next++]!);
     }),
   );
-  await repo.bumpDataVersion(userId, new Date());
+  await repo.bumpDataVersion(userId, new Date(), { files: receipts.map((r) => r.fileName) });
   return receipts.map((r) => receiptIdFor(userId, r.fileName));
 }
 

@@ -10,6 +10,75 @@ import type {
 } from '../entities';
 import type { ItemRow, MerchantRow, ReceiptRow } from './rows';
 
+/** What the report takes from a receipt: its row, or the report's own copy of it. */
+type ReceiptSource = ReportReceipt;
+
+/** What the report takes from a merchant row. */
+type MerchantSource = Pick<
+  MerchantRow,
+  | 'merchant_id'
+  | 'name'
+  | 'phone_number'
+  | 'postal_code'
+  | 'city'
+  | 'street_address'
+  | 'user_id'
+  | 'owning_corporation'
+  | 'etag'
+>;
+
+/** What the report takes from an item row. */
+type ItemSource = Pick<
+  ItemRow,
+  | 'item_id'
+  | 'receipt_id'
+  | 'description'
+  | 'unit_price'
+  | 'quantity'
+  | 'total_price'
+  | 'currency_code'
+  | 'user_id'
+  | 'brand'
+  | 'product_type'
+  | 'product_identifier'
+  | 'owning_corporation'
+>;
+
+/** The rows that changed since a report was built: what {@link patchAppData} takes. */
+export interface AppDataPatch {
+  /** The data version the patched report is of. */
+  version: string;
+  /** Receipts written, edited, moved or deleted since, by id (their old copies are dropped). */
+  receiptIds: string[];
+  /** Those receipts' rows as they are now (a deleted one has none). */
+  receipts: ReceiptRow[];
+  /** Every item of those receipts as it is now. */
+  items: ItemRow[];
+  /** Merchants read again, by id: the row as it is now, or null when it is gone. */
+  merchants: Map<string, MerchantRow | null>;
+}
+
+/**
+ * The report of a newer data version from an older report and the rows that changed in between.
+ * The unchanged receipts, items and merchants are taken from the report itself, so this reads no
+ * other row; it gives what {@link buildAppData} gives on all of the user's rows at that version.
+ */
+export function patchAppData(data: AppData, patch: AppDataPatch): AppData {
+  const changed = new Set(patch.receiptIds);
+  const corporationOf = new Map(data.brands.map((b) => [b.name, b.owning_corporation]));
+  const receipts: ReceiptSource[] = data.reportReceipts.filter((r) => !changed.has(r.receipt_id));
+  receipts.push(...patch.receipts);
+  const items: ItemSource[] = [];
+  for (const item of data.reportProductItems) {
+    if (changed.has(item.receipt_id)) continue;
+    items.push({ ...item, owning_corporation: item.brand ? (corporationOf.get(item.brand) ?? null) : null });
+  }
+  items.push(...patch.items);
+  const merchants: MerchantSource[] = data.reportMerchants.filter((m) => !patch.merchants.has(m.merchant_id));
+  for (const merchant of patch.merchants.values()) if (merchant) merchants.push(merchant);
+  return buildAppData({ version: patch.version, receipts, merchants, items });
+}
+
 /**
  * Builds a user's report data from their rows. Pure: the same rows give the same answer.
  *
@@ -21,9 +90,9 @@ import type { ItemRow, MerchantRow, ReceiptRow } from './rows';
  */
 export function buildAppData(input: {
   version: string;
-  receipts: ReceiptRow[];
-  merchants: MerchantRow[];
-  items: ItemRow[];
+  receipts: ReceiptSource[];
+  merchants: MerchantSource[];
+  items: ItemSource[];
 }): AppData {
   const { version, merchants } = input;
   // A receipt shows its merchant's current name: renaming a merchant renames all its receipts.
@@ -82,7 +151,7 @@ export function buildAppData(input: {
   };
 }
 
-function toReportReceipt(row: ReceiptRow, receiptById: Map<string, ReceiptRow>): ReportReceipt {
+function toReportReceipt(row: ReceiptSource, receiptById: Map<string, ReceiptSource>): ReportReceipt {
   return {
     receipt_id: row.receipt_id,
     doc_type: row.doc_type,
@@ -113,8 +182,8 @@ function toReportReceipt(row: ReceiptRow, receiptById: Map<string, ReceiptRow>):
 }
 
 function brandTotals(
-  items: ItemRow[],
-  receiptById: Map<string, ReceiptRow>,
+  items: ItemSource[],
+  receiptById: Map<string, ReceiptSource>,
   mainCurrency: string | null,
 ): Brand[] {
   const byName = new Map<string, { brand: Brand; totals: Map<string, number> }>();
@@ -148,8 +217,8 @@ function brandTotals(
   return brands.sort((a, b) => b.total - a.total || b.purchases - a.purchases || byText(a.name, b.name));
 }
 
-function merchantSummaries(merchants: MerchantRow[], receipts: ReceiptRow[]): ReportMerchant[] {
-  const receiptsOf = new Map<string, ReceiptRow[]>();
+function merchantSummaries(merchants: MerchantSource[], receipts: ReceiptSource[]): ReportMerchant[] {
+  const receiptsOf = new Map<string, ReceiptSource[]>();
   for (const receipt of receipts) {
     const list = receiptsOf.get(receipt.merchant_id) ?? [];
     list.push(receipt);

@@ -5,3 +5,4 @@ export * from './app-data';
 export * from './report-index';
 export * from './dashboard';
 export * from './report-totals';
+export * from './data-changes';

@@ -13,6 +13,7 @@ import {
   type TableStore,
   type TransactionAction,
 } from '../table-store';
+import { appendDataChange, parseDataChanges, type ChangedSince, type DataChange } from './data-changes';
 import { BRAND_PARTITION, CORPORATION_PARTITION, dictionaryKey, taxRowKey, userKeyPrefix } from './keys';
 import {
   itemToRow,
@@ -88,6 +89,15 @@ export interface ImageHashRow {
  * a receipt it may duplicate with one point read.
  */
 export const VISIT_PREFIX = '~visit~';
+
+/** Tries to log a write before giving up the log (see bumpDataVersion). */
+const DATA_VERSION_TRIES = 6;
+
+/** The version of a user's report data, and the writes that led to it (see data-changes.ts). */
+export interface DataState {
+  version: string;
+  changes: DataChange[];
+}
 
 /** A user's row: the profile, the push tokens and the version of the user's report data. */
 export interface UserRow extends User {
@@ -221,19 +231,53 @@ export class ReceiptRepository {
 
   /** The version of the user's report data ('0' before the first write). */
   async getDataVersion(userId: string): Promise<string> {
+    return (await this.getDataState(userId)).version;
+  }
+
+  /** The version of the user's report data and the log of the writes that led to it. */
+  async getDataState(userId: string): Promise<DataState> {
     const row = await this.store.getEntity(TABLES.users, userId, userId);
-    return (row && str(row, 'data_version')) || '0';
+    return {
+      version: (row && str(row, 'data_version')) || '0',
+      changes: row ? parseDataChanges(str(row, 'data_changes')) : [],
+    };
   }
 
   /**
    * Marks the user's report data as changed. Call after the write, so a report computed before
-   * it is never taken for current.
+   * it is never taken for current. `changed` names what the write touched, for the log that lets an
+   * older copy of the report be brought up to date by reading those rows alone; without it (or when
+   * the user's row keeps changing under this write) the log is emptied and older copies are rebuilt.
+   * @returns the new version
    */
-  async bumpDataVersion(userId: string, now: Date): Promise<string> {
+  async bumpDataVersion(userId: string, now: Date, changed?: Partial<ChangedSince>): Promise<string> {
     const version = `${now.getTime().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    for (let attempt = 0; changed && attempt < DATA_VERSION_TRIES; attempt++) {
+      const row = await this.store.getEntity(TABLES.users, userId, userId);
+      const log = appendDataChange(row ? parseDataChanges(str(row, 'data_changes')) : [], {
+        from: (row && str(row, 'data_version')) || '0',
+        to: version,
+        files: [...new Set(changed.files ?? [])],
+        merchants: [...new Set(changed.merchants ?? [])],
+      });
+      const entity = {
+        partitionKey: userId,
+        rowKey: userId,
+        data_version: version,
+        data_changes: JSON.stringify(log),
+      };
+      try {
+        if (row) await this.store.updateEntity(TABLES.users, entity, 'Merge', { etag: row.etag });
+        else await this.store.createEntity(TABLES.users, { ...entity, user_id: userId });
+        return version;
+      } catch (error) {
+        if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
+      }
+    }
     await this.store.upsertEntity(
       TABLES.users,
-      { partitionKey: userId, rowKey: userId, user_id: userId, data_version: version },
+      { partitionKey: userId, rowKey: userId, user_id: userId, data_version: version, data_changes: '[]' },
       'Merge',
     );
     return version;

@@ -93,7 +93,7 @@ export async function deleteReceiptData(
   }
   // The report totals lose this receipt's part; the receipts and items tables are rebuilt on read.
   await afterReceiptWrites(deps, uid, [fileName]);
-  await repo.bumpDataVersion(uid, now);
+  await repo.bumpDataVersion(uid, now, { files: [fileName] });
   deps.logger.info('receipt deleted', { userId: uid, receiptId, items: items.length });
   return { deleted: true, receiptId };
 }

@@ -51,7 +51,7 @@ export async function updateMerchant(
   next.name_key = normaliseName(next.name);
   const etag = await writeMerchant(repo, next, merchant.etag);
   // A name or address: the totals hold neither, so no receipt's totals change.
-  await afterEdit(deps, identity.uid, []);
+  await afterEdit(deps, identity.uid, [], [merchant.merchant_id]);
   deps.logger.info('merchant edited', { userId: identity.uid, merchantId: merchant.merchant_id });
   return { merchantId: merchant.merchant_id, etag };
 }
@@ -103,6 +103,7 @@ export async function mergeMerchants(
     deps,
     uid,
     receipts.map((r) => r.file_name),
+    [kept.merchant_id, duplicate.merchant_id],
   );
   deps.logger.info('merchants merged', {
     userId: uid,

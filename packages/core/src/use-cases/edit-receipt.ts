@@ -80,12 +80,18 @@ async function writeReceipt(repo: ReceiptRepository, receipt: ReceiptRow, etag: 
 
 /**
  * After any edit: the report totals take the difference of the edited receipts (by file name), and
- * the report data changes version (the receipts and items tables are rebuilt on the next read).
+ * the report data changes version, logging those receipts and any `merchants` edited beyond them,
+ * so a copy of the report is brought up to date by reading those rows again.
  */
-export async function afterEdit(deps: EditDeps, userId: string, fileNames: string[]): Promise<void> {
+export async function afterEdit(
+  deps: EditDeps,
+  userId: string,
+  fileNames: string[],
+  merchants: string[] = [],
+): Promise<void> {
   const repo = new ReceiptRepository(deps.store);
   await afterReceiptWrites(deps, userId, fileNames);
-  await repo.bumpDataVersion(userId, nowOf(deps));
+  await repo.bumpDataVersion(userId, nowOf(deps), { files: fileNames, merchants });
 }
 
 const withEdited = (receipt: ReceiptRow, fields: string[]): string[] => [

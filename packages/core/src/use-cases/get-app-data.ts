@@ -1,40 +1,184 @@
 import type { AppData } from '../entities';
 import type { Identity } from '../ports';
-import { buildAppData } from '../repository/app-data';
-import { appDataCacheKey } from '../repository/keys';
-import { ReceiptRepository } from '../repository/receipt-repository';
+import { buildAppData, patchAppData } from '../repository/app-data';
+import { changedSince } from '../repository/data-changes';
+import { appDataCacheKey, receiptIdFor } from '../repository/keys';
+import { ReceiptRepository, type DataState } from '../repository/receipt-repository';
+import type { MerchantRow } from '../repository/rows';
 import { assertOwnUserId, type AppDeps } from './context';
 
+type DataDeps = Pick<AppDeps, 'store' | 'blobs' | 'logger'>;
+
 /**
- * The user's report data as JSON text (spec §7 GET /api/getAppData). Built from the user's
- * receipts, merchants and items, and cached in the blob store under the user's data version, which
- * every write of the user's data changes: a cached answer is served only while it is current.
+ * The user's report data as JSON text (spec §7 GET /api/getAppData). Cached in the blob store under
+ * the user's data version, which every write of the user's data changes: a cached answer is served
+ * only while it is current. A stale one is brought up to date by reading again only the receipts and
+ * merchants written since (the data version's log), or rebuilt from all of the user's rows when the
+ * log does not reach back to it.
  */
 export async function getAppDataJson(
-  deps: Pick<AppDeps, 'store' | 'blobs' | 'logger'>,
+  deps: DataDeps,
   identity: Identity,
   input: { userId: string },
 ): Promise<string> {
   assertOwnUserId(identity, input.userId);
   const uid = identity.uid;
-  const [version, cached] = await Promise.all([
-    new ReceiptRepository(deps.store).getDataVersion(uid),
+  const [state, cached] = await Promise.all([
+    new ReceiptRepository(deps.store).getDataState(uid),
     readCache(deps, uid),
   ]);
-  return cachedOrBuilt(deps, uid, version, cached);
+  const current = cachedText(cached, state.version);
+  if (current !== null) return current;
+  const json = JSON.stringify(await upToDate(deps, uid, state, { cached, write: 'never' }));
+  await writeCache(deps, uid, json);
+  return json;
 }
 
 /**
- * The user's report data as JSON text for a data version the caller has just read: the cached copy
- * when it is of that version, else rebuilt (and cached). The report queries use it on a miss of
- * their in-memory index.
+ * The user's report data at their current data version (`state`, just read), as an object: the
+ * copy this process holds, else the cached one, each brought up to date; or rebuilt. The report
+ * queries and Home use it.
  */
-export async function appDataJsonAt(
-  deps: Pick<AppDeps, 'store' | 'blobs' | 'logger'>,
+export async function appDataAt(deps: DataDeps, userId: string, state: DataState): Promise<AppData> {
+  const held = heldData.get(userId);
+  if (held?.version === state.version) return remember(userId, held);
+  return upToDate(deps, userId, state, { write: 'cold' });
+}
+
+/**
+ * Brings the user's cached report data up to the current data version, so the next read is served
+ * from the cache. The scan worker calls it after writing a receipt and before removing the queue
+ * entry: a client that reloads when its queue shrinks gets the new receipt at once, and the work is
+ * proportional to what changed since the cache was written (a rebuild only when that is not known).
+ */
+export async function refreshAppDataCache(deps: DataDeps, userId: string): Promise<void> {
+  const state = await new ReceiptRepository(deps.store).getDataState(userId);
+  await upToDate(deps, userId, state, { write: 'always' });
+}
+
+/** The user's report data (see getAppDataJson). */
+export async function getAppData(
+  deps: DataDeps,
+  identity: Identity,
+  input: { userId: string },
+): Promise<AppData> {
+  return JSON.parse(await getAppDataJson(deps, identity, input)) as AppData;
+}
+
+/** Users whose report data a process holds in memory (the least recently used goes first). */
+const MAX_HELD = 8;
+
+/** Report data of recently served users, by user id; a Map keeps the least recently used first. */
+const heldData = new Map<string, AppData>();
+
+/** Builds in progress, by user and version: readers arriving together share one. */
+const building = new Map<string, Promise<AppData>>();
+
+/** Forgets the report data this process holds (tests and benchmarks measure the cold path with it). */
+export function clearHeldAppData(): void {
+  heldData.clear();
+}
+
+/** Forgets one user's report data held by this process (their account was deleted). */
+export function forgetHeldAppData(userId: string): void {
+  heldData.delete(userId);
+}
+
+function remember(userId: string, data: AppData): AppData {
+  heldData.delete(userId);
+  heldData.set(userId, data);
+  while (heldData.size > MAX_HELD) heldData.delete(heldData.keys().next().value!);
+  return data;
+}
+
+/**
+ * The report data at `state.version`, from the freshest copy at hand, patched with what changed
+ * since: this process's copy, else the cached one (read unless given); rebuilt when neither can be.
+ * A copy that changed is written to the cache with `write: 'always'`, and with `'cold'` unless it was
+ * this process's copy (patching that in memory is the fast path of the report queries).
+ */
+function upToDate(
+  deps: DataDeps,
   userId: string,
-  version: string,
-): Promise<string> {
-  return cachedOrBuilt(deps, userId, version, await readCache(deps, userId));
+  state: DataState,
+  options: { cached?: { bytes: Uint8Array } | null; write: 'always' | 'cold' | 'never' },
+): Promise<AppData> {
+  const key = `${userId}\n${state.version}\n${options.write}`;
+  const pending = building.get(key);
+  if (pending) return pending;
+  const work = (async () => {
+    const held = heldData.get(userId);
+    if (held?.version === state.version) {
+      if (options.write === 'always') await writeCache(deps, userId, JSON.stringify(held));
+      return remember(userId, held);
+    }
+    let data = held ? await patched(deps, userId, held, state) : null;
+    const cold = !data;
+    if (!data) {
+      const cached = parseCache(
+        deps,
+        userId,
+        options.cached !== undefined ? options.cached : await readCache(deps, userId),
+      );
+      if (cached?.version === state.version) return remember(userId, cached);
+      data =
+        (cached && (await patched(deps, userId, cached, state))) ??
+        (await rebuilt(deps, userId, state.version));
+    }
+    if (options.write === 'always' || (options.write === 'cold' && cold)) {
+      await writeCache(deps, userId, JSON.stringify(data));
+    }
+    return remember(userId, data);
+  })().finally(() => building.delete(key));
+  building.set(key, work);
+  return work;
+}
+
+/** Receipts or merchants read at once while patching. */
+const READS_AT_ONCE = 16;
+
+/**
+ * `base` brought to `state.version` by reading again the receipts (with their items) and merchants
+ * written since, or null when the data version's log does not reach back to `base`.
+ */
+async function patched(
+  deps: DataDeps,
+  userId: string,
+  base: AppData,
+  state: DataState,
+): Promise<AppData | null> {
+  const since = changedSince(state.changes, base.version, state.version);
+  if (!since) return null;
+  const repo = new ReceiptRepository(deps.store);
+  const receiptIds = since.files.map((fileName) => receiptIdFor(userId, fileName));
+  const receipts = (await inBatches(receiptIds, (id) => repo.getReceipt(userId, id))).filter(
+    (r) => r !== null,
+  );
+  const items = (await inBatches(receipts, (r) => repo.listItemsOfReceipt(r.receipt_id))).flat();
+  const merchantIds = [...new Set([...since.merchants, ...receipts.map((r) => r.merchant_id)])];
+  const merchantRows = await inBatches(merchantIds, (id) => repo.getMerchant(userId, id));
+  const merchants = new Map<string, MerchantRow | null>(
+    merchantIds.map((id, i) => [id, merchantRows[i] ?? null]),
+  );
+  return patchAppData(base, { version: state.version, receiptIds, receipts, items, merchants });
+}
+
+async function inBatches<T, R>(values: T[], read: (value: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < values.length; i += READS_AT_ONCE) {
+    out.push(...(await Promise.all(values.slice(i, i + READS_AT_ONCE).map(read))));
+  }
+  return out;
+}
+
+/** The report data from all of the user's rows. */
+async function rebuilt(deps: DataDeps, uid: string, version: string): Promise<AppData> {
+  const repo = new ReceiptRepository(deps.store);
+  const [receipts, merchants] = await Promise.all([repo.listReceipts(uid), repo.listMerchants(uid)]);
+  // Read after the receipts, and checked against them: a report must never miss the items of a
+  // receipt it shows.
+  const items = await repo.listItemsOfReceipts(uid, receipts);
+  return buildAppData({ version, receipts, merchants, items });
 }
 
 function readCache(deps: Pick<AppDeps, 'blobs' | 'logger'>, uid: string) {
@@ -44,59 +188,34 @@ function readCache(deps: Pick<AppDeps, 'blobs' | 'logger'>, uid: string) {
   });
 }
 
-function cachedOrBuilt(
-  deps: Pick<AppDeps, 'store' | 'blobs' | 'logger'>,
-  uid: string,
-  version: string,
-  cached: { bytes: Uint8Array } | null,
-): Promise<string> | string {
+/** The cached JSON text when it is of `version`, else null. */
+function cachedText(cached: { bytes: Uint8Array } | null, version: string): string | null {
+  if (!cached) return null;
   // `version` is the first property of the cached JSON, so a stale copy is told without parsing it.
-  if (cached) {
-    const text = new TextDecoder().decode(cached.bytes);
-    if (text.startsWith(`{"version":${JSON.stringify(version)},`)) return text;
-  }
-  return buildAndCache(deps, uid, version);
+  const text = new TextDecoder().decode(cached.bytes);
+  return text.startsWith(`{"version":${JSON.stringify(version)},`) ? text : null;
 }
 
-/**
- * Rebuilds the user's cached report data for the current data version, so the next getAppData is
- * served from the cache. The scan worker calls it after writing a receipt and before removing the
- * queue entry: a client that reloads when its queue shrinks gets the new receipt at once.
- * @returns the report data as JSON text
- */
-export async function refreshAppDataCache(
-  deps: Pick<AppDeps, 'store' | 'blobs' | 'logger'>,
-  userId: string,
-): Promise<string> {
-  const version = await new ReceiptRepository(deps.store).getDataVersion(userId);
-  return buildAndCache(deps, userId, version);
-}
-
-async function buildAndCache(
-  deps: Pick<AppDeps, 'store' | 'blobs' | 'logger'>,
+function parseCache(
+  deps: Pick<AppDeps, 'logger'>,
   uid: string,
-  version: string,
-): Promise<string> {
-  const repo = new ReceiptRepository(deps.store);
-  const [receipts, merchants] = await Promise.all([repo.listReceipts(uid), repo.listMerchants(uid)]);
-  // Read after the receipts, and checked against them: a cached report must never miss the items
-  // of a receipt it shows.
-  const items = await repo.listItemsOfReceipts(uid, receipts);
-  const json = JSON.stringify(buildAppData({ version, receipts, merchants, items }));
+  cached: { bytes: Uint8Array } | null,
+): AppData | null {
+  if (!cached) return null;
+  try {
+    const data = JSON.parse(new TextDecoder().decode(cached.bytes)) as AppData;
+    return typeof data.version === 'string' && Array.isArray(data.reportReceipts) ? data : null;
+  } catch (error) {
+    deps.logger.warn('app data cache unreadable', { userId: uid, error: String(error) });
+    return null;
+  }
+}
+
+async function writeCache(deps: DataDeps, uid: string, json: string): Promise<void> {
   try {
     await deps.blobs.put(appDataCacheKey(uid), new TextEncoder().encode(json), 'application/json');
   } catch (error) {
     // A cache that cannot be written only costs speed.
     deps.logger.warn('app data cache not written', { userId: uid, error: String(error) });
   }
-  return json;
-}
-
-/** The user's report data (see getAppDataJson). */
-export async function getAppData(
-  deps: Pick<AppDeps, 'store' | 'blobs' | 'logger'>,
-  identity: Identity,
-  input: { userId: string },
-): Promise<AppData> {
-  return JSON.parse(await getAppDataJson(deps, identity, input)) as AppData;
 }

@@ -166,7 +166,7 @@ export async function processScan(deps: ScanWorkerDeps, job: ScanJob): Promise<S
   // before the data version changes and the entry goes: a client that sees its queue shrink and
   // reloads finds the receipt in the totals. The receipts and items tables are rebuilt on read.
   await afterReceiptWrites(deps, job.userId, [job.fileName]);
-  await repo.bumpDataVersion(job.userId, nowOf(deps));
+  await repo.bumpDataVersion(job.userId, nowOf(deps), { files: [job.fileName] });
   // The report data is rebuilt here, off the user's path, and the entry removed only after: a client
   // that sees its queue shrink and reloads gets the new receipt from the cache, not from a rebuild
   // that takes seconds for a large account. (An edit leaves it to the next read.)
@@ -252,7 +252,7 @@ async function rollBack(deps: ScanWorkerDeps, repo: ReceiptRepository, receipt: 
   await recordVisit(repo, userId, null, receipt);
   await removeMerchantIfUnused(repo, userId, receipt.merchant_id);
   await afterReceiptWrites(deps, userId, [fileName]);
-  await repo.bumpDataVersion(userId, nowOf(deps));
+  await repo.bumpDataVersion(userId, nowOf(deps), { files: [fileName] });
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { AppData } from '../entities';
 import type { Identity } from '../ports';
 import {
   DEFAULT_REPORT_PAGE_SIZE,
@@ -28,7 +27,7 @@ import {
 import { ReceiptRepository } from '../repository/receipt-repository';
 import type { TableStore } from '../table-store';
 import { assertOwnUserId, type AppDeps } from './context';
-import { appDataJsonAt } from './get-app-data';
+import { appDataAt, clearHeldAppData, forgetHeldAppData } from './get-app-data';
 
 type ReportDeps = Pick<AppDeps, 'store' | 'blobs' | 'logger'>;
 
@@ -41,36 +40,55 @@ const MAX_CACHED_INDEXES = 8;
  */
 const indexes = new Map<string, ReportIndex>();
 
-/** Forgets every cached report index (tests and benchmarks measure the cold path with it). */
+/**
+ * Forgets every report index and report data this process holds (tests and benchmarks measure the
+ * cold path with it).
+ */
 export function clearReportIndexes(): void {
   indexes.clear();
+  clearHeldAppData();
 }
 
-/** Forgets one user's cached report index (their account was deleted). */
+/** Forgets one user's report index and report data held by this process (their account was deleted). */
 export function forgetReportIndex(userId: string): void {
   indexes.delete(userId);
+  forgetHeldAppData(userId);
 }
 
 /**
  * The user's report index for their current data version. Costs one point read (the user's data
- * version) when this process has the index of that version; otherwise also the cached report data
- * (one blob read), or its rebuild from the user's receipts, merchants and items when that is stale.
+ * version) when this process has the index of that version. Otherwise the report data this process
+ * holds, or else the cached one (one blob read), is brought up to date by reading the receipts and
+ * merchants written since (see getAppData's appDataAt), and rebuilt from all of the user's rows only
+ * when what changed is not known.
  */
 export async function reportIndexOf(deps: ReportDeps, userId: string): Promise<ReportIndex> {
-  const version = await new ReceiptRepository(deps.store).getDataVersion(userId);
+  const state = await new ReceiptRepository(deps.store).getDataState(userId);
   const known = indexes.get(userId);
-  if (known && known.version === version) {
+  if (known && known.version === state.version) {
     indexes.delete(userId);
     indexes.set(userId, known);
     return known;
   }
-  const data = JSON.parse(await appDataJsonAt(deps, userId, version)) as AppData;
-  const index = buildReportIndex(data);
-  indexes.delete(userId);
-  indexes.set(userId, index);
-  while (indexes.size > MAX_CACHED_INDEXES) indexes.delete(indexes.keys().next().value!);
-  return index;
+  const key = `${userId}\n${state.version}`;
+  let pending = building.get(key);
+  if (!pending) {
+    pending = appDataAt(deps, userId, state)
+      .then((data) => {
+        const index = buildReportIndex(data);
+        indexes.delete(userId);
+        indexes.set(userId, index);
+        while (indexes.size > MAX_CACHED_INDEXES) indexes.delete(indexes.keys().next().value!);
+        return index;
+      })
+      .finally(() => building.delete(key));
+    building.set(key, pending);
+  }
+  return pending;
 }
+
+/** Index builds in progress, by user and data version: requests arriving together share one. */
+const building = new Map<string, Promise<ReportIndex>>();
 
 /**
  * One page of one of the user's report tables (GET /api/report): sorted, filtered, with money totals

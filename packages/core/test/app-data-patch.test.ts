@@ -6,7 +6,6 @@ import {
   TABLES,
   appDataAt,
   appendDataChange,
-  buildAppData,
   buildReportIndex,
   queryReportIndex,
   changedSince,
@@ -17,23 +16,12 @@ import {
   reportQuery,
   silentLogger,
   updateMerchant,
-  type AppData,
   type DataChange,
   type TableEntity,
-  type TableStore,
 } from '../src';
 import { MemoryBlobStore, identity } from './support/fakes';
 import { MemoryTableStore } from './support/memory-table-store';
-import { prng, runRandomWrites } from './support/totals-scenario';
-
-/** The report data as built from all of the user's rows at their current version. */
-async function fullBuild(store: TableStore, userId: string): Promise<AppData> {
-  const repo = new ReceiptRepository(store);
-  const { version } = await repo.getDataState(userId);
-  const [receipts, merchants] = await Promise.all([repo.listReceipts(userId), repo.listMerchants(userId)]);
-  const items = await repo.listItemsOfReceipts(userId, receipts);
-  return buildAppData({ version, receipts, merchants, items });
-}
+import { appDataFromAllRows, prng, runRandomWrites } from './support/totals-scenario';
 
 /** A memory store that records the user-wide listings (a full read of a user's receipts). */
 class ListingStore extends MemoryTableStore {
@@ -81,7 +69,7 @@ describe('the report data brought up to date from what changed', () => {
         const state = await new ReceiptRepository(store).getDataState(user);
         const data = await appDataAt(deps, user, state);
         if (store.fullListings > listed) rebuilds++;
-        expect(data, `seed ${seed}, step ${step} (${op})`).toEqual(await fullBuild(store, user));
+        expect(data, `seed ${seed}, step ${step} (${op})`).toEqual(await appDataFromAllRows(store, user));
       });
       expect(renames).toBeGreaterThan(0);
       // The first scan's worker built the report from all rows; every later read patched it.
@@ -97,7 +85,7 @@ describe('the report data brought up to date from what changed', () => {
     // A process that holds nothing: the cache the worker wrote after the last scan, patched.
     clearReportIndexes();
     const json = await getAppDataJson(deps, identity('bob'), { userId: 'bob' });
-    expect(JSON.parse(json)).toEqual(await fullBuild(store, 'bob'));
+    expect(JSON.parse(json)).toEqual(await appDataFromAllRows(store, 'bob'));
     expect(store.fullListings).toBe(listed + 1); // the fullBuild above, not getAppDataJson
     // The patched copy was written back: its version is the current one.
     const cached = new TextDecoder().decode((await blobs.get('cache/bob/app-data.json'))!.bytes);
@@ -114,7 +102,7 @@ describe('the report data brought up to date from what changed', () => {
     const listed = store.fullListings;
     const data = await appDataAt(deps, 'carol', await new ReceiptRepository(store).getDataState('carol'));
     expect(store.fullListings).toBe(listed + 1);
-    expect(data).toEqual(await fullBuild(store, 'carol'));
+    expect(data).toEqual(await appDataFromAllRows(store, 'carol'));
   });
 
   it('serves report pages from the patched data: a write shows on the next page read', async () => {
@@ -136,7 +124,7 @@ describe('the report data brought up to date from what changed', () => {
         pageSize,
         ...query
       } = reportQuery.parse({ userId: 'dave', table: 'receipts' });
-      const expected = queryReportIndex(buildReportIndex(await fullBuild(store, 'dave')), {
+      const expected = queryReportIndex(buildReportIndex(await appDataFromAllRows(store, 'dave')), {
         ...query,
         pageSize: pageSize ?? 100,
       });

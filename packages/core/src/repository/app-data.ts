@@ -27,7 +27,10 @@ type MerchantSource = Pick<
   | 'etag'
 >;
 
-/** What the report takes from an item row. */
+/**
+ * What the report takes from an item row. An item without `owning_corporation` (the report's own
+ * copy of an item) takes its brand's owner from `corporationOfBrand`.
+ */
 type ItemSource = Pick<
   ItemRow,
   | 'item_id'
@@ -41,8 +44,8 @@ type ItemSource = Pick<
   | 'brand'
   | 'product_type'
   | 'product_identifier'
-  | 'owning_corporation'
->;
+> &
+  Partial<Pick<ItemRow, 'owning_corporation'>>;
 
 /** The rows that changed since a report was built: what {@link patchAppData} takes. */
 export interface AppDataPatch {
@@ -65,18 +68,14 @@ export interface AppDataPatch {
  */
 export function patchAppData(data: AppData, patch: AppDataPatch): AppData {
   const changed = new Set(patch.receiptIds);
-  const corporationOf = new Map(data.brands.map((b) => [b.name, b.owning_corporation]));
   const receipts: ReceiptSource[] = data.reportReceipts.filter((r) => !changed.has(r.receipt_id));
   receipts.push(...patch.receipts);
-  const items: ItemSource[] = [];
-  for (const item of data.reportProductItems) {
-    if (changed.has(item.receipt_id)) continue;
-    items.push({ ...item, owning_corporation: item.brand ? (corporationOf.get(item.brand) ?? null) : null });
-  }
+  const items: ItemSource[] = data.reportProductItems.filter((i) => !changed.has(i.receipt_id));
   items.push(...patch.items);
   const merchants: MerchantSource[] = data.reportMerchants.filter((m) => !patch.merchants.has(m.merchant_id));
   for (const merchant of patch.merchants.values()) if (merchant) merchants.push(merchant);
-  return buildAppData({ version: patch.version, receipts, merchants, items });
+  const corporationOfBrand = new Map(data.brands.map((b) => [b.name, b.owning_corporation]));
+  return buildAppData({ version: patch.version, receipts, merchants, items, corporationOfBrand });
 }
 
 /**
@@ -93,46 +92,52 @@ export function buildAppData(input: {
   receipts: ReceiptSource[];
   merchants: MerchantSource[];
   items: ItemSource[];
+  /** Owners of brands, for items that carry none (see ItemSource). */
+  corporationOfBrand?: Map<string, string | null>;
 }): AppData {
   const { version, merchants } = input;
   // A receipt shows its merchant's current name: renaming a merchant renames all its receipts.
   const nameOf = new Map(merchants.map((m) => [m.merchant_id, m.name]));
-  const receipts = input.receipts
-    .map((r) => ({ ...r, merchant_name: nameOf.get(r.merchant_id) || r.merchant_name }))
-    .sort(byNewest);
+  const receipts = newestFirst(
+    input.receipts.map((r) => ({ ...r, merchant_name: nameOf.get(r.merchant_id) || r.merchant_name })),
+  );
   const receiptById = new Map(receipts.map((r) => [r.receipt_id, r]));
   const mainCurrency = mostFrequent(receipts.map((r) => r.currency_code));
 
   // Items of a receipt row that is not (yet, or any more) there are left out: the receipt row is
   // written last and deleted last, so this hides half-written or half-deleted receipts.
-  const reportProductItems: ReportItem[] = [];
+  const itemsOf = new Map<string, ItemSource[]>();
   for (const item of input.items) {
-    const receipt = receiptById.get(item.receipt_id);
-    if (!receipt) continue;
-    reportProductItems.push({
-      item_id: item.item_id,
-      receipt_id: item.receipt_id,
-      description: item.description,
-      unit_price: item.unit_price,
-      quantity: item.quantity,
-      total_price: item.total_price,
-      currency_code: item.currency_code,
-      user_id: item.user_id,
-      brand: item.brand,
-      product_type: item.product_type ?? null,
-      product_identifier: item.product_identifier ?? null,
-      merchant_name: receipt.merchant_name,
-      receipt_transaction_date: receipt.transaction_date,
-    });
+    if (!receiptById.has(item.receipt_id)) continue;
+    const group = itemsOf.get(item.receipt_id);
+    if (group) group.push(item);
+    else itemsOf.set(item.receipt_id, [item]);
   }
-  const receiptOrder = new Map(receipts.map((r, i) => [r.receipt_id, i]));
-  reportProductItems.sort(
-    (a, b) =>
-      (receiptOrder.get(a.receipt_id) ?? 0) - (receiptOrder.get(b.receipt_id) ?? 0) ||
-      a.item_id.localeCompare(b.item_id),
-  );
+  // In report order: receipts newest first, a receipt's items by id.
+  const reportProductItems: ReportItem[] = [];
+  for (const receipt of receipts) {
+    const group = itemsOf.get(receipt.receipt_id);
+    if (!group) continue;
+    if (group.length > 1) group.sort((a, b) => collator.compare(a.item_id, b.item_id));
+    for (const item of group)
+      reportProductItems.push({
+        item_id: item.item_id,
+        receipt_id: item.receipt_id,
+        description: item.description,
+        unit_price: item.unit_price,
+        quantity: item.quantity,
+        total_price: item.total_price,
+        currency_code: item.currency_code,
+        user_id: item.user_id,
+        brand: item.brand,
+        product_type: item.product_type ?? null,
+        product_identifier: item.product_identifier ?? null,
+        merchant_name: receipt.merchant_name,
+        receipt_transaction_date: receipt.transaction_date,
+      });
+  }
 
-  const brands = brandTotals(input.items, receiptById, mainCurrency);
+  const brands = brandTotals(input.items, receiptById, mainCurrency, input.corporationOfBrand);
   const reportMerchants = merchantSummaries(merchants, receipts);
 
   const corporationNames = new Set<string>();
@@ -185,22 +190,25 @@ function brandTotals(
   items: ItemSource[],
   receiptById: Map<string, ReceiptSource>,
   mainCurrency: string | null,
+  corporationOfBrand?: Map<string, string | null>,
 ): Brand[] {
   const byName = new Map<string, { brand: Brand; totals: Map<string, number> }>();
   for (const item of items) {
     if (!item.brand || !receiptById.has(item.receipt_id)) continue;
+    const owner =
+      item.owning_corporation === undefined
+        ? (corporationOfBrand?.get(item.brand) ?? null)
+        : item.owning_corporation;
     let entry = byName.get(item.brand);
     if (!entry) {
       entry = {
-        brand: { name: item.brand, owning_corporation: item.owning_corporation, purchases: 0, total: 0 },
+        brand: { name: item.brand, owning_corporation: owner, purchases: 0, total: 0 },
         totals: new Map(),
       };
       byName.set(item.brand, entry);
     }
     entry.brand.purchases += 1;
-    if (!entry.brand.owning_corporation && item.owning_corporation) {
-      entry.brand.owning_corporation = item.owning_corporation;
-    }
+    if (!entry.brand.owning_corporation && owner) entry.brand.owning_corporation = owner;
     if (item.total_price !== null) {
       const currency = item.currency_code ?? mainCurrency ?? '';
       entry.totals.set(currency, (entry.totals.get(currency) ?? 0) + item.total_price);
@@ -279,10 +287,20 @@ function mostFrequent(values: (string | null)[]): string | null {
   return best;
 }
 
-function byNewest(a: Receipt, b: Receipt): number {
-  const ka = `${a.transaction_date ?? ''} ${a.transaction_time ?? ''}`;
-  const kb = `${b.transaction_date ?? ''} ${b.transaction_time ?? ''}`;
-  return kb.localeCompare(ka) || a.receipt_id.localeCompare(b.receipt_id);
+/** The default locale's order, as `localeCompare` gives it, without building a collator per call. */
+const collator = new Intl.Collator();
+
+/** Receipts newest first (date, then time), ties by id. */
+function newestFirst<T extends Receipt>(receipts: T[]): T[] {
+  const keyed = receipts.map((receipt) => ({
+    receipt,
+    when: `${receipt.transaction_date ?? ''} ${receipt.transaction_time ?? ''}`,
+  }));
+  keyed.sort(
+    (a, b) =>
+      collator.compare(b.when, a.when) || collator.compare(a.receipt.receipt_id, b.receipt.receipt_id),
+  );
+  return keyed.map((k) => k.receipt);
 }
 
 function byText(a: string, b: string): number {

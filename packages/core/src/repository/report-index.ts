@@ -48,6 +48,17 @@ interface IndexedItem {
 
 /** Arranges a user's report data for queries. Linear in the user's receipts and items. */
 export function buildReportIndex(data: AppData): ReportIndex {
+  // Names repeat (a shop visited weekly, a product bought again): each is normalised once.
+  const normalised = new Map<string, string>();
+  const normalise = (name: string | null | undefined): string => {
+    const raw = name ?? '';
+    let done = normalised.get(raw);
+    if (done === undefined) {
+      done = normaliseName(raw);
+      normalised.set(raw, done);
+    }
+    return done;
+  };
   const corporationOfBrand = new Map<string, string | null>();
   for (const brand of data.brands) corporationOfBrand.set(brand.name, brand.owning_corporation);
   const byId = new Map<string, IndexedReceipt>();
@@ -55,31 +66,31 @@ export function buildReportIndex(data: AppData): ReportIndex {
     const indexed: IndexedReceipt = {
       receipt,
       items: [],
-      text: normaliseName(receipt.merchant_name ?? ''),
+      text: normalise(receipt.merchant_name),
       when: `${receipt.transaction_date ?? ''} ${receipt.transaction_time ?? ''}`,
     };
     byId.set(receipt.receipt_id, indexed);
     return indexed;
   });
   const items: IndexedItem[] = [];
+  const owns = new Map<IndexedItem, string>();
   for (const item of data.reportProductItems) {
     const receipt = byId.get(item.receipt_id);
     if (!receipt) continue;
+    const own = `${normalise(item.description)}|${normalise(item.brand)}`;
     const indexed: IndexedItem = {
       item,
       receipt,
       corporation: item.brand ? (corporationOfBrand.get(item.brand) ?? null) : null,
       currency: item.currency_code ?? receipt.receipt.currency_code,
-      text: [normaliseName(item.description ?? ''), normaliseName(item.brand ?? ''), receipt.text].join('|'),
+      text: `${own}|${receipt.text}`,
     };
+    owns.set(indexed, own);
     receipt.items.push(indexed);
     items.push(indexed);
   }
   for (const receipt of receipts) {
-    const own = receipt.items.map(
-      (i) => `${normaliseName(i.item.description ?? '')}|${normaliseName(i.item.brand ?? '')}`,
-    );
-    receipt.text = [receipt.text, ...own].join('|');
+    receipt.text = [receipt.text, ...receipt.items.map((i) => owns.get(i)!)].join('|');
   }
   const merchantCity = new Map<string, string | null>();
   const merchantCorporation = new Map<string, string | null>();

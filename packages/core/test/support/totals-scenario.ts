@@ -20,6 +20,7 @@ import {
   updateReceipt,
   updateReceiptTotals,
   uploadReceipt,
+  type AppData,
   type BlobStore,
   type ReportTable,
   type ScanWorkerDeps,
@@ -228,6 +229,15 @@ const byKey =
   <T>(key: (row: T) => string) =>
   (a: T, b: T) =>
     key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
+
+/** The user's report data as built from all of their rows at their current data version. */
+export async function appDataFromAllRows(store: TableStore, userId: string): Promise<AppData> {
+  const repo = new ReceiptRepository(store);
+  const { version } = await repo.getDataState(userId);
+  const [receipts, merchants] = await Promise.all([repo.listReceipts(userId), repo.listMerchants(userId)]);
+  const items = await repo.listItemsOfReceipts(userId, receipts);
+  return buildAppData({ version, receipts, merchants, items });
+}
 
 /**
  * The figures as a full recomputation gives them: the report data built from all the user's rows

@@ -71,75 +71,77 @@ const item = (receiptId: string, over: Partial<ItemRow>): ItemRow => ({
  * two receipts share a total of 10 to test ties.
  */
 function sample(): ReportIndex {
-  return buildReportIndex(
-    buildAppData({
-      version: 'v7',
-      merchants: [
-        merchant('m-delhaize', 'Delhaize', 'Ixelles'),
-        merchant('m-tesco', 'Tesco Metro', 'London'),
-        merchant('m-cafe', 'Café Élysée', 'Paris'),
-      ],
-      receipts: [
-        receipt('a.jpg', { transaction_date: '2024-01-05', total_amount: 10 }),
-        receipt('b.jpg', { transaction_date: '2024-02-10', total_amount: 10 }),
-        receipt('c.jpg', {
-          merchant_id: 'm-tesco',
-          merchant_name: 'Tesco Metro',
-          transaction_date: '2024-03-01',
-          total_amount: 3.6,
-          currency_code: 'GBP',
-          needs_review: true,
-          review_reasons: ['no_date'],
-        }),
-        receipt('d.jpg', {
-          merchant_id: 'm-cafe',
-          merchant_name: 'Café Élysée',
-          receipt_type: 'Restaurant',
-          transaction_date: '2024-04-20',
-          total_amount: 0.1,
-        }),
-        receipt('e.jpg', {
-          merchant_id: 'm-cafe',
-          merchant_name: 'Café Élysée',
-          receipt_type: 'restaurant',
-          transaction_date: '2024-05-02',
-          total_amount: 0.2,
-        }),
-        receipt('f.jpg', { transaction_date: null, total_amount: 4, currency_code: null }),
-      ],
-      items: [
-        item('a.jpg', {
-          description: 'COCA-COLA ZERO',
-          total_price: 2.5,
-          brand: 'Coca-Cola',
-          owning_corporation: 'The Coca-Cola Company',
-        }),
-        item('a.jpg', {
-          description: 'SPECULOOS',
-          total_price: 7.5,
-          brand: 'Lotus',
-          owning_corporation: 'Lotus Bakeries',
-        }),
-        item('b.jpg', {
-          description: 'FANTA ORANGE',
-          total_price: 10,
-          quantity: 4,
-          brand: 'Fanta',
-          owning_corporation: 'The Coca-Cola Company',
-        }),
-        item('c.jpg', {
-          description: 'HEINZ BEANS',
-          total_price: 3.6,
-          quantity: 3,
-          currency_code: 'GBP',
-          brand: 'Heinz',
-          owning_corporation: 'Kraft Heinz',
-        }),
-        item('d.jpg', { description: 'Crème brûlée', total_price: 0.1 }),
-        item('e.jpg', { description: 'Espresso', total_price: 0.2 }),
-      ],
-    }),
-  );
+  return buildReportIndex(sampleData());
+}
+
+function sampleData() {
+  return buildAppData({
+    version: 'v7',
+    merchants: [
+      merchant('m-delhaize', 'Delhaize', 'Ixelles'),
+      merchant('m-tesco', 'Tesco Metro', 'London'),
+      merchant('m-cafe', 'Café Élysée', 'Paris'),
+    ],
+    receipts: [
+      receipt('a.jpg', { transaction_date: '2024-01-05', total_amount: 10 }),
+      receipt('b.jpg', { transaction_date: '2024-02-10', total_amount: 10 }),
+      receipt('c.jpg', {
+        merchant_id: 'm-tesco',
+        merchant_name: 'Tesco Metro',
+        transaction_date: '2024-03-01',
+        total_amount: 3.6,
+        currency_code: 'GBP',
+        needs_review: true,
+        review_reasons: ['no_date'],
+      }),
+      receipt('d.jpg', {
+        merchant_id: 'm-cafe',
+        merchant_name: 'Café Élysée',
+        receipt_type: 'Restaurant',
+        transaction_date: '2024-04-20',
+        total_amount: 0.1,
+      }),
+      receipt('e.jpg', {
+        merchant_id: 'm-cafe',
+        merchant_name: 'Café Élysée',
+        receipt_type: 'restaurant',
+        transaction_date: '2024-05-02',
+        total_amount: 0.2,
+      }),
+      receipt('f.jpg', { transaction_date: null, total_amount: 4, currency_code: null }),
+    ],
+    items: [
+      item('a.jpg', {
+        description: 'COCA-COLA ZERO',
+        total_price: 2.5,
+        brand: 'Coca-Cola',
+        owning_corporation: 'The Coca-Cola Company',
+      }),
+      item('a.jpg', {
+        description: 'SPECULOOS',
+        total_price: 7.5,
+        brand: 'Lotus',
+        owning_corporation: 'Lotus Bakeries',
+      }),
+      item('b.jpg', {
+        description: 'FANTA ORANGE',
+        total_price: 10,
+        quantity: 4,
+        brand: 'Fanta',
+        owning_corporation: 'The Coca-Cola Company',
+      }),
+      item('c.jpg', {
+        description: 'HEINZ BEANS',
+        total_price: 3.6,
+        quantity: 3,
+        currency_code: 'GBP',
+        brand: 'Heinz',
+        owning_corporation: 'Kraft Heinz',
+      }),
+      item('d.jpg', { description: 'Crème brûlée', total_price: 0.1 }),
+      item('e.jpg', { description: 'Espresso', total_price: 0.2 }),
+    ],
+  });
 }
 
 const index = sample();
@@ -209,6 +211,22 @@ describe('report index order', () => {
           expect(seen).toEqual(all);
         }
       }
+    }
+  });
+
+  it('answers a query asked again (its rows kept with the index) as a fresh index does', () => {
+    const data = sampleData();
+    const kept = buildReportIndex(data);
+    const queries: PageQuery[] = [
+      { table: 'receipts', pageSize: 25 },
+      { table: 'items', q: 'cola', pageSize: 25 },
+      { table: 'receipts', sort: 'total', dir: 'desc', pageSize: 2 },
+      { table: 'items', sort: 'total', dir: 'asc', pageSize: 1 },
+      { table: 'brands', pageSize: 25 },
+    ];
+    for (let round = 0; round < 3; round++) {
+      for (const query of queries)
+        expect(queryReportIndex(kept, query)).toEqual(queryReportIndex(buildReportIndex(data), query));
     }
   });
 

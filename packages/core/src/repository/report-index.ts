@@ -26,7 +26,18 @@ export interface ReportIndex {
   items: IndexedItem[];
   merchantCity: Map<string, string | null>;
   merchantCorporation: Map<string, string | null>;
+  /** Results of recent queries (see queryReportIndex): the data never changes under an index. */
+  results: Map<string, QueryResult>;
 }
+
+/** The rows under one filter with their sums, sorted in the query's order once asked for again. */
+interface QueryResult {
+  summed: Summed<ReportTable>;
+  sorted: boolean;
+}
+
+/** Query results an index keeps (the least recently used goes first). */
+const MAX_QUERY_RESULTS = 16;
 
 interface IndexedReceipt {
   receipt: ReportReceipt;
@@ -98,7 +109,7 @@ export function buildReportIndex(data: AppData): ReportIndex {
     merchantCity.set(merchant.merchant_id, merchant.city);
     merchantCorporation.set(merchant.merchant_id, merchant.owning_corporation ?? null);
   }
-  return { version: data.version, receipts, items, merchantCity, merchantCorporation };
+  return { version: data.version, receipts, items, merchantCity, merchantCorporation, results: new Map() };
 }
 
 /** The query of one page, as validated by `reportQuery` (without the user id). */
@@ -539,12 +550,31 @@ function comparatorOf<T extends ReportTable>(
   return (a, b) => sign * (compare(a, b) || text(idOf(a), idOf(b)));
 }
 
-/** One page of a table under the query. */
+/**
+ * One page of a table under the query. The rows under a filter and order are kept with the index:
+ * a query seen before (the next page, the same table opened again) only sorts them once, on its
+ * second use, and is then cut from them.
+ */
 export function queryReportIndex<T extends ReportTable>(
   index: ReportIndex,
   query: PageQuery<T>,
 ): ReportPage<T> {
-  return pageOf(query, index.version, (q) => rowsOf(index, q));
+  return pageOf(query, index.version, (q, key) => {
+    const known = index.results.get(key) as { summed: Summed<T>; sorted: boolean } | undefined;
+    index.results.delete(key);
+    if (known) {
+      if (!known.sorted) {
+        known.summed.rows.sort(comparatorOf(query.table, orderOf(query)));
+        known.sorted = true;
+      }
+      index.results.set(key, known as QueryResult);
+      return known;
+    }
+    const found = { summed: rowsOf(index, q), sorted: false };
+    index.results.set(key, found as QueryResult);
+    while (index.results.size > MAX_QUERY_RESULTS) index.results.delete(index.results.keys().next().value!);
+    return found;
+  });
 }
 
 /** Search words of a query, normalised (every one must occur). */
@@ -557,14 +587,18 @@ export { searchWords };
 export function pageOf<T extends ReportTable>(
   query: PageQuery<T>,
   version: string,
-  select: (query: PageQuery<T>) => Summed<T>,
+  select: (query: PageQuery<T>, key: string) => Summed<T> | { summed: Summed<T>; sorted: boolean },
 ): ReportPage<T> {
   const order = orderOf(query);
   const key = fingerprint(query, order.sort, order.dir);
   const offset = offsetOf(query.pageToken, key);
-  const { rows, totals, sums } = select(query);
+  const selected = select(query, key);
+  const { summed, sorted } = 'summed' in selected ? selected : { summed: selected, sorted: false };
+  const { rows, totals, sums } = summed;
   const end = offset + query.pageSize;
-  const page = firstInOrder(rows, comparatorOf(query.table, order), end).slice(offset);
+  const page = sorted
+    ? rows.slice(offset, end)
+    : firstInOrder(rows, comparatorOf(query.table, order), end).slice(offset);
   return {
     table: query.table,
     rows: page,

@@ -41,6 +41,11 @@ export const ROUTE_ACCESS: Record<RouteName, RouteAccess> = {
   // Both read the user's cached report data (and rebuild it when it is stale).
   report: { ...reads, appDataCache: true },
   exportCsv: { ...reads, appDataCache: true },
+  // The detail screens' lookups, from the same report index as the report tables.
+  receiptDetail: { ...reads, appDataCache: true },
+  merchantDetail: { ...reads, appDataCache: true },
+  itemDetail: { ...reads, appDataCache: true },
+  listMerchants: { ...reads, appDataCache: true },
   // Home's figures, from the same cached report data.
   dashboard: { ...reads, appDataCache: true },
   // Lists the receipt's objects (image, analysis) to delete those that exist, then rebuilds the

@@ -10,7 +10,11 @@ import { handler as getAnalysis } from './handlers/get-analysis';
 import { handler as getAppData } from './handlers/get-app-data';
 import { handler as dashboard } from './handlers/get-dashboard';
 import { handler as getImage } from './handlers/get-image';
+import { handler as itemDetail } from './handlers/get-item-detail';
+import { handler as merchantDetail } from './handlers/get-merchant-detail';
+import { handler as receiptDetail } from './handlers/get-receipt-detail';
 import { handler as listBrands } from './handlers/list-brands';
+import { handler as listMerchants } from './handlers/list-merchants';
 import { handler as listQueue } from './handlers/list-queue';
 import { handler as log } from './handlers/log-event';
 import { handler as report } from './handlers/query-report';
@@ -46,6 +50,10 @@ export const ROUTE_HANDLERS: Record<RouteName, ApiHandler> = {
   report,
   dashboard,
   exportCsv,
+  receiptDetail,
+  merchantDetail,
+  itemDetail,
+  listMerchants,
   deleteReceiptData,
   log,
   upload,

@@ -222,6 +222,10 @@ describe('permissions per function', () => {
       'getAppData',
       'report',
       'exportCsv',
+      'receiptDetail',
+      'merchantDetail',
+      'itemDetail',
+      'listMerchants',
       'listQueue',
       'getImage',
       'storageListTables',
@@ -232,7 +236,15 @@ describe('permissions per function', () => {
       for (const write of TABLE_WRITES) expect(actions, `${name} ${write}`).not.toContain(write);
       expect(actions, name).not.toContain('s3:DeleteObject');
     }
-    for (const name of ['getAppData', 'report', 'exportCsv'] as const) {
+    for (const name of [
+      'getAppData',
+      'report',
+      'exportCsv',
+      'receiptDetail',
+      'merchantDetail',
+      'itemDetail',
+      'listMerchants',
+    ] as const) {
       const cachePuts = statementsAllowing(synth.templates.api, role(name), 's3:PutObject');
       expect(cachePuts, name).toHaveLength(1);
       expect(JSON.stringify(cachePuts[0]!.Resource), name).toContain('/cache/*/app-data.json');

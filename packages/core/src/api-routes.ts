@@ -41,6 +41,11 @@ export const ROUTES = {
   report: { method: 'GET', path: '/api/report', auth: true },
   dashboard: { method: 'GET', path: '/api/dashboard', auth: true },
   exportCsv: { method: 'GET', path: '/api/exportCsv', auth: true },
+  // Detail screens (schemas in ./detail-api).
+  receiptDetail: { method: 'GET', path: '/api/receiptDetail', auth: true },
+  merchantDetail: { method: 'GET', path: '/api/merchantDetail', auth: true },
+  itemDetail: { method: 'GET', path: '/api/itemDetail', auth: true },
+  listMerchants: { method: 'GET', path: '/api/listMerchants', auth: true },
   deleteReceiptData: { method: 'DELETE', path: '/api/deleteReceiptData', auth: true },
   log: { method: 'POST', path: '/api/log', auth: false },
   upload: { method: 'POST', path: '/api/upload', auth: true },

@@ -8,6 +8,12 @@ import { z } from 'zod';
 import type { AppData, QueueEntry, User } from './entities';
 import type { ListBrandsAnswer, MerchantEditAnswer, ReanalyseAnswer, ReceiptEditAnswer } from './api-edits';
 import type { DashboardAnswer } from './dashboard-api';
+import type {
+  ItemDetailAnswer,
+  ListMerchantsAnswer,
+  MerchantDetailAnswer,
+  ReceiptDetailAnswer,
+} from './detail-api';
 import type { ReportPage } from './report-api';
 import type { DeleteAccountAnswer } from './my-data-api';
 import type { RouteName } from './api-routes';
@@ -217,6 +223,10 @@ export interface RouteAnswers {
   dashboard: DashboardAnswer;
   /** The CSV file itself (fetched with `apiDownload`, not as JSON). */
   exportCsv: string;
+  receiptDetail: ReceiptDetailAnswer;
+  merchantDetail: MerchantDetailAnswer;
+  itemDetail: ItemDetailAnswer;
+  listMerchants: ListMerchantsAnswer;
   deleteReceiptData: DeleteReceiptAnswer;
   log: { logged: true };
   upload: UploadAnswer;

@@ -6,6 +6,7 @@ export * from './ports';
 export * from './api';
 export * from './report-api';
 export * from './dashboard-api';
+export * from './detail-api';
 export * from './api-edits';
 export * from './my-data-api';
 export * from './repository';

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { idSchema } from './api';
-import type { Receipt, ReportItem } from './entities';
+import type { ReportItem, ReportReceipt } from './entities';
 
 /** The report tables the server pages. */
 export const REPORT_TABLES = ['receipts', 'items', 'merchants', 'brands', 'corporations'] as const;
@@ -17,7 +17,8 @@ export type ExportTable = (typeof EXPORT_TABLES)[number];
 
 /** The columns each table can be sorted by. */
 export const REPORT_SORT_COLUMNS = {
-  receipts: ['date', 'merchant', 'total', 'currency', 'category', 'region'],
+  /** `analyzed`: when the receipt was analysed (the review list's order, newest analysis first). */
+  receipts: ['date', 'merchant', 'total', 'currency', 'category', 'region', 'analyzed'],
   items: ['date', 'description', 'quantity', 'total', 'merchant', 'brand'],
   merchants: ['name', 'city', 'visits', 'total', 'lastVisit'],
   brands: ['name', 'corporation', 'purchases', 'total'],
@@ -198,7 +199,8 @@ export interface CorporationReportRow {
 
 /** The row type of each table. */
 export interface ReportRows {
-  receipts: Receipt;
+  /** The receipt as the reports hold it, with its etag and review state. */
+  receipts: ReportReceipt;
   items: ReportItem;
   merchants: MerchantReportRow;
   brands: BrandReportRow;

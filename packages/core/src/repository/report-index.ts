@@ -1,5 +1,5 @@
 import { roundMoney } from '../analysis';
-import type { AppData, Receipt, ReportItem, ReportReceipt } from '../entities';
+import type { AppData, Receipt, ReportItem, ReportMerchant, ReportReceipt } from '../entities';
 import { ValidationError } from '../errors';
 import {
   REPORT_DEFAULT_SORT,
@@ -26,6 +26,10 @@ export interface ReportIndex {
   items: IndexedItem[];
   merchantCity: Map<string, string | null>;
   merchantCorporation: Map<string, string | null>;
+  /** Receipts, items and merchants by id, for the detail screens' lookups (one map read each). */
+  receiptById: Map<string, IndexedReceipt>;
+  itemById: Map<string, IndexedItem>;
+  merchantById: Map<string, ReportMerchant>;
   /** Results of recent queries (see queryReportIndex): the data never changes under an index. */
   results: Map<string, QueryResult>;
 }
@@ -105,11 +109,42 @@ export function buildReportIndex(data: AppData): ReportIndex {
   }
   const merchantCity = new Map<string, string | null>();
   const merchantCorporation = new Map<string, string | null>();
+  const merchantById = new Map<string, ReportMerchant>();
   for (const merchant of data.reportMerchants) {
     merchantCity.set(merchant.merchant_id, merchant.city);
     merchantCorporation.set(merchant.merchant_id, merchant.owning_corporation ?? null);
+    merchantById.set(merchant.merchant_id, merchant);
   }
-  return { version: data.version, receipts, items, merchantCity, merchantCorporation, results: new Map() };
+  const itemById = new Map(items.map((i) => [i.item.item_id, i]));
+  return {
+    version: data.version,
+    receipts,
+    items,
+    merchantCity,
+    merchantCorporation,
+    receiptById: byId,
+    itemById,
+    merchantById,
+    results: new Map(),
+  };
+}
+
+/** One receipt of the index with its items (in report order), or undefined when the user has none of that id. */
+export function receiptInIndex(
+  index: ReportIndex,
+  receiptId: string,
+): { receipt: ReportReceipt; items: ReportItem[] } | undefined {
+  const found = index.receiptById.get(receiptId);
+  return found && { receipt: found.receipt, items: found.items.map((i) => i.item) };
+}
+
+/** One item of the index with its receipt and its brand's owning corporation, or undefined. */
+export function itemInIndex(
+  index: ReportIndex,
+  itemId: string,
+): { item: ReportItem; receipt: ReportReceipt; corporation: string | null } | undefined {
+  const found = index.itemById.get(itemId);
+  return found && { item: found.item, receipt: found.receipt.receipt, corporation: found.corporation };
 }
 
 /** The query of one page, as validated by `reportQuery` (without the user id). */
@@ -140,6 +175,7 @@ const ORDERS: { [T in ReportTable]: Record<string, Compare<ReportRows[T]>> } = {
     currency: (a, b) => text(a.currency_code, b.currency_code),
     category: (a, b) => text(a.receipt_type, b.receipt_type),
     region: (a, b) => text(a.country_region, b.country_region),
+    analyzed: (a, b) => text(a.analyzed_at, b.analyzed_at) || text(whenOf(a), whenOf(b)),
   },
   items: {
     date: (a, b) => text(a.receipt_transaction_date, b.receipt_transaction_date),

@@ -16,6 +16,7 @@ export * from './resume-scans';
 export * from './sweep-scans';
 export * from './storage-tester';
 export * from './query-report';
+export * from './get-details';
 export * from './get-dashboard';
 export * from './edit-receipt';
 export * from './edit-merchant';

@@ -1,0 +1,143 @@
+import type {
+  ItemDetailAnswer,
+  ItemDetailQuery,
+  ListMerchantsAnswer,
+  MerchantDetailAnswer,
+  MerchantDetailQuery,
+  MerchantSummaryAnswer,
+  ReceiptDetailAnswer,
+  ReceiptDetailQuery,
+} from '../detail-api';
+import { NotFoundError } from '../errors';
+import type { Identity } from '../ports';
+import type { MerchantReportRow } from '../report-api';
+import {
+  itemInIndex,
+  queryReportIndex,
+  receiptInIndex,
+  type ReportIndex,
+} from '../repository/report-index';
+import { assertOwnUserId, type AppDeps } from './context';
+import { reportIndexOf } from './query-report';
+
+type DetailDeps = Pick<AppDeps, 'store' | 'blobs' | 'logger'>;
+
+/*
+ * The detail screens' lookups. Each reads the user's report index of their current data version
+ * (one point read when this process holds it, see reportIndexOf) and answers one receipt, merchant or
+ * item from it: a few kilobytes however many receipts the user has. The index holds only the
+ * caller's own rows, so another user's id is simply not found.
+ */
+
+/**
+ * One receipt with its items, its merchant (with the user's visits and totals there) and the receipt
+ * it may be a second scan of (GET /api/receiptDetail).
+ * @throws ForbiddenError when `userId` is not the caller's; NotFoundError for an unknown receipt
+ */
+export async function getReceiptDetail(
+  deps: DetailDeps,
+  identity: Identity,
+  input: ReceiptDetailQuery,
+): Promise<ReceiptDetailAnswer> {
+  assertOwnUserId(identity, input.userId);
+  const index = await reportIndexOf(deps, identity.uid);
+  const found = receiptInIndex(index, input.receiptId);
+  if (!found) {
+    throw new NotFoundError(
+      'There is no such receipt among yours; it may have been deleted. Open your receipts from Reports.',
+      { code: 'ReceiptNotFound' },
+    );
+  }
+  const { receipt, items } = found;
+  const other = receipt.possible_duplicate_of ? receiptInIndex(index, receipt.possible_duplicate_of) : undefined;
+  return {
+    version: index.version,
+    receipt,
+    items,
+    merchant: merchantSummary(index, receipt.merchant_id),
+    duplicate_of: other?.receipt ?? null,
+  };
+}
+
+/**
+ * One merchant's row with the user's visits and totals there (GET /api/merchantDetail). A merchant
+ * whose row is gone while receipts still name it is answered with `merchant: null`.
+ * @throws ForbiddenError when `userId` is not the caller's; NotFoundError when neither the merchant
+ *   nor any receipt of it is the user's
+ */
+export async function getMerchantDetail(
+  deps: DetailDeps,
+  identity: Identity,
+  input: MerchantDetailQuery,
+): Promise<MerchantDetailAnswer> {
+  assertOwnUserId(identity, input.userId);
+  const index = await reportIndexOf(deps, identity.uid);
+  const summary = merchantSummary(index, input.merchantId);
+  if (!summary.merchant && summary.visits === 0) {
+    throw new NotFoundError(
+      'There is no such merchant among yours; its receipts may have been deleted or moved. Open your merchants from Reports.',
+      { code: 'MerchantNotFound' },
+    );
+  }
+  return { version: index.version, ...summary };
+}
+
+/**
+ * One item with its receipt and its brand's owning corporation (GET /api/itemDetail).
+ * @throws ForbiddenError when `userId` is not the caller's; NotFoundError for an unknown item
+ */
+export async function getItemDetail(
+  deps: DetailDeps,
+  identity: Identity,
+  input: ItemDetailQuery,
+): Promise<ItemDetailAnswer> {
+  assertOwnUserId(identity, input.userId);
+  const index = await reportIndexOf(deps, identity.uid);
+  const found = itemInIndex(index, input.itemId);
+  if (!found) {
+    throw new NotFoundError(
+      'There is no such item among yours; it may have been deleted or its receipt corrected. Open the receipt again.',
+      { code: 'ItemNotFound' },
+    );
+  }
+  return {
+    version: index.version,
+    item: found.item,
+    receipt: found.receipt,
+    owning_corporation: found.corporation,
+  };
+}
+
+/**
+ * The user's merchants by name with their etags, for the forms that move a receipt to another
+ * merchant or merge two merchants (GET /api/listMerchants).
+ * @throws ForbiddenError when `userId` is not the caller's
+ */
+export async function listMerchants(
+  deps: DetailDeps,
+  identity: Identity,
+  input: { userId: string },
+): Promise<ListMerchantsAnswer> {
+  assertOwnUserId(identity, input.userId);
+  const index = await reportIndexOf(deps, identity.uid);
+  return [...index.merchantById.values()]
+    .map((m) => ({ merchant_id: m.merchant_id, name: m.name, city: m.city, etag: m.etag ?? null }))
+    .sort(
+      (a, b) =>
+        a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) ||
+        (a.city ?? '').localeCompare(b.city ?? '') ||
+        a.merchant_id.localeCompare(b.merchant_id),
+    );
+}
+
+/** The merchant's row and its line of the merchants table over all of the user's receipts. */
+function merchantSummary(index: ReportIndex, merchantId: string): MerchantSummaryAnswer {
+  const page = queryReportIndex(index, { table: 'merchants', merchant: merchantId, pageSize: 1 });
+  const row = page.rows[0] as MerchantReportRow | undefined;
+  return {
+    merchant_id: merchantId,
+    merchant: index.merchantById.get(merchantId) ?? null,
+    visits: row?.visits ?? 0,
+    totals_by_currency: row?.totals_by_currency ?? {},
+  };
+}

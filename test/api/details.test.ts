@@ -116,7 +116,9 @@ describe.each(backends)('detail routes on $name', ({ storageBackend }) => {
   });
 
   it('answers one item with its receipt and its brand owner, and the merchants for the edit forms', async () => {
-    const item = await get<ItemDetailAnswer>(alice, '/api/itemDetail', { itemId: itemIdFor(aliceIds[2]!, 0) });
+    const item = await get<ItemDetailAnswer>(alice, '/api/itemDetail', {
+      itemId: itemIdFor(aliceIds[2]!, 0),
+    });
     expect(item.status).toBe(200);
     expect(item.body.item.description).toBe('HEINZ BEANS');
     expect(item.body.receipt.receipt_id).toBe(aliceIds[2]);

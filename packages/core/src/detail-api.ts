@@ -14,7 +14,10 @@ export const receiptDetailQuery = z.object({ userId: idSchema('userId'), receipt
 export type ReceiptDetailQuery = z.output<typeof receiptDetailQuery>;
 
 /** GET /api/merchantDetail?userId=&merchantId= */
-export const merchantDetailQuery = z.object({ userId: idSchema('userId'), merchantId: idSchema('merchantId') });
+export const merchantDetailQuery = z.object({
+  userId: idSchema('userId'),
+  merchantId: idSchema('merchantId'),
+});
 export type MerchantDetailQuery = z.output<typeof merchantDetailQuery>;
 
 /** GET /api/itemDetail?userId=&itemId= */

@@ -7,7 +7,7 @@ import { QueueWatcher } from '../features/queue/components/queue-watcher';
 import { useNow } from '../hooks/use-now';
 import { usePendingUploads } from '../hooks/use-pending-uploads';
 import { queueCounts } from '../lib/queue';
-import { useReport } from '../features/reports/api/get-report';
+import { useReport } from '../lib/reports';
 import { useAppActions, useAppState } from '../stores/app-state';
 
 /*

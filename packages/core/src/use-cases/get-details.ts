@@ -11,12 +11,7 @@ import type {
 import { NotFoundError } from '../errors';
 import type { Identity } from '../ports';
 import type { MerchantReportRow } from '../report-api';
-import {
-  itemInIndex,
-  queryReportIndex,
-  receiptInIndex,
-  type ReportIndex,
-} from '../repository/report-index';
+import { itemInIndex, queryReportIndex, receiptInIndex, type ReportIndex } from '../repository/report-index';
 import { assertOwnUserId, type AppDeps } from './context';
 import { reportIndexOf } from './query-report';
 
@@ -49,7 +44,9 @@ export async function getReceiptDetail(
     );
   }
   const { receipt, items } = found;
-  const other = receipt.possible_duplicate_of ? receiptInIndex(index, receipt.possible_duplicate_of) : undefined;
+  const other = receipt.possible_duplicate_of
+    ? receiptInIndex(index, receipt.possible_duplicate_of)
+    : undefined;
   return {
     version: index.version,
     receipt,

@@ -91,7 +91,10 @@ describe('the detail lookups', () => {
       imgSrc: dataUrlOf(fakeReceiptImage({ ...lidl('2024-04-02', 5), photo: 'again' })),
     });
     await world.drain();
-    const answer = await getReceiptDetail(world.deps, alice, { userId: 'alice', receiptId: 'alice~4-again.jpg' });
+    const answer = await getReceiptDetail(world.deps, alice, {
+      userId: 'alice',
+      receiptId: 'alice~4-again.jpg',
+    });
     expect(answer.duplicate_of?.receipt_id).toBe('alice~1-lidl.jpg');
     expect(answer.merchant.visits).toBe(3);
   });
@@ -106,7 +109,10 @@ describe('the detail lookups', () => {
       etag: receipt.etag!,
       merchantId: tesco.merchant_id,
     });
-    const answer = await getReceiptDetail(world.deps, alice, { userId: 'alice', receiptId: receipt.receipt_id });
+    const answer = await getReceiptDetail(world.deps, alice, {
+      userId: 'alice',
+      receiptId: receipt.receipt_id,
+    });
     expect(answer.merchant.merchant_id).toBe(tesco.merchant_id);
     expect(answer.merchant.visits).toBe(2);
     expect(answer.merchant.totals_by_currency).toEqual({ EUR: 5, GBP: 3 });

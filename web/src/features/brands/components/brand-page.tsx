@@ -1,84 +1,59 @@
-import { useMemo } from 'react';
 import { Link as RouterLink, Navigate, useSearchParams } from 'react-router';
 import { createColumnHelper } from '@tanstack/react-table';
-import type { AppData } from '@receipts/core/entities';
-import { DataTable } from '../../../components/data-table';
+import type { ReportItem } from '@receipts/core/entities';
 import { FactList } from '../../../components/fact-list';
 import { Page, PageDataStatus, PageSection } from '../../../components/page';
-import { useAppData } from '../../../lib/app-data';
+import { ReportPageTable } from '../../../components/report-page-table';
 import { formatMoney, orDash } from '../../../lib/format';
+import { useReport } from '../../../lib/reports';
 import { useAppState } from '../../../stores/app-state';
 
-/** One receipt that holds the brand, with what the brand cost on it. */
-export interface BrandPurchase {
-  receiptId: string;
-  merchant: string;
-  date: string | null;
-  price: number;
-  currency: string | null;
-}
-
-/** The receipts containing a brand, one row per receipt, with the brand's items summed. */
-export function brandPurchases(data: AppData, brand: string): BrandPurchase[] {
-  const byReceipt = new Map<string, BrandPurchase>();
-  for (const item of data.reportProductItems) {
-    if (item.brand !== brand) continue;
-    const row = byReceipt.get(item.receipt_id) ?? {
-      receiptId: item.receipt_id,
-      merchant: item.merchant_name,
-      date: item.receipt_transaction_date,
-      price: 0,
-      currency: item.currency_code,
-    };
-    row.price += item.total_price ?? 0;
-    byReceipt.set(item.receipt_id, row);
-  }
-  return [...byReceipt.values()];
-}
-
-const column = createColumnHelper<BrandPurchase>();
+// One row per item of the brand (a receipt with two of its items has two rows); column ids are the
+// items report's sort columns.
+const column = createColumnHelper<ReportItem>();
 const columns = [
-  column.accessor('merchant', {
+  column.accessor('merchant_name', {
+    id: 'merchant',
     header: 'Merchant',
     meta: { width: '40%' },
     cell: (i) => orDash(i.getValue()),
   }),
-  column.accessor('date', {
+  column.accessor('receipt_transaction_date', {
+    id: 'date',
     header: 'Date',
     meta: { width: '35%', nowrap: true },
     cell: (info) => (
-      <RouterLink to={`/Receipt?receiptId=${encodeURIComponent(info.row.original.receiptId)}`}>
+      <RouterLink to={`/Receipt?receiptId=${encodeURIComponent(info.row.original.receipt_id)}`}>
         {info.getValue() ?? 'Unknown date'}
       </RouterLink>
     ),
   }),
-  column.accessor('price', {
+  column.accessor('total_price', {
+    id: 'total',
     header: 'Price',
     meta: { width: '25%', numeric: true, total: 'money' },
     cell: (i) => formatMoney(i.getValue()),
   }),
 ];
 
-/** The brand page (spec §2): the brand, its owning corporation and the receipts that contain it. */
+/**
+ * The brand page (spec §2): the brand and its owning corporation (its row of the brands report) and
+ * the receipts that contain it (the items report filtered by brand), a page at a time.
+ */
 export function BrandPage() {
   const [params] = useSearchParams();
   const brandId = params.get('brandId') ?? '';
   const { signedIn } = useAppState();
-  const data = useAppData();
-  const brand = useMemo(
-    () => data.data?.brands.find((b) => b.name === brandId) ?? null,
-    [data.data, brandId],
-  );
-  const purchases = useMemo(
-    () => (data.data && brand ? brandPurchases(data.data, brand.name) : []),
-    [data.data, brand],
-  );
+  const summary = useReport('brands', { brand: brandId, pageSize: '1' });
+  // Without a brand the brands report is not filtered: its first row is some other brand.
+  const row = summary.data?.rows[0];
+  const brand = brandId && row?.name === brandId ? row : null;
 
   if (!signedIn) return <Navigate to="/Login" replace />;
   return (
     <Page title={brand?.name || 'Brand'}>
       <PageDataStatus
-        query={data}
+        query={summary}
         loadingLabel="Loading the brand"
         found={brand !== null}
         notFound={<p role="status">Brand not found</p>}
@@ -92,12 +67,12 @@ export function BrandPage() {
             ]}
           />
           <PageSection id="brand-receipts" title={`Receipts with ${brand.name}`}>
-            <DataTable
+            <ReportPageTable
+              table="items"
+              filters={{ brand: brand.name }}
               ariaLabel={`Receipts with ${brand.name}`}
-              data={purchases}
               columns={columns}
-              getRowId={(p) => p.receiptId}
-              currencyOf={(p) => p.currency}
+              getRowId={(i) => i.item_id}
               emptyText="No receipts contain this brand."
             />
           </PageSection>

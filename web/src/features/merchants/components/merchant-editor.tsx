@@ -10,6 +10,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import type { ReportMerchant } from '@receipts/core/entities';
+import type { MerchantOption } from '@receipts/core/detail-api';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { errorMessage } from '../../../lib/api-client';
 import { useEdit } from '../../../lib/edits';
@@ -123,7 +124,7 @@ export function MergeMerchant({
 }: {
   userId: string;
   merchant: ReportMerchant;
-  merchants: ReportMerchant[];
+  merchants: MerchantOption[];
 }) {
   const styles = useStyles();
   const merge = useEdit<{ merchantId: string; etag: string; duplicateId: string; duplicateEtag: string }>(

@@ -1,20 +1,23 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '@fluentui/react-components';
 import { Edit24Regular } from '@fluentui/react-icons/svg/edit';
 import { Link as RouterLink, Navigate, useSearchParams } from 'react-router';
 import { createColumnHelper } from '@tanstack/react-table';
-import type { Receipt } from '@receipts/core/entities';
-import { DataTable } from '../../../components/data-table';
+import type { ReportReceipt } from '@receipts/core/entities';
 import { MerchantSummary } from '../../../components/merchant-summary';
 import { Page, PageDataStatus, PageSection } from '../../../components/page';
-import { merchantReceipts, merchantTotals, useAppData } from '../../../lib/app-data';
+import { ReportPageTable } from '../../../components/report-page-table';
+import { currencyTotals, useMerchantOptions } from '../../../lib/details';
 import { formatMoney, orDash } from '../../../lib/format';
 import { useAppState } from '../../../stores/app-state';
+import { useMerchantDetail } from '../api/get-merchant-detail';
 import { MergeMerchant, MerchantEditor } from './merchant-editor';
 
-const column = createColumnHelper<Receipt>();
+// Column ids are the report's sort columns; the time has none of its own (it orders with the date).
+const column = createColumnHelper<ReportReceipt>();
 const columns = [
   column.accessor('transaction_date', {
+    id: 'date',
     header: 'Date',
     meta: { width: '53%', nowrap: true },
     cell: (info) => (
@@ -25,31 +28,31 @@ const columns = [
   }),
   column.accessor('transaction_time', {
     header: 'Time',
+    enableSorting: false,
     meta: { width: '20%', nowrap: true },
     cell: (i) => orDash(i.getValue()),
   }),
   column.accessor('total_amount', {
+    id: 'total',
     header: 'Total Amount',
     meta: { width: '20%', numeric: true, total: 'money' },
     cell: (i) => formatMoney(i.getValue()),
   }),
 ];
 
-/** The merchant summary screen (spec §2) with the merchant's receipts. */
+/**
+ * The merchant summary screen (spec §2) with the merchant's receipts: the summary from
+ * GET /api/merchantDetail, the receipts a page at a time from the report query.
+ */
 export function MerchantPage() {
   const [params] = useSearchParams();
   const merchantId = params.get('merchantId') ?? '';
   const { signedIn, userId } = useAppState();
-  const data = useAppData();
+  const detail = useMerchantDetail(merchantId);
   const [editing, setEditing] = useState(false);
-  const merchant = useMemo(
-    () => data.data?.reportMerchants.find((m) => m.merchant_id === merchantId) ?? null,
-    [data.data, merchantId],
-  );
-  const receipts = useMemo(
-    () => (data.data ? merchantReceipts(data.data, merchantId) : []),
-    [data.data, merchantId],
-  );
+  const merchant = detail.data?.merchant ?? null;
+  // The merchants to merge with are loaded only once the editor is open.
+  const merchants = useMerchantOptions(editing);
 
   if (!signedIn) return <Navigate to="/Login" replace />;
   return (
@@ -69,9 +72,9 @@ export function MerchantPage() {
       }
     >
       <PageDataStatus
-        query={data}
+        query={detail}
         loadingLabel="Loading the merchant"
-        found={merchant !== null || receipts.length > 0}
+        found={Boolean(detail.data)}
         notFound={
           <p>
             Merchant not found. Its receipts may have been deleted.{' '}
@@ -79,7 +82,7 @@ export function MerchantPage() {
           </p>
         }
       />
-      {data.data && (merchant || receipts.length > 0) && (
+      {detail.data && (
         <>
           {editing && merchant && userId && (
             <PageSection id="edit-merchant" title="Edit merchant">
@@ -89,17 +92,17 @@ export function MerchantPage() {
                 merchant={merchant}
                 onDone={() => setEditing(false)}
               />
-              <MergeMerchant userId={userId} merchant={merchant} merchants={data.data.reportMerchants} />
+              <MergeMerchant userId={userId} merchant={merchant} merchants={merchants.data ?? []} />
             </PageSection>
           )}
-          <MerchantSummary merchant={merchant} totals={merchantTotals(data.data, merchantId)} />
+          <MerchantSummary merchant={merchant} totals={currencyTotals(detail.data.totals_by_currency)} />
           <PageSection id="merchant-receipts" title="Receipts for this Merchant">
-            <DataTable
+            <ReportPageTable
+              table="receipts"
+              filters={{ merchant: merchantId }}
               ariaLabel="Receipts for this Merchant"
-              data={receipts}
               columns={columns}
               getRowId={(r) => r.receipt_id}
-              currencyOf={(r) => r.currency_code}
               emptyText="No receipts from this merchant."
             />
           </PageSection>

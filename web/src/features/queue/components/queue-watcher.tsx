@@ -2,8 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useQuery, useQueryClient, type Query } from '@tanstack/react-query';
 import { QUEUE_POLL_MS } from '@receipts/core/api-routes';
 import type { QueueEntry } from '@receipts/core/entities';
-import { appDataQueryOptions } from '../../../lib/app-data';
-import { queryKeys } from '../../../lib/query-keys';
+import { invalidateUserData } from '../../../lib/query-keys';
 import { isInProgress, isStuck } from '../../../lib/queue';
 import { useAppActions, useAppState } from '../../../stores/app-state';
 import { queueQueryOptions } from '../api/list-queue';
@@ -60,7 +59,7 @@ function useQuietAnswers() {
  * Keeps the pending list in step with the server (spec §4): polls every 2000 ms while a scan is being
  * analysed, more slowly while scans only wait, now and then while only stuck ones remain, and not at
  * all while only failed ones do or the tab is hidden. When the queue's length changes, sets the
- * new-report flag and reloads the app data.
+ * new-report flag and reloads the report pages and details.
  */
 export function QueueWatcher() {
   const { userId, signedIn, scanning } = useAppState();
@@ -90,12 +89,9 @@ export function QueueWatcher() {
     if (!queue.data || !userId) return;
     if (seededFor.current === userId && queue.data.length !== scanning.length) {
       actions.setNewReport(true);
-      // Reload now, even when no screen shows the data yet, so the reports are fresh when opened.
-      queryClient
-        .fetchQuery({ ...appDataQueryOptions(userId), staleTime: 0 })
-        .catch((error: unknown) => console.warn('Could not reload the app data', error));
-      // The report tables read pages from the server: mark them stale so the shown ones reload.
-      void queryClient.invalidateQueries({ queryKey: queryKeys.reports(userId) });
+      // The report pages and detail screens read from the server: the shown ones reload now, the
+      // others when next opened.
+      void invalidateUserData(queryClient, userId);
     }
     seededFor.current = userId;
     if (

@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DeleteReceiptAnswer } from '@receipts/core/api';
-import type { AppData } from '@receipts/core/entities';
 import { apiRequest } from '../../../lib/api-client';
 import { invalidateUserData, queryKeys } from '../../../lib/query-keys';
 
@@ -22,22 +21,15 @@ export function deleteReceipt({
   });
 }
 
-/** Deletes, drops the receipt from the cached data at once, and reloads the data either way. */
+/**
+ * Deletes, then reloads the reports and details either way; the deleted receipt's own detail is not
+ * asked for again while its screen closes (opened again, it says the receipt is not found).
+ */
 export function useDeleteReceipt() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteReceipt,
-    onSuccess: (_answer, { userId, receiptId }) => {
-      queryClient.setQueryData<AppData>(queryKeys.appData(userId), (data) =>
-        data
-          ? {
-              ...data,
-              reportReceipts: data.reportReceipts.filter((r) => r.receipt_id !== receiptId),
-              reportProductItems: data.reportProductItems.filter((i) => i.receipt_id !== receiptId),
-            }
-          : data,
-      );
-    },
-    onSettled: (_answer, _error, { userId }) => invalidateUserData(queryClient, userId),
+    onSettled: (_answer, _error, { userId, receiptId }) =>
+      invalidateUserData(queryClient, userId, { except: queryKeys.receiptDetail(userId, receiptId) }),
   });
 }

@@ -12,7 +12,8 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import type { BrandOption } from '@receipts/core/api-edits';
-import type { ReportItem, ReportMerchant, ReportReceipt } from '@receipts/core/entities';
+import type { MerchantOption } from '@receipts/core/detail-api';
+import type { ReportItem, ReportReceipt } from '@receipts/core/entities';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { numberInput } from '../../../lib/edits';
 import { formatMoney } from '../../../lib/format';
@@ -107,7 +108,8 @@ export interface ReceiptEditorProps {
   userId: string;
   receipt: ReportReceipt;
   items: ReportItem[];
-  merchants: ReportMerchant[];
+  /** The user's merchants, for the merchant name's suggestions and the move form (empty while loading). */
+  merchants: MerchantOption[];
   /** The stored image as a data URL (or undefined while it loads). */
   image: { src: string | undefined; loading: boolean; error: string | null; alt: string };
   onReload: () => void;

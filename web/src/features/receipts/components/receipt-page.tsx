@@ -30,13 +30,14 @@ import { Modal } from '../../../components/modal';
 import { FactList } from '../../../components/fact-list';
 import { Page, PageDataStatus, PageSection } from '../../../components/page';
 import { errorMessage } from '../../../lib/api-client';
-import { buildAnalysisResult, merchantReceipts, merchantTotals, useAppData } from '../../../lib/app-data';
+import { currencyTotals, useMerchantOptions } from '../../../lib/details';
 import { blobNameOf, formatMoney, formatQuantity, orDash } from '../../../lib/format';
 import { useReceiptImage } from '../../../lib/images';
 import { useAppActions, useAppState, type AnalysisResultState } from '../../../stores/app-state';
 import { useEdit } from '../../../lib/edits';
 import { queryKeys } from '../../../lib/query-keys';
 import { useDeleteReceipt } from '../api/delete-receipt';
+import { useReceiptDetail } from '../api/get-receipt-detail';
 import { useOriginalAnalysis, useReanalyseReceipt } from '../api/edit-receipt';
 import { EditError, ReceiptEditor } from './receipt-editor';
 
@@ -193,7 +194,7 @@ export function ReceiptPage() {
   const navigate = useNavigate();
   const { userId, signedIn, analysisResult, scanning } = useAppState();
   const actions = useAppActions();
-  const data = useAppData();
+  const detail = useReceiptDetail(receiptId);
   const remove = useDeleteReceipt();
   const [imageOpen, setImageOpen] = useState(false);
   const [jsonOpen, setJsonOpen] = useState(false);
@@ -208,9 +209,12 @@ export function ReceiptPage() {
   const analysis = useOriginalAnalysis(userId, receiptId, jsonOpen);
 
   const fromState = analysisResult?.receipt.receipt_id === receiptId ? analysisResult : null;
-  const fromData = useMemo(
-    () => (data.data ? buildAnalysisResult(data.data, receiptId) : null),
-    [data.data, receiptId],
+  const fromData = useMemo<AnalysisResultState | null>(
+    () =>
+      detail.data
+        ? { receipt: detail.data.receipt, merchant: detail.data.merchant.merchant, items: detail.data.items }
+        : null,
+    [detail.data],
   );
   const result = fromData ?? fromState;
 
@@ -220,6 +224,8 @@ export function ReceiptPage() {
 
   const blobName = result ? blobNameOf(result.receipt.document_url) : '';
   const image = useReceiptImage(userId, blobName, imageOpen || editing);
+  // The merchants to suggest and move to are loaded only once the editor is open.
+  const merchants = useMerchantOptions(editing);
 
   if (!signedIn || !userId) return <Navigate to="/Login" replace />;
 
@@ -237,7 +243,7 @@ export function ReceiptPage() {
     return (
       <Page title="Receipt" actions={back}>
         <PageDataStatus
-          query={data}
+          query={detail}
           loadingLabel="Loading the receipt"
           found={false}
           notFound={
@@ -252,9 +258,7 @@ export function ReceiptPage() {
   }
 
   const receipt: ReportReceipt = result.receipt;
-  const duplicateOf = receipt.possible_duplicate_of
-    ? data.data?.reportReceipts.find((r) => r.receipt_id === receipt.possible_duplicate_of)
-    : undefined;
+  const duplicateOf = receipt.possible_duplicate_of ? detail.data?.duplicate_of : undefined;
   // The dialog stays mounted while the delete runs, so it closes properly (its focus trap and the
   // hiding of the rest of the page from screen readers end with it).
   const confirmDialog = (
@@ -274,7 +278,7 @@ export function ReceiptPage() {
     </ConfirmDialog>
   );
   const owner = userId;
-  const reload = () => void data.refetch();
+  const reload = () => void detail.refetch();
   const editRef = { receiptId: receipt.receipt_id, etag: receipt.etag ?? '' };
   // Analysing again runs in the scan queue; the page waits for it like any scan.
   const beingAnalysed = scanning.some((s) => s.fileName === blobName);
@@ -282,9 +286,7 @@ export function ReceiptPage() {
     setConfirmDelete(false);
     actions.dismissMessage();
     // The merchant goes with its last receipt: then there is no merchant screen to go back to.
-    const merchantGoes = data.data
-      ? merchantReceipts(data.data, receipt.merchant_id).every((r) => r.receipt_id === receipt.receipt_id)
-      : false;
+    const merchantGoes = detail.data ? detail.data.merchant.visits <= 1 : false;
     remove.mutate(
       { userId: owner, receiptId: receipt.receipt_id, blobName: blobName || undefined },
       {
@@ -399,7 +401,7 @@ export function ReceiptPage() {
             userId={owner}
             receipt={receipt}
             items={result.items}
-            merchants={data.data?.reportMerchants ?? []}
+            merchants={merchants.data ?? []}
             image={{
               src: image.data,
               loading: image.isFetching,
@@ -417,7 +419,7 @@ export function ReceiptPage() {
       )}
       <MerchantSummary
         merchant={result.merchant}
-        totals={data.data ? merchantTotals(data.data, receipt.merchant_id) : []}
+        totals={detail.data ? currencyTotals(detail.data.merchant.totals_by_currency) : []}
       />
       <PageSection id="this-receipt" title="This Receipt">
         <Facts result={result} />

@@ -1,6 +1,6 @@
 import type { ExportTable } from '@receipts/core/report-api';
 import { apiDownload } from '../../../lib/api-client';
-import type { ReportParams } from './get-report';
+import type { ReportParams } from '../../../lib/reports';
 
 /**
  * Downloads the receipts or items under the filter as a CSV file (GET /api/exportCsv). The call needs

@@ -4,7 +4,7 @@ import type { ReportRows, ReportTable } from '@receipts/core/report-api';
 import { DataTable } from '../../../components/data-table';
 import { PageError } from '../../../components/page';
 import { errorMessage } from '../../../lib/api-client';
-import { useReport, type ReportParams } from '../api/get-report';
+import { useReport, type ReportParams } from '../../../lib/reports';
 import { useTableUrl } from '../hooks/use-report-url';
 
 export interface ServerTableProps<T extends ReportTable> {

@@ -2,7 +2,7 @@ import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import type { SortingState } from '@tanstack/react-table';
 import { REPORT_DEFAULT_SORT, type ReportTable } from '@receipts/core/report-api';
-import type { ReportParams } from '../api/get-report';
+import type { ReportParams } from '../../../lib/reports';
 
 /** The filters shared by every table of a page, by their URL (and API) names. */
 export const FILTER_KEYS = [

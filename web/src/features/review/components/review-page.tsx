@@ -1,11 +1,13 @@
-import { useMemo } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link as RouterLink, Navigate } from 'react-router';
 import { Button, makeStyles, tokens } from '@fluentui/react-components';
 import type { ReportReceipt } from '@receipts/core/entities';
+import { MAX_REPORT_PAGE_SIZE } from '@receipts/core/report-api';
 import { REVIEW_REASON_TEXT, type ReviewReason } from '@receipts/core/review';
 import { Page, PageDataStatus } from '../../../components/page';
 import { errorMessage } from '../../../lib/api-client';
-import { reviewQueue, useAppData } from '../../../lib/app-data';
+import { queryKeys } from '../../../lib/query-keys';
+import { getReport } from '../../../lib/reports';
 import { useEdit } from '../../../lib/edits';
 import { formatMoney } from '../../../lib/format';
 import { useAppState } from '../../../stores/app-state';
@@ -26,11 +28,35 @@ const useStyles = makeStyles({
   error: { color: tokens.colorPaletteRedForeground1, flexBasis: '100%' },
 });
 
+/** The review list's query: receipts flagged for a check, newest analysis first. */
+const REVIEW_PARAMS = {
+  review: 'needed',
+  sort: 'analyzed',
+  dir: 'desc',
+  pageSize: String(MAX_REPORT_PAGE_SIZE),
+};
+
+/**
+ * The signed-in user's review list, a page of the receipts report at a time (under the report
+ * queries' key, so every edit reloads it), read again each time the screen opens.
+ */
+function useReviewList(userId: string | null) {
+  return useInfiniteQuery({
+    queryKey: [...queryKeys.reports(userId ?? ''), 'receipts', 'review-list'] as const,
+    queryFn: ({ pageParam, signal }) =>
+      getReport(userId ?? '', 'receipts', { ...REVIEW_PARAMS, pageToken: pageParam ?? undefined }, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.nextPageToken,
+    enabled: Boolean(userId),
+    refetchOnMount: 'always',
+  });
+}
+
 /** The "Needs review" list: receipts whose analysis asked for a check, newest first. */
 export function ReviewPage() {
   const { userId, signedIn } = useAppState();
-  const data = useAppData({ reloadOnEntry: true });
-  const queue = useMemo(() => (data.data ? reviewQueue(data.data) : []), [data.data]);
+  const data = useReviewList(userId);
+  const queue = data.data?.pages.flatMap((page) => page.rows) ?? [];
   const styles = useStyles();
   if (!signedIn || !userId) return <Navigate to="/Login" replace />;
   return (
@@ -48,6 +74,11 @@ export function ReviewPage() {
             <ReviewRow key={receipt.receipt_id} userId={userId} receipt={receipt} />
           ))}
         </ul>
+      )}
+      {data.hasNextPage && (
+        <Button disabled={data.isFetchingNextPage} onClick={() => void data.fetchNextPage()}>
+          {data.isFetchingNextPage ? 'Loading more…' : 'Show more'}
+        </Button>
       )}
     </Page>
   );

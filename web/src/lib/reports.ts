@@ -1,8 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { ReportPage, ReportRows, ReportTable } from '@receipts/core/report-api';
-import { apiRequest } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
-import { useAppState } from '../../../stores/app-state';
+import { apiRequest } from './api-client';
+import { queryKeys } from './query-keys';
+import { useAppState } from '../stores/app-state';
 
 /** The query string of one report page: table, order, page token and filters, as the URL holds them. */
 export type ReportParams = Record<string, string | undefined>;

@@ -4,7 +4,6 @@ import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
 import { renderApp, signedInState } from '../testing/render';
 import { fakeApi } from '../testing/fake-api';
-import { makeAppData } from '../testing/data';
 import { routes } from './router';
 
 /** The app's frame and error screen around one screen whose code cannot be fetched (as after a deploy removed it). */
@@ -35,7 +34,7 @@ describe('App shell', () => {
   });
 
   it('shows a message in the bar at the bottom and dismisses it', async () => {
-    fakeApi({ 'GET /api/getAppData': makeAppData(), 'GET /api/listQueue': [] });
+    fakeApi({ 'GET /api/listQueue': [] });
     renderApp('/', {
       state: signedInState({ message: { intent: 'success', title: 'Receipt uploaded — analysing' } }),
     });

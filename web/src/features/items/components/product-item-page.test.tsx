@@ -2,30 +2,35 @@ import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { makeAppData, makeBrand, makeItem } from '../../../testing/data';
 import { fakeApi } from '../../../testing/fake-api';
+import { detailRoutes } from '../../../testing/fake-details';
 import { renderApp, signedInState } from '../../../testing/render';
 
 describe('Product item', () => {
   it("shows the item's description, brand and corporation and the items of the same brand", async () => {
     fakeApi({
-      'GET /api/getAppData': makeAppData({
-        brands: [makeBrand({ name: 'Lotus', owning_corporation: 'Lotus Bakeries' })],
-        reportProductItems: [
-          makeItem({ item_id: 'i1', description: 'Speculoos 250g', brand: 'Lotus', unit_price: 1.99 }),
-          makeItem({
-            item_id: 'i2',
-            description: 'Speculoos spread',
-            brand: 'Lotus',
-            unit_price: 3.49,
-            merchant_name: 'Aldi',
-          }),
-          makeItem({ item_id: 'i3', description: 'Cola', brand: 'Coca-Cola' }),
-        ],
-      }),
+      ...detailRoutes(
+        makeAppData({
+          brands: [makeBrand({ name: 'Lotus', owning_corporation: 'Lotus Bakeries' })],
+          reportProductItems: [
+            makeItem({ item_id: 'i1', description: 'Speculoos 250g', brand: 'Lotus', unit_price: 1.99 }),
+            makeItem({
+              item_id: 'i2',
+              description: 'Speculoos spread',
+              brand: 'Lotus',
+              unit_price: 3.49,
+              merchant_name: 'Aldi',
+            }),
+            makeItem({ item_id: 'i3', description: 'Cola', brand: 'Coca-Cola' }),
+          ],
+        }),
+      ),
       'GET /api/listQueue': [],
     });
     renderApp('/ProductItem?itemId=i1', { state: signedInState() });
     expect(await screen.findByText('Lotus Bakeries')).toBeInTheDocument();
     const table = screen.getByRole('table', { name: 'Items of the same brand' });
+    // The brand's items come from the items report filtered by brand.
+    expect(await within(table).findByText('Speculoos spread')).toBeInTheDocument();
     const rows = within(table.querySelector('tbody') as HTMLElement).getAllByRole('row');
     expect(
       rows.map((r) =>

@@ -3,24 +3,29 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { makeAppData, makeMerchant, makeReceipt } from '../../../testing/data';
 import { fakeApi } from '../../../testing/fake-api';
+import { detailRoutes } from '../../../testing/fake-details';
 import { renderApp, signedInState } from '../../../testing/render';
 
 describe('Merchant', () => {
   it('shows the summary and the receipts for this merchant with a totalled footer', async () => {
-    fakeApi({
-      'GET /api/getAppData': makeAppData({
-        reportMerchants: [makeMerchant({ merchant_total_amount: 20.75, merchant_last_visit: '2024-05-09' })],
-        reportReceipts: [
-          makeReceipt({ receipt_id: 'r1', total_amount: 12.5 }),
-          makeReceipt({
-            receipt_id: 'r2',
-            total_amount: 8.25,
-            transaction_date: '2024-05-09',
-            transaction_time: '18:01:00',
-          }),
-          makeReceipt({ receipt_id: 'other', merchant_id: 'm9', total_amount: 99 }),
-        ],
-      }),
+    const api = fakeApi({
+      ...detailRoutes(
+        makeAppData({
+          reportMerchants: [
+            makeMerchant({ merchant_total_amount: 20.75, merchant_last_visit: '2024-05-09' }),
+          ],
+          reportReceipts: [
+            makeReceipt({ receipt_id: 'r1', total_amount: 12.5 }),
+            makeReceipt({
+              receipt_id: 'r2',
+              total_amount: 8.25,
+              transaction_date: '2024-05-09',
+              transaction_time: '18:01:00',
+            }),
+            makeReceipt({ receipt_id: 'other', merchant_id: 'm9', total_amount: 99 }),
+          ],
+        }),
+      ),
       'GET /api/listQueue': [],
     });
     renderApp('/Merchant?merchantId=m1', { state: signedInState() });
@@ -49,16 +54,22 @@ describe('Merchant', () => {
       ['Time', '20%'],
       ['Total Amount', '20%'],
     ]);
-    expect(within(table).getByRole('link', { name: '2024-05-09' })).toHaveAttribute(
+    // The receipts come a page at a time from the report query, filtered by this merchant.
+    expect(await within(table).findByRole('link', { name: '2024-05-09' })).toHaveAttribute(
       'href',
       '/Receipt?receiptId=r2',
     );
     expect(within(table.querySelector('tfoot') as HTMLElement).getByText('20.75 EUR')).toBeInTheDocument();
+    expect(within(table).queryByText('99.00')).not.toBeInTheDocument();
+    // Besides the header's review count, one page of this merchant's receipts.
+    const pages = api.callsTo('GET', '/api/report').filter((c) => c.query.review !== 'needed');
+    expect(pages.map((c) => [c.query.table, c.query.merchant])).toEqual([['receipts', 'm1']]);
+    expect(api.callsTo('GET', '/api/getAppData')).toEqual([]);
   });
 
   it("falls back to 'Unknown Merchant' for receipts whose merchant row is missing", async () => {
     fakeApi({
-      'GET /api/getAppData': makeAppData({ reportReceipts: [makeReceipt({ merchant_id: 'm7' })] }),
+      ...detailRoutes(makeAppData({ reportReceipts: [makeReceipt({ merchant_id: 'm7' })] })),
       'GET /api/listQueue': [],
     });
     renderApp('/Merchant?merchantId=m7', { state: signedInState() });
@@ -66,7 +77,7 @@ describe('Merchant', () => {
   });
 
   it('says the merchant is not found, with a way to the reports, rather than an empty summary', async () => {
-    fakeApi({ 'GET /api/getAppData': makeAppData(), 'GET /api/listQueue': [] });
+    fakeApi({ ...detailRoutes(makeAppData()), 'GET /api/listQueue': [] });
     renderApp('/Merchant?merchantId=missing', { state: signedInState() });
     expect(await screen.findByText(/Merchant not found/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'See your reports' })).toHaveAttribute('href', '/Reports');
@@ -76,7 +87,7 @@ describe('Merchant', () => {
 
   it('renames a merchant with the etag it was read with', async () => {
     const api = fakeApi({
-      'GET /api/getAppData': makeAppData({ reportMerchants: [makeMerchant({ etag: 'm-etag' })] }),
+      ...detailRoutes(makeAppData({ reportMerchants: [makeMerchant({ etag: 'm-etag' })] })),
       'GET /api/listQueue': [],
       'POST /api/updateMerchant': { merchantId: 'm1', etag: 'm-etag-2' },
     });
@@ -102,12 +113,14 @@ describe('Merchant', () => {
 
   it('merges another merchant into this one only after asking', async () => {
     const api = fakeApi({
-      'GET /api/getAppData': makeAppData({
-        reportMerchants: [
-          makeMerchant({ etag: 'm-etag' }),
-          makeMerchant({ merchant_id: 'm2', name: 'COLRUYT LAGE PRIJZEN', etag: 'd-etag' }),
-        ],
-      }),
+      ...detailRoutes(
+        makeAppData({
+          reportMerchants: [
+            makeMerchant({ etag: 'm-etag' }),
+            makeMerchant({ merchant_id: 'm2', name: 'COLRUYT LAGE PRIJZEN', etag: 'd-etag' }),
+          ],
+        }),
+      ),
       'GET /api/listQueue': [],
       'POST /api/mergeMerchants': { merchantId: 'm1', etag: 'm-etag-2' },
     });

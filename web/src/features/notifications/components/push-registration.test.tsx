@@ -85,7 +85,7 @@ describe('push notifications', () => {
   });
 
   it('marks a new report when a push arrives while the app is open', async () => {
-    fakeApi({ 'GET /api/listQueue': [], 'GET /api/getAppData': {} });
+    fakeApi({ 'GET /api/listQueue': [] });
     renderApp('/', { state: signedInState({ fcmToken: 'kept' }), config: pushConfig });
     await screen.findByRole('link', { name: 'Reports' });
     await waitFor(() => expect(listeners.size).toBe(1));

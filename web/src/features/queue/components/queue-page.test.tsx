@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { STALE_SCAN_MS } from '@receipts/core/api-routes';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { makeAppData, makeQueueEntry } from '../../../testing/data';
+import { makeQueueEntry } from '../../../testing/data';
 import { fakeApi } from '../../../testing/fake-api';
 import { renderApp, signedInState } from '../../../testing/render';
 
@@ -195,7 +195,7 @@ describe('Images in progress', () => {
   });
 
   it('goes to /Reports when the queue is empty', async () => {
-    fakeApi({ 'GET /api/listQueue': [], 'GET /api/getAppData': makeAppData() });
+    fakeApi({ 'GET /api/listQueue': [] });
     const { router } = renderApp('/ReceiptImages', { state: signedInState() });
     await waitFor(() => expect(router.state.location.pathname).toBe('/Reports'));
   });

@@ -3,6 +3,7 @@ import { act, screen } from '@testing-library/react';
 import { STALE_SCAN_MS } from '@receipts/core/api-routes';
 import { makeAppData, makeQueueEntry } from '../../../testing/data';
 import { fakeApi } from '../../../testing/fake-api';
+import { detailRoutes } from '../../../testing/fake-details';
 import { renderApp, signedInState } from '../../../testing/render';
 import { QUEUE_POLL } from './queue-watcher';
 
@@ -27,12 +28,12 @@ describe('queue polling', () => {
     vi.useRealTimers();
   });
 
-  it('polls every 2000 ms while scans are pending, then flags a new report and reloads the data', async () => {
+  it('polls every 2000 ms while scans are pending, then flags a new report and reloads the report pages', async () => {
     let queue = [
       makeQueueEntry({ status: 'Analyzing' }),
       makeQueueEntry({ fileName: '1714550000009-receipt.jpg' }),
     ];
-    const api = fakeApi({ 'GET /api/listQueue': () => queue, 'GET /api/getAppData': makeAppData() });
+    const api = fakeApi({ 'GET /api/listQueue': () => queue, ...detailRoutes(makeAppData()) });
     renderApp('/', { state: signedInState() });
 
     const counter = await screen.findByRole('link', { name: '2 receipts in progress' });
@@ -43,12 +44,15 @@ describe('queue polling', () => {
     await act(() => vi.advanceTimersByTimeAsync(2000));
     expect(api.callsTo('GET', '/api/listQueue').length).toBe(before + 1);
 
+    // The header's review count is a report page: a finished scan reads it (and any shown) again.
+    const reportReads = api.callsTo('GET', '/api/report').length;
+    expect(reportReads).toBeGreaterThan(0);
     queue = [queue[1]!];
     await act(() => vi.advanceTimersByTimeAsync(2000));
     expect(await screen.findByRole('link', { name: '1 receipt in progress' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Reports (new report ready)' })).toBeInTheDocument();
-    const dataLoads = api.callsTo('GET', '/api/getAppData').length;
-    expect(dataLoads).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(api.callsTo('GET', '/api/report').length).toBeGreaterThan(reportReads));
+    expect(api.callsTo('GET', '/api/getAppData')).toEqual([]);
 
     queue = [];
     await act(() => vi.advanceTimersByTimeAsync(2000));

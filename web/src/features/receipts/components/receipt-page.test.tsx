@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { makeAppData, makeItem, makeReceipt } from '../../../testing/data';
 import { fakeApi } from '../../../testing/fake-api';
+import { detailRoutes } from '../../../testing/fake-details';
 import { renderApp, signedInState } from '../../../testing/render';
 
 const receipt = makeReceipt({
@@ -28,7 +29,7 @@ async function confirmDelete() {
 
 describe('Receipt', () => {
   it('shows the merchant summary, this receipt and its products with a total', async () => {
-    fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
+    const api = fakeApi({ ...detailRoutes(data), 'GET /api/listQueue': [] });
     renderApp('/Receipt?receiptId=r1', { state: signedInState() });
     const summary = await screen.findByRole('region', { name: 'Merchant summary' });
     expect(within(summary).getByRole('heading', { name: 'Colruyt' })).toBeInTheDocument();
@@ -54,11 +55,17 @@ describe('Receipt', () => {
       '/ProductItem?itemId=i2',
     );
     expect(within(products.querySelector('tfoot') as HTMLElement).getByText('4.60 EUR')).toBeInTheDocument();
+    // One small answer for the whole screen, never the user's whole report data.
+    expect(api.callsTo('GET', '/api/receiptDetail').map((c) => c.query)).toEqual([
+      { userId: 'user-1', receiptId: 'r1' },
+    ]);
+    expect(api.callsTo('GET', '/api/getAppData')).toEqual([]);
+    expect(api.callsTo('GET', '/api/listMerchants')).toEqual([]);
   });
 
   it('opens the stored image in a modal no wider than 900px and 80vw', async () => {
     const api = fakeApi({
-      'GET /api/getAppData': data,
+      ...detailRoutes(data),
       'GET /api/listQueue': [],
       'GET /api/getImage': 'data:image/png;base64,iVBORw0KGgo=',
     });
@@ -78,7 +85,7 @@ describe('Receipt', () => {
   });
 
   it('opens the analysis result as a JSON tree', async () => {
-    fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
+    fakeApi({ ...detailRoutes(data), 'GET /api/listQueue': [] });
     renderApp('/Receipt?receiptId=r1', { state: signedInState() });
     await userEvent.setup().click(await screen.findByRole('button', { name: 'View analysis JSON' }));
     const dialog = await screen.findByRole('dialog', { name: 'Analysis result' });
@@ -91,10 +98,10 @@ describe('Receipt', () => {
     let release: () => void = () => undefined;
     const api = fakeApi({
       // Another receipt from the same merchant keeps the merchant.
-      'GET /api/getAppData': {
+      ...detailRoutes({
         ...data,
         reportReceipts: [...data.reportReceipts, makeReceipt({ receipt_id: 'r0' })],
-      },
+      }),
       'GET /api/listQueue': [],
       'DELETE /api/deleteReceiptData': () =>
         new Promise((resolve) => {
@@ -121,7 +128,7 @@ describe('Receipt', () => {
 
   it("goes to the reports, with the success bar, when the merchant's last receipt is deleted", async () => {
     fakeApi({
-      'GET /api/getAppData': data,
+      ...detailRoutes(data),
       'GET /api/listQueue': [],
       'DELETE /api/deleteReceiptData': { deleted: true, receiptId: 'r1' },
     });
@@ -134,7 +141,7 @@ describe('Receipt', () => {
 
   it("shows the error bar with the server's message when the delete fails, still going to the merchant", async () => {
     fakeApi({
-      'GET /api/getAppData': data,
+      ...detailRoutes(data),
       'GET /api/listQueue': [],
       'DELETE /api/deleteReceiptData': {
         status: 500,
@@ -150,7 +157,7 @@ describe('Receipt', () => {
   });
 
   it('asks before deleting, and Cancel deletes nothing', async () => {
-    const api = fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
+    const api = fakeApi({ ...detailRoutes(data), 'GET /api/listQueue': [] });
     renderApp('/Receipt?receiptId=r1', { state: signedInState() });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Delete receipt' }, { timeout: 5000 }));
@@ -169,7 +176,7 @@ describe('Receipt', () => {
   it('saves a corrected total with the etag it was read with, sending only what changed', async () => {
     let current = data;
     const api = fakeApi({
-      'GET /api/getAppData': () => current,
+      ...detailRoutes(() => current),
       'GET /api/listQueue': [],
       'GET /api/listBrands': [{ name: 'Coca-Cola', owning_corporation: 'The Coca-Cola Company' }],
       'GET /api/getImage': 'data:image/png;base64,iVBORw0KGgo=',
@@ -203,7 +210,7 @@ describe('Receipt', () => {
 
   it("shows the server's reload message when the receipt was changed elsewhere", async () => {
     fakeApi({
-      'GET /api/getAppData': data,
+      ...detailRoutes(data),
       'GET /api/listQueue': [],
       'GET /api/listBrands': [],
       'GET /api/getImage': 'data:image/png;base64,iVBORw0KGgo=',
@@ -231,7 +238,7 @@ describe('Receipt', () => {
       reportReceipts: [{ ...receipt, needs_review: true, review_reasons: ['total_check_fails'] }],
     });
     const api = fakeApi({
-      'GET /api/getAppData': () => current,
+      ...detailRoutes(() => current),
       'GET /api/listQueue': [],
       'POST /api/markReviewed': () => {
         current = data;
@@ -263,7 +270,7 @@ describe('Receipt', () => {
     it('warns with a link to the other receipt, and "Keep both" clears the warning', async () => {
       let current = withDuplicate;
       const api = fakeApi({
-        'GET /api/getAppData': () => current,
+        ...detailRoutes(() => current),
         'GET /api/listQueue': [],
         'POST /api/keepBothReceipts': () => {
           current = makeAppData({ ...data, reportReceipts: [first, receipt] });
@@ -293,7 +300,7 @@ describe('Receipt', () => {
 
     it('"Delete this one" asks first, deletes this receipt and opens the other', async () => {
       const api = fakeApi({
-        'GET /api/getAppData': withDuplicate,
+        ...detailRoutes(withDuplicate),
         'GET /api/listQueue': [],
         'DELETE /api/deleteReceiptData': { deleted: true, receiptId: 'r1' },
       });
@@ -309,7 +316,7 @@ describe('Receipt', () => {
 
     it('shows no warning when the other receipt is gone', async () => {
       fakeApi({
-        'GET /api/getAppData': makeAppData({ ...data, reportReceipts: [second] }),
+        ...detailRoutes(makeAppData({ ...data, reportReceipts: [second] })),
         'GET /api/listQueue': [],
       });
       renderApp('/Receipt?receiptId=r1', { state: signedInState() });
@@ -320,7 +327,7 @@ describe('Receipt', () => {
 
   it('shows the analysis as the analyzer wrote it in the JSON viewer', async () => {
     fakeApi({
-      'GET /api/getAppData': data,
+      ...detailRoutes(data),
       'GET /api/listQueue': [],
       'GET /api/getAnalysis': { fileName: 'r1-receipt.jpg', result: { analyzer: 'ocr', receipt: {} } },
     });
@@ -332,7 +339,7 @@ describe('Receipt', () => {
   });
 
   it('says so when the receipt is not in the data', async () => {
-    fakeApi({ 'GET /api/getAppData': data, 'GET /api/listQueue': [] });
+    fakeApi({ ...detailRoutes(data), 'GET /api/listQueue': [] });
     renderApp('/Receipt?receiptId=gone', { state: signedInState() });
     expect(await screen.findByText(/Receipt not found/)).toBeInTheDocument();
   });

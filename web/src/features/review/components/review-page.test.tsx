@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { makeAppData, makeReceipt } from '../../../testing/data';
 import { fakeApi } from '../../../testing/fake-api';
+import { detailRoutes } from '../../../testing/fake-details';
 import { renderApp, signedInState } from '../../../testing/render';
 
 const flagged = (id: string, analyzedAt: string, reasons: string[]) =>
@@ -16,12 +17,8 @@ describe('Needs review', () => {
       flagged('new', '2024-05-02T10:00:00Z', ['total_check_fails', 'low_confidence']),
     ];
     const api = fakeApi({
-      'GET /api/getAppData': () => makeAppData({ reportReceipts: receipts }),
-      // The header counts the review list on the server.
-      'GET /api/report': (call) => {
-        const rows = receipts.filter((r) => call.query.review !== 'needed' || r.needs_review);
-        return { table: 'receipts', rows: rows.slice(0, 1), count: rows.length, totals: {}, sums: {} };
-      },
+      // The list and the header's count are the receipts report filtered by review=needed.
+      ...detailRoutes(() => makeAppData({ reportReceipts: receipts })),
       'GET /api/listQueue': [],
       'POST /api/markReviewed': (call) => {
         const { receiptId } = call.body as { receiptId: string };
@@ -30,6 +27,14 @@ describe('Needs review', () => {
       },
     });
     renderApp('/Review', { state: signedInState() });
+    await waitFor(() =>
+      expect(
+        api
+          .callsTo('GET', '/api/report')
+          .some((c) => c.query.review === 'needed' && c.query.sort === 'analyzed'),
+      ).toBe(true),
+    );
+    expect(api.callsTo('GET', '/api/getAppData')).toEqual([]);
     const list = await screen.findByRole('list', { name: 'Receipts that need review' }, { timeout: 5000 });
     const rows = within(list).getAllByRole('listitem');
     expect(rows).toHaveLength(2);

@@ -176,6 +176,29 @@ describe('report index order', () => {
     expect(fileNames(down.rows)).toEqual(['b.jpg', 'a.jpg', 'f.jpg', 'c.jpg', 'e.jpg', 'd.jpg']);
   });
 
+  it('sorts receipts by when they were analysed (the review list: newest analysis first), then by date', () => {
+    const analysed = buildReportIndex(
+      buildAppData({
+        version: 'v1',
+        merchants: [merchant('m-delhaize', 'Delhaize', 'Ixelles')],
+        receipts: [
+          receipt('old.jpg', { analyzed_at: '2024-05-01T10:00:00Z', transaction_date: '2024-04-30' }),
+          receipt('new.jpg', { analyzed_at: '2024-05-03T10:00:00Z', transaction_date: '2024-01-01' }),
+          receipt('tie-early.jpg', { analyzed_at: '2024-05-02T10:00:00Z', transaction_date: '2024-02-01' }),
+          receipt('tie-late.jpg', { analyzed_at: '2024-05-02T10:00:00Z', transaction_date: '2024-03-01' }),
+        ],
+        items: [],
+      }),
+    );
+    const newest = queryReportIndex(analysed, {
+      table: 'receipts',
+      sort: 'analyzed',
+      dir: 'desc',
+      pageSize: 25,
+    });
+    expect(fileNames(newest.rows)).toEqual(['new.jpg', 'tie-late.jpg', 'tie-early.jpg', 'old.jpg']);
+  });
+
   it('sorts text columns ignoring case (category "Restaurant" beside "restaurant")', () => {
     const rows = page({ table: 'receipts', sort: 'category', dir: 'asc' }).rows;
     expect(rows.map((r) => r.receipt_type)).toEqual([

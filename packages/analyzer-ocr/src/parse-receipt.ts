@@ -314,7 +314,9 @@ function classifyReceipt(upper: string): string {
  * Reads receipt text (as OCR or a PDF text layer gives it) into merchant, receipt, items and taxes.
  * Pure: the same text always gives the same result. Fields it cannot find are null.
  */
-export function parseReceiptText(text: string, opts: ParseOptions = {}): ParsedReceipt {
+export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): ParsedReceipt {
+  // Full-width brackets, digits and letters (some engines read them off Latin print) as ASCII.
+  const text = ocrText.normalize('NFKC');
   const lines = toLines(text, opts.lineConfidences);
   const upper = text.toUpperCase();
   const country = opts.country ?? guessCountry(text);

@@ -118,6 +118,8 @@ export function tidyMerchantName(text: string): string {
         /\b(S[Dd][Nn]\.?\s*)(B[Nn][Dd]|BH$|Bh$)/g,
         (_, sdn: string, bhd: string) => sdn + (bhd[1] === bhd[1]!.toUpperCase() ? 'BHD' : 'Bhd'),
       )
+      // `(M)` (Malaysia) before SDN BHD, its M read as 4, H, N, W, IVI or rn: `ANZEL ADVERTISING (4) SDN BHD`.
+      .replace(/\(\s*(?:4|H|N|W|IVI|IV|rn|RN)\s*\)(?=\s*S[DdOo0][Nn]\b)/g, '(M)')
       // Digits inside dotted initials are letters: `MR. D.1.Y.` is MR. D.I.Y.
       .replace(/\b(?:[A-Z0-9]\.){2,}/g, (initials) =>
         /[A-Z]/.test(initials)

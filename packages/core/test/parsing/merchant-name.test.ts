@@ -29,6 +29,9 @@ describe('tidyMerchantName', () => {
     );
     expect(tidyMerchantName('Guardian Health And Beauty Sdn Bnd')).toBe('Guardian Health And Beauty Sdn Bhd');
     expect(tidyMerchantName('BH PETROL SDN BHD')).toBe('BH PETROL SDN BHD');
+    // The (M) of a Malaysian company, its M misread; other brackets stay.
+    expect(tidyMerchantName('Anzel Advertising (4) Sdn bhd')).toBe('Anzel Advertising (M) Sdn bhd');
+    expect(tidyMerchantName('GARDENIA BAKERIES (KL) SDN BHD')).toBe('GARDENIA BAKERIES (KL) SDN BHD');
   });
 
   it('reads digits inside dotted initials as the letters they look like', () => {

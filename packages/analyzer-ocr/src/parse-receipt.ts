@@ -105,14 +105,23 @@ interface Picked<T> {
 
 function pickDate(lines: ReceiptLine[], order: DateOrder): Picked<FoundDate> | null {
   let first: Picked<FoundDate> | null = null;
+  let standalone: Picked<FoundDate> | null = null;
   for (const line of lines) {
     if (NOT_TRANSACTION_DATE_RE.test(line.upper)) continue;
     const found = findDates(line.text, order);
     if (found.length === 0) continue;
     if (DATE_LABEL_RE.test(line.upper)) return { value: found[0]!, line };
+    // The till prints the date with the time: `15-07-18 10:35` beats any other unlabelled date.
+    const timed = found.find((d) => findTimes(line.text.slice(d.index + d.text.length)).length > 0);
+    if (timed) return { value: timed, line };
     first ??= { value: found[0]!, line };
+    // Digits run on from letters (`HD01-3-70`, `XE11-22-30`) are a product code, not a date.
+    standalone ??= (() => {
+      const own = found.find((d) => !/[\p{L}]$/u.test(line.text.slice(0, d.index)));
+      return own ? { value: own, line } : null;
+    })();
   }
-  return first;
+  return standalone ?? first;
 }
 
 /** Day/month order: from an unambiguous numeric date on the receipt, else from the country. */

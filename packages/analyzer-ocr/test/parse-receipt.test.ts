@@ -421,9 +421,9 @@ describe('merchant', () => {
     );
     expect(ampersand.merchant.name).toBe('HOME GARDEN HARDWARE & ELECTRICAL');
     // A name line followed by an address line stays alone.
-    expect(
-      parseReceiptText(text(['KEDAI RUNCIT AMAN &', 'NO 5, JALAN BESAR', 'KLANG'])).merchant.name,
-    ).toBe('KEDAI RUNCIT AMAN &');
+    expect(parseReceiptText(text(['KEDAI RUNCIT AMAN &', 'NO 5, JALAN BESAR', 'KLANG'])).merchant.name).toBe(
+      'KEDAI RUNCIT AMAN &',
+    );
   });
 });
 
@@ -457,6 +457,21 @@ describe('confidence and empty input', () => {
       '2024-03-04',
     );
     expect(parseReceiptText('SHOP\n03/04/2024').receipt.transaction_date).toBe('2024-04-03');
+  });
+
+  it('takes the date printed with the time over a product code that looks like a date', () => {
+    const parsed = parseReceiptText(
+      text(['HARDWARE SHOP', 'HA06HD01-3-70', '9065940 4X1.79 7.16', 'TOTAL 7.16', '15-07-18 10:35 SH01']),
+    );
+    expect(parsed.receipt.transaction_date).toBe('2018-07-15');
+    expect(parsed.receipt.transaction_time).toBe('10:35:00');
+  });
+
+  it('passes over digits run on from letters when another date stands alone', () => {
+    const parsed = parseReceiptText(
+      text(['HARDWARE SHOP', 'XE11-12-30 2X5.30 10.60', 'PRINTED 24-01-16', 'TOTAL 10.60']),
+    );
+    expect(parsed.receipt.transaction_date).toBe('2016-01-24');
   });
 
   it('reads an ambiguous date in the order another date on the receipt proves', () => {

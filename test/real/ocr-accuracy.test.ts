@@ -26,12 +26,12 @@ if (!existsSync(sroie)) throw new Error(`No SROIE receipts at ${sroie}.`);
 /**
  * Receipts read exactly right by `npm run eval -- --analyzer ocr --engine combined` when these floors
  * were set, less one: [even half (47), odd half (47)]. Measured: company 38 / 37, date 44 / 47,
- * total 44 / 46. Raise them when the analyzer improves; never lower them.
+ * total 45 / 46. Raise them when the analyzer improves; never lower them.
  */
 const FLOORS = {
   company: [37, 36],
   date: [43, 46],
-  total: [43, 45],
+  total: [44, 45],
 } as const;
 
 let analyzer: OcrAnalyzer;

@@ -207,13 +207,18 @@ interface TotalsReading {
   change: number | null;
 }
 
+/** Largest cash rounding a till applies (to the nearest 0.05 or 0.10). */
+const MAX_ROUNDING = 0.1;
+
 /**
  * Reads the money lines at the foot of the receipt. The total is the amount paid: lines that name it
  * (GRAND TOTAL, TOTAL DUE, NETT TOTAL, ROUNDED TOTAL, TOTAL INCL GST…) weigh more than a plain TOTAL;
  * SUBTOTAL, tax, discount, count, CASH, TENDERED and CHANGE lines and tax summary tables never count.
  * When several amounts compete, the one that other lines agree with wins: repeated on another total
  * line, equal to cash minus change, to the item sum (with or without tax), or to another total plus
- * the rounding adjustment. Without any total line, cash minus change (or the cash paid) stands in.
+ * the rounding adjustment. When the receipt rounds and cash minus change is within a rounding of
+ * the total read, it is the total. Without any total line, cash minus change (or the cash paid)
+ * stands in.
  */
 function readTotals(lines: ReceiptLine[], itemSum: number | null): TotalsReading {
   const candidates: TotalCandidate[] = [];
@@ -295,6 +300,25 @@ function readTotals(lines: ReceiptLine[], itemSum: number | null): TotalsReading
   }
 
   let total: Picked<number> | null = best ? { value: best.c.value, line: best.c.line } : null;
+  // A receipt that rounds the amount due (a rounding line with an amount) was paid the rounded
+  // amount: cash minus change settles it when the rounded total line itself was misread or not
+  // recognised (the total read is on no other line).
+  const repeated = best !== null && candidates.some((o) => o !== best!.c && near(o.value, best!.c.value));
+  if (
+    total &&
+    !repeated &&
+    rounding !== null &&
+    rounding !== 0 &&
+    paid !== null &&
+    change !== null &&
+    change >= 0 &&
+    paid > change
+  ) {
+    const settled = roundMoney(paid - change);
+    if (!near(settled, total.value) && Math.abs(settled - total.value) <= MAX_ROUNDING + 0.005) {
+      total = { value: settled, line: total.line };
+    }
+  }
   if (!total && paid !== null) {
     total = {
       value: change !== null && change > 0 && change < paid ? roundMoney(paid - change) : paid,

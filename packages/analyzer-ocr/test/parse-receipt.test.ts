@@ -459,6 +459,36 @@ describe('confidence and empty input', () => {
     expect(parseReceiptText('SHOP\n03/04/2024').receipt.transaction_date).toBe('2024-04-03');
   });
 
+  it('takes cash minus change as the total when the receipt rounds and the rounded total was misread', () => {
+    const lines = [
+      'SHOP',
+      'SOAP 14.38',
+      'Total Sales (Inclusive GST) RM 14.38',
+      'Rounding Adjustment RM 0.02',
+    ];
+    const rounded = parseReceiptText(
+      text([...lines, 'Rovnding RM 14.40', 'CASH RM 20.00', 'CHANGE RM 5.60']),
+    );
+    expect(rounded.receipt.total_amount).toBe(14.4);
+    // No rounding applied (0.00), or a total two lines agree on: a misread cash amount changes nothing.
+    const none = parseReceiptText(
+      text(['SHOP', 'SOAP 5.00', 'Total 5.00', 'Rounding Adjustment 0.00', 'CASH 10.02', 'CHANGE 5.00']),
+    );
+    expect(none.receipt.total_amount).toBe(5);
+    const agreed = parseReceiptText(
+      text([
+        'SHOP',
+        'SOAP 5.00',
+        'Total 5.00',
+        'Rounding Adj 0.02',
+        'Total After Rounding 5.00',
+        'CASH 10.02',
+        'CHANGE 5.00',
+      ]),
+    );
+    expect(agreed.receipt.total_amount).toBe(5);
+  });
+
   it('takes the date printed with the time over a product code that looks like a date', () => {
     const parsed = parseReceiptText(
       text(['HARDWARE SHOP', 'HA06HD01-3-70', '9065940 4X1.79 7.16', 'TOTAL 7.16', '15-07-18 10:35 SH01']),

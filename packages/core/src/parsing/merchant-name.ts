@@ -99,9 +99,18 @@ function nameWordOf(word: string): string | null {
   return found;
 }
 
-/** Repairs one misread letter in the name words of a company name, keeping the word's case. */
+/** A name word glued to the word before it (OCR's lost space): `SANYUSTATIONERY`. */
+const GLUED_NAME_WORD = new RegExp(String.raw`\b(\p{L}{2,})(${NAME_WORDS.join('|')})\b`, 'giu');
+
+/**
+ * Repairs one misread letter in the name words of a company name, keeping the word's case, and
+ * puts back the space OCR lost before one.
+ */
 function repairNameWords(text: string): string {
-  return text.replace(/\p{L}[\p{L}0-9]+/gu, (word) => {
+  const spaced = text.replace(GLUED_NAME_WORD, (glued, before: string, word: string) =>
+    NAME_WORDS.includes(glued.toUpperCase()) ? glued : `${before} ${word}`,
+  );
+  return spaced.replace(/\p{L}[\p{L}0-9]+/gu, (word) => {
     const repaired = nameWordOf(word);
     if (!repaired) return word;
     if (word === word.toUpperCase()) return repaired;

@@ -12,6 +12,12 @@ describe('tidyMerchantName', () => {
     expect(tidyMerchantName('Aik Huat Hardhare Enterprise')).toBe('Aik Huat Hardware Enterprise');
   });
 
+  it('puts back the space OCR lost before such a word', () => {
+    expect(tidyMerchantName('SANYUSTATIONERY SHOP')).toBe('SANYU STATIONERY SHOP');
+    expect(tidyMerchantName('Golden Bakeries')).toBe('Golden Bakeries');
+    expect(tidyMerchantName('SUPERMARKET JAYA')).toBe('SUPERMARKET JAYA');
+  });
+
   it('leaves proper names, short words and two misread letters alone', () => {
     // A name one letter away from a business word is not one.
     expect(tidyMerchantName('TOFFEE HOUSE')).toBe('TOFFEE HOUSE');

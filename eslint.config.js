@@ -36,19 +36,19 @@ const features = folders('web/src/features');
 const zones = [
   {
     target: 'packages/core',
-    from: ['packages', 'lambdas', 'web', 'infra'],
+    from: ['packages', 'lambdas', 'dev', 'web', 'infra'],
     except: ['./core'],
     message: 'packages/core imports nothing of ours: the adapters, lambdas, web and infra depend on it.',
   },
   ...adapters.map((adapter) => ({
     target: `packages/${adapter}/src`,
-    from: ['packages', 'lambdas', 'web', 'infra'],
+    from: ['packages', 'lambdas', 'dev', 'web', 'infra'],
     except: ['./core', `./${adapter}`],
     message: 'An adapter imports only @receipts/core and its own SDK, never another adapter.',
   })),
   {
     target: 'web/src',
-    from: ['packages', 'lambdas', 'infra'],
+    from: ['packages', 'lambdas', 'dev', 'infra'],
     except: ['./core'],
     message: 'The web app imports only @receipts/core.',
   },
@@ -74,9 +74,21 @@ const zones = [
     message: 'The server does not import the web app or the infrastructure.',
   },
   {
+    target: ['lambdas', 'packages'],
+    from: 'dev',
+    message:
+      'dev/ (the local stack) is never deployed: what runs on Lambda does not import it; it imports them.',
+  },
+  {
+    target: 'dev',
+    from: ['web', 'infra'],
+    message:
+      'The local stack serves the built web app; it does not import the web app or the infrastructure.',
+  },
+  {
     target: 'infra',
-    from: 'web',
-    message: 'Infra does not import the web app; it deploys its build.',
+    from: ['web', 'dev'],
+    message: 'Infra does not import the web app (it deploys its build) or the local stack.',
   },
 ];
 
@@ -145,9 +157,10 @@ export default tseslint.config(
       ],
     },
   },
-  // Infra takes what packages publish in their package.json exports, never a path into their src/.
+  // Infra and the local stack take what packages publish in their package.json exports, never a
+  // path into their src/.
   {
-    files: ['infra/**/*.ts'],
+    files: ['infra/**/*.ts', 'dev/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

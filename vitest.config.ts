@@ -11,7 +11,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/*/{src,test}/**/*.test.ts', 'lambdas/**/*.test.ts'],
+          include: ['packages/*/{src,test}/**/*.test.ts', 'lambdas/**/*.test.ts', 'dev/**/*.test.ts'],
           environment: 'node',
         },
       },

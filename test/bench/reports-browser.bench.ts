@@ -14,7 +14,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ReceiptRepository, clearReportIndexes, refreshAppDataCache } from '@receipts/core';
-import { startLocalStack } from '../../lambdas/src/local/stack';
+import { startLocalStack } from '../../dev/src/stack';
 import { launchChromium } from '../e2e/support/browser';
 import { generatedReceipts, seedReceipts } from '../support/report-seed';
 

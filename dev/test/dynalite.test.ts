@@ -7,7 +7,7 @@ import {
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDynalite, type RunningDynalite } from './dynalite';
+import { startDynalite, type RunningDynalite } from '../src/dynalite';
 
 let dynalite: RunningDynalite;
 let client: DynamoDBClient;

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES, ROUTES, silentLogger, type RouteName } from '@receipts/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { json } from '../src/http/responses';
-import { startLocalServer, type LocalServer } from '../src/local/server';
-import type { ApiHandler } from '../src/route-handlers';
+import { json } from '@receipts/lambdas/http/responses';
+import { startLocalServer, type LocalServer } from '../src/server';
+import type { ApiHandler } from '@receipts/lambdas/route-handlers';
 
 describe('the local server', () => {
   let server: LocalServer;

@@ -13,8 +13,8 @@ import {
   type RouteName,
 } from '@receipts/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { HttpResult } from '../http/responses';
-import { ROUTE_HANDLERS, type ApiHandler } from '../route-handlers';
+import type { HttpResult } from '@receipts/lambdas/http/responses';
+import { ROUTE_HANDLERS, type ApiHandler } from '@receipts/lambdas/route-handlers';
 
 /** Options of {@link startLocalServer}. */
 export interface LocalServerOptions {

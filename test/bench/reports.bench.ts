@@ -33,8 +33,8 @@ import {
 import { LocalBlobStore } from '@receipts/blob-local';
 import { AzureTableStore } from '@receipts/store-azure';
 import { DynamoTableStore, createStoreTable } from '@receipts/store-dynamo';
-import { startAzurite } from '../../lambdas/src/local/azurite';
-import { startDynalite } from '../../lambdas/src/local/dynalite';
+import { startAzurite } from '../../dev/src/azurite';
+import { startDynalite } from '../../dev/src/dynalite';
 import { generatedReceipts, seedReceipts, type SeedReceipt } from '../support/report-seed';
 
 const envInt = (name: string, fallback: number) => {

@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OcrAnalyzer } from '@receipts/analyzer-ocr';
-import { evaluate, formatReport, type EvalReport } from '../../lambdas/src/eval/evaluate';
+import { evaluate, formatReport, type EvalReport } from '../../tools/src/eval/evaluate';
 
 const fixtures = process.env['RECEIPT_FIXTURES_DIR'];
 if (!fixtures) {

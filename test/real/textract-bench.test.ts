@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { evaluate, type EvalSplit } from '../../lambdas/src/eval/evaluate';
+import { evaluate, type EvalSplit } from '../../tools/src/eval/evaluate';
 
 const fixtures = process.env['RECEIPT_FIXTURES_DIR'];
 if (!fixtures) {

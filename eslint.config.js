@@ -36,19 +36,19 @@ const features = folders('web/src/features');
 const zones = [
   {
     target: 'packages/core',
-    from: ['packages', 'lambdas', 'web', 'infra'],
+    from: ['packages', 'lambdas', 'dev', 'tools', 'web', 'infra'],
     except: ['./core'],
     message: 'packages/core imports nothing of ours: the adapters, lambdas, web and infra depend on it.',
   },
   ...adapters.map((adapter) => ({
     target: `packages/${adapter}/src`,
-    from: ['packages', 'lambdas', 'web', 'infra'],
+    from: ['packages', 'lambdas', 'dev', 'tools', 'web', 'infra'],
     except: ['./core', `./${adapter}`],
     message: 'An adapter imports only @receipts/core and its own SDK, never another adapter.',
   })),
   {
     target: 'web/src',
-    from: ['packages', 'lambdas', 'infra'],
+    from: ['packages', 'lambdas', 'dev', 'tools', 'infra'],
     except: ['./core'],
     message: 'The web app imports only @receipts/core.',
   },
@@ -74,9 +74,27 @@ const zones = [
     message: 'The server does not import the web app or the infrastructure.',
   },
   {
+    target: ['lambdas', 'packages'],
+    from: ['dev', 'tools'],
+    message:
+      'dev/ (the local stack) and tools/ (the CLIs) are never deployed: what runs on Lambda does not import them; they import it.',
+  },
+  {
+    target: 'dev',
+    from: ['web', 'infra', 'tools'],
+    message:
+      'The local stack serves the built web app; it does not import the web app or the infrastructure.',
+  },
+  {
     target: 'infra',
-    from: 'web',
-    message: 'Infra does not import the web app; it deploys its build.',
+    from: ['web', 'dev', 'tools'],
+    message: 'Infra does not import the web app (it deploys its build), the local stack or the CLIs.',
+  },
+  {
+    target: 'tools',
+    from: ['web', 'infra', 'dev'],
+    message:
+      'The CLIs use the packages; they do not import the web app, the infrastructure or the local stack.',
   },
 ];
 
@@ -145,9 +163,10 @@ export default tseslint.config(
       ],
     },
   },
-  // Infra takes what packages publish in their package.json exports, never a path into their src/.
+  // Infra, the local stack and the CLIs take what packages publish in their package.json exports,
+  // never a path into their src/.
   {
-    files: ['infra/**/*.ts'],
+    files: ['infra/**/*.ts', 'dev/**/*.ts', 'tools/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

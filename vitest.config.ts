@@ -11,7 +11,12 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/*/{src,test}/**/*.test.ts', 'lambdas/**/*.test.ts'],
+          include: [
+            'packages/*/{src,test}/**/*.test.ts',
+            'lambdas/**/*.test.ts',
+            'dev/**/*.test.ts',
+            'tools/**/*.test.ts',
+          ],
           environment: 'node',
         },
       },

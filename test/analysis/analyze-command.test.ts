@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnalysisResult } from '@receipts/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAnalyze } from '../../lambdas/src/cli/analyze-command';
+import { runAnalyze } from '../../tools/src/cli/analyze-command';
 import { SAMPLE_RECEIPTS, sampleReceiptJpeg } from '../support/receipt-images';
 
 let dir: string;

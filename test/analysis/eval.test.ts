@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OcrAnalyzer } from '@receipts/analyzer-ocr';
-import { evaluate, formatReport } from '../../lambdas/src/eval/evaluate';
+import { evaluate, formatReport } from '../../tools/src/eval/evaluate';
 import { SAMPLE_RECEIPTS, sampleReceiptJpeg, type SampleReceipt } from '../support/receipt-images';
 
 const run = promisify(execFile);
@@ -122,7 +122,7 @@ describe('evaluate', () => {
 
 describe('npm run eval', () => {
   const cli = (args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', path.join(root, 'lambdas/src/cli/eval.ts'), ...args], {
+    run(process.execPath, ['--import', 'tsx', path.join(root, 'tools/src/cli/eval.ts'), ...args], {
       cwd: root,
     }).then(
       (r) => ({ code: 0, ...r }),

@@ -21,8 +21,8 @@ import { AzureTableStore } from '@receipts/store-azure';
 import { DynamoTableStore, createStoreTable } from '@receipts/store-dynamo';
 import { LocalBlobStore } from '@receipts/blob-local';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAzurite } from '../../lambdas/src/local/azurite';
-import { startDynalite } from '../../lambdas/src/local/dynalite';
+import { startAzurite } from '../../dev/src/azurite';
+import { startDynalite } from '../../dev/src/dynalite';
 import {
   FakeAnalyzer,
   RecordingNotifier,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, UnauthorizedError } from '@receipts/core';
 import { FirebaseIdentityVerifier } from '@receipts/identity-firebase';
-import { startAuthEmulator, type AuthEmulator } from '../../lambdas/src/local/firebase-auth-emulator';
+import { startAuthEmulator, type AuthEmulator } from '../../dev/src/firebase-auth-emulator';
 
 /** An unsigned token shaped like the emulator's own, with the claims a forger would choose. */
 function unsignedToken(claims: Record<string, unknown>): string {

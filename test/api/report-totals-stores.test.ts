@@ -15,8 +15,8 @@ import {
 import { AzureTableStore } from '@receipts/store-azure';
 import { DynamoTableStore, createStoreTable } from '@receipts/store-dynamo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAzurite } from '../../lambdas/src/local/azurite';
-import { startDynalite } from '../../lambdas/src/local/dynalite';
+import { startAzurite } from '../../dev/src/azurite';
+import { startDynalite } from '../../dev/src/dynalite';
 import { MemoryBlobStore } from '../../packages/core/test/support/fakes';
 import {
   appDataFromAllRows,

@@ -39,8 +39,8 @@ import { loadConfig } from '../../lambdas/src/config';
 import { createServices, installServices, type Services } from '../../lambdas/src/composition';
 import { handler as getAppDataHandler } from '../../lambdas/src/handlers/get-app-data';
 import { handler as uploadHandler } from '../../lambdas/src/handlers/upload-receipt';
-import { startAzurite } from '../../lambdas/src/local/azurite';
-import { startDynalite } from '../../lambdas/src/local/dynalite';
+import { startAzurite } from '../../dev/src/azurite';
+import { startDynalite } from '../../dev/src/dynalite';
 import { createScanWorker } from '../../lambdas/src/worker';
 import { SAMPLE_RECEIPTS, renderReceipt } from '../support/receipt-images';
 

@@ -22,8 +22,8 @@ import {
 import { LocalBlobStore } from '@receipts/blob-local';
 import { AzureTableStore } from '@receipts/store-azure';
 import { DynamoTableStore, createStoreTable } from '@receipts/store-dynamo';
-import { startAzurite } from '../../lambdas/src/local/azurite';
-import { startDynalite } from '../../lambdas/src/local/dynalite';
+import { startAzurite } from '../../dev/src/azurite';
+import { startDynalite } from '../../dev/src/dynalite';
 import { zipStream } from '../../lambdas/src/http/zip';
 import { generatedReceipts, seedReceipts } from '../support/report-seed';
 

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { receiptIdFor } from '@receipts/core';
-import { startLocalStack } from '../../lambdas/src/local/stack';
+import { startLocalStack } from '../../dev/src/stack';
 import { launchChromium } from '../e2e/support/browser';
 import { generatedReceipts, seedReceipts } from '../support/report-seed';
 

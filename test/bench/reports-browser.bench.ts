@@ -14,7 +14,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TABLES, clearReportIndexes, receiptIdFor, refreshAppDataCache, updateReceipt } from '@receipts/core';
-import { startLocalStack } from '../../lambdas/src/local/stack';
+import { startLocalStack } from '../../dev/src/stack';
 import { launchChromium } from '../e2e/support/browser';
 import { generatedReceipts, seedReceipts } from '../support/report-seed';
 

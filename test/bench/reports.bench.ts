@@ -33,8 +33,8 @@ import {
 import { LocalBlobStore } from '@receipts/blob-local';
 import { AzureTableStore } from '@receipts/store-azure';
 import { DynamoTableStore, createStoreTable } from '@receipts/store-dynamo';
-import { startAzurite } from '../../lambdas/src/local/azurite';
-import { startDynalite } from '../../lambdas/src/local/dynalite';
+import { startAzurite } from '../../dev/src/azurite';
+import { startDynalite } from '../../dev/src/dynalite';
 import { generatedReceipts, seedReceipts, type SeedReceipt } from '../support/report-seed';
 
 const envInt = (name: string, fallback: number) => {
@@ -148,23 +148,25 @@ async function measure(
     patched.push((await time(() => ask({ table: 'receipts' })))[0]);
   }
   figures.set('first page after an edit (report data patched) p50', [percentile(patched, 50), 'ms']);
-  // Each query is measured the first time it is asked (its rows are then kept with the index) and
-  // again (the next page, or the table opened again, is cut from the kept rows).
+  // Each query is measured the first time it is asked (a bounded top-k over the rows under its
+  // filter, which are then kept with the index), the second time (they are sorted once) and later
+  // (the next page, or the table opened again, is cut from the sorted rows).
   const forget = async () => (await reportIndexOf(deps, uid)).results.clear();
   const firstAndAgain = async (label: string, queries: Record<string, string>[]) => {
-    const first: number[] = [];
-    const again: number[] = [];
+    const runs: [number[], number[], number[]] = [[], [], []];
     let bytes = 0;
     for (let i = 0; i < SAMPLES; i++) {
       const query = queries[i % queries.length]!;
       await forget();
-      const [elapsed, page] = await time(() => ask(query));
-      first.push(elapsed);
-      again.push((await time(() => ask(query)))[0]);
-      bytes = Math.max(bytes, Buffer.byteLength(JSON.stringify(page)));
+      for (const run of runs) {
+        const [elapsed, page] = await time(() => ask(query));
+        run.push(elapsed);
+        bytes = Math.max(bytes, Buffer.byteLength(JSON.stringify(page)));
+      }
     }
-    figures.set(`${label} p50`, [percentile(first, 50), 'ms']);
-    figures.set(`${label} p50, asked again`, [percentile(again, 50), 'ms']);
+    figures.set(`${label} p50`, [percentile(runs[0], 50), 'ms']);
+    figures.set(`${label} p50, second time (sorts)`, [percentile(runs[1], 50), 'ms']);
+    figures.set(`${label} p50, later`, [percentile(runs[2], 50), 'ms']);
     return bytes;
   };
   for (const table of REPORT_TABLES) {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import type { Analyzer } from '@receipts/core';
-import { startLocalStack, type LocalStack } from '../../lambdas/src/local/stack';
+import { startLocalStack, type LocalStack } from '../../dev/src/stack';
 import { sampleReceiptJpeg } from '../support/receipt-images';
 import { seedReceipts, type SeedReceipt } from '../support/report-seed';
 import { PHONE, WIDE, launchChromium, screenshot, watchConsole } from './support/browser';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { startLocalStack, type LocalStack } from '../../lambdas/src/local/stack';
+import { startLocalStack, type LocalStack } from '../../dev/src/stack';
 import { FakeAnalyzer, fakeReceiptImage } from '../../packages/core/test/support/fakes';
 import { ApiClient, jpegDataUrl } from '../api/support/api-client';
 import { WIDE, launchChromium, screenshot, watchConsole } from './support/browser';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { OcrAnalyzer } from '@receipts/analyzer-ocr';
 import { ReceiptRepository, receiptIdFor } from '@receipts/core';
-import { startLocalStack, type LocalStack } from '../../lambdas/src/local/stack';
+import { startLocalStack, type LocalStack } from '../../dev/src/stack';
 import { SAMPLE_RECEIPTS, sampleReceiptJpeg } from '../support/receipt-images';
 import { multiPageReceiptPdf } from '../support/receipt-pdfs';
 import { PHONE, launchChromium, screenshot, watchConsole } from './support/browser';

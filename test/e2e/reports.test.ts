@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { startLocalStack, type LocalStack } from '../../lambdas/src/local/stack';
+import { startLocalStack, type LocalStack } from '../../dev/src/stack';
 import { seedReceipts, type SeedReceipt } from '../support/report-seed';
 import { sampleReceiptJpeg } from '../support/receipt-images';
 import { WIDE, launchChromium, screenshot, watchConsole } from './support/browser';

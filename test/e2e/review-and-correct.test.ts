@@ -10,7 +10,7 @@ import {
   type Analyzer,
   type AppData,
 } from '@receipts/core';
-import { startLocalStack, type LocalStack } from '../../lambdas/src/local/stack';
+import { startLocalStack, type LocalStack } from '../../dev/src/stack';
 import { ApiClient, jpegDataUrl } from '../api/support/api-client';
 import { anotherCopy, sampleReceiptJpeg } from '../support/receipt-images';
 import { PHONE, WIDE, launchChromium, screenshot, watchConsole } from './support/browser';

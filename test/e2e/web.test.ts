@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { OcrAnalyzer } from '@receipts/analyzer-ocr';
 import { MAX_IMAGE_BYTES } from '@receipts/core/api';
-import { startLocalStack, type LocalStack } from '../../lambdas/src/local/stack';
+import { startLocalStack, type LocalStack } from '../../dev/src/stack';
 import { SAMPLE_RECEIPTS, sampleReceiptJpeg } from '../support/receipt-images';
 import { PHONE, WIDE, launchChromium, screenshot, watchConsole } from './support/browser';
 import { GatedAnalyzer } from './support/gated-analyzer';

@@ -6,7 +6,7 @@ import {
 import type { CfnElement } from 'aws-cdk-lib';
 import { REQUIRED_TABLES } from '@receipts/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDynalite, type RunningDynalite } from '../../lambdas/src/local/dynalite';
+import { startDynalite, type RunningDynalite } from '../../dev/src/dynalite';
 import { createStoreTable } from '../../packages/store-dynamo/src/create-store-table';
 import { DynamoTableStore } from '../../packages/store-dynamo/src/dynamo-table-store';
 import { removeTempFolders, synthApp, type SynthesisedApp } from './synth-app';

@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OcrAnalyzer } from '@receipts/analyzer-ocr';
-import { evaluate, formatReport, type EvalReport } from '../../lambdas/src/eval/evaluate';
+import { evaluate, formatReport, type EvalReport } from '../../tools/src/eval/evaluate';
 
 const fixtures = process.env['RECEIPT_FIXTURES_DIR'];
 if (!fixtures) {
@@ -25,13 +25,13 @@ if (!existsSync(sroie)) throw new Error(`No SROIE receipts at ${sroie}.`);
 
 /**
  * Receipts read exactly right by `npm run eval -- --analyzer ocr --engine combined` when these floors
- * were set, less one: [even half (47), odd half (47)]. Measured: company 36 / 34, date 42 / 47,
- * total 44 / 46. Raise them when the analyzer improves; never lower them.
+ * were set, less one: [even half (47), odd half (47)]. Measured: company 38 / 37, date 44 / 47,
+ * total 45 / 46. Raise them when the analyzer improves; never lower them.
  */
 const FLOORS = {
-  company: [35, 33],
-  date: [41, 46],
-  total: [43, 45],
+  company: [37, 36],
+  date: [43, 46],
+  total: [44, 45],
 } as const;
 
 let analyzer: OcrAnalyzer;

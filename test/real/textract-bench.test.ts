@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { evaluate, type EvalSplit } from '../../lambdas/src/eval/evaluate';
+import { evaluate, type EvalSplit } from '../../tools/src/eval/evaluate';
 
 const fixtures = process.env['RECEIPT_FIXTURES_DIR'];
 if (!fixtures) {
@@ -28,7 +28,7 @@ const scope = (half: Half) => (half === 'all' ? {} : { split: half });
 const SROIE_FLOORS = {
   total: [50, 25, 25],
   date: [50, 25, 25],
-  company: [41, 22, 19],
+  company: [42, 22, 20],
 } as const;
 
 /** CORD: receipts with total and tax both right, and items matched in full: [whole, even, odd]. */

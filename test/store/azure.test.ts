@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigurationError, silentLogger } from '@receipts/core';
 import { AzureTableStore } from '@receipts/store-azure';
-import { startAzurite, type RunningAzurite } from '../../lambdas/src/local/azurite';
+import { startAzurite, type RunningAzurite } from '../../dev/src/azurite';
 import { describeTableStoreConformance } from './conformance';
 
 let azurite: RunningAzurite;

@@ -5,7 +5,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigurationError, silentLogger } from '@receipts/core';
 import { createStoreTable, DynamoTableStore } from '@receipts/store-dynamo';
-import { startDynalite, type RunningDynalite } from '../../lambdas/src/local/dynalite';
+import { startDynalite, type RunningDynalite } from '../../dev/src/dynalite';
 import { describeTableStoreConformance } from './conformance';
 
 const TABLE = 'receipts-conformance';

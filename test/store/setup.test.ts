@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { REQUIRED_TABLES, silentLogger, type Logger } from '@receipts/core';
 import { AzureTableStore, resetTables, setupTables, SETUP_CHECK_PARTITION } from '@receipts/store-azure';
 import { runCli, type CliIo } from '../../packages/store-azure/src/cli';
-import { startAzurite, type RunningAzurite } from '../../lambdas/src/local/azurite';
+import { startAzurite, type RunningAzurite } from '../../dev/src/azurite';
 
 let azurite: RunningAzurite;
 let location: string;

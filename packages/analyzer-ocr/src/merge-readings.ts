@@ -1,6 +1,7 @@
 import { totalChecksOut, type AnalyzedMerchant, type AnalyzedReceipt } from '@receipts/core';
 import type { ParsedReceipt } from './parse-receipt';
 import type { Rendering } from './preprocess';
+import { editDistance } from './combine-engines';
 
 /** One OCR reading of a receipt image and what the parser made of it. */
 export interface Reading {
@@ -67,9 +68,16 @@ interface Vote<T> {
 
 /**
  * The value most readings agree on; between equally supported values, the one read with the higher
- * line confidence; then the earlier reading. Null only when no reading has a value.
+ * line confidence; then the earlier reading. Null only when no reading has a value. With `alike`, a
+ * value also has the support of the readings whose values are alike (the same name with a letter
+ * or two read differently), so two near readings outvote a third, different one.
  */
-function elect<T>(readings: Reading[], pick: (p: ParsedReceipt) => T | null, field: string): T | null {
+function elect<T>(
+  readings: Reading[],
+  pick: (p: ParsedReceipt) => T | null,
+  field: string,
+  alike?: (a: T, b: T) => boolean,
+): T | null {
   const votes = new Map<string, Vote<T>>();
   readings.forEach((r, order) => {
     const value = pick(r.parsed);
@@ -84,18 +92,32 @@ function elect<T>(readings: Reading[], pick: (p: ParsedReceipt) => T | null, fie
       votes.set(key, { value, count: 1, confidence, order });
     }
   });
+  const all = [...votes.values()];
+  const support = (v: Vote<T>) =>
+    alike ? all.reduce((n, w) => n + (w === v || alike(v.value, w.value) ? w.count : 0), 0) : v.count;
   let best: Vote<T> | null = null;
-  for (const v of votes.values()) {
+  let bestSupport = 0;
+  for (const v of all) {
+    const n = support(v);
     if (
       !best ||
-      v.count > best.count ||
-      (v.count === best.count && v.confidence > best.confidence + 1e-9) ||
-      (v.count === best.count && Math.abs(v.confidence - best.confidence) <= 1e-9 && v.order < best.order)
+      n > bestSupport ||
+      (n === bestSupport && v.confidence > best.confidence + 1e-9) ||
+      (n === bestSupport && Math.abs(v.confidence - best.confidence) <= 1e-9 && v.order < best.order)
     ) {
       best = v;
+      bestSupport = n;
     }
   }
   return best ? best.value : null;
+}
+
+/** Names that differ by a few misread letters: at most a quarter of the longer, letters and digits only. */
+function similarNames(a: string, b: string): boolean {
+  const key = (name: string) => name.toUpperCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  const x = key(a);
+  const y = key(b);
+  return x.length > 0 && y.length > 0 && editDistance(x, y) <= Math.max(x.length, y.length) / 4;
 }
 
 /**
@@ -115,7 +137,14 @@ export function mergeReadings(readings: Reading[]): ParsedReceipt {
   }
   const merchant = { ...readings[0]!.parsed.merchant } as Record<string, unknown>;
   for (const key of merchantKeys) {
-    merchant[key] = elect(readings, (p) => p.merchant[key] as unknown, `merchant.${key}`);
+    merchant[key] = elect(
+      readings,
+      (p) => p.merchant[key] as unknown,
+      `merchant.${key}`,
+      key === 'name'
+        ? (a, b) => typeof a === 'string' && typeof b === 'string' && similarNames(a, b)
+        : undefined,
+    );
   }
 
   const total = receipt.total_amount as number | null;

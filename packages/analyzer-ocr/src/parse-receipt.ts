@@ -105,14 +105,23 @@ interface Picked<T> {
 
 function pickDate(lines: ReceiptLine[], order: DateOrder): Picked<FoundDate> | null {
   let first: Picked<FoundDate> | null = null;
+  let standalone: Picked<FoundDate> | null = null;
   for (const line of lines) {
     if (NOT_TRANSACTION_DATE_RE.test(line.upper)) continue;
     const found = findDates(line.text, order);
     if (found.length === 0) continue;
     if (DATE_LABEL_RE.test(line.upper)) return { value: found[0]!, line };
+    // The till prints the date with the time: `15-07-18 10:35` beats any other unlabelled date.
+    const timed = found.find((d) => findTimes(line.text.slice(d.index + d.text.length)).length > 0);
+    if (timed) return { value: timed, line };
     first ??= { value: found[0]!, line };
+    // Digits run on from letters (`HD01-3-70`, `XE11-22-30`) are a product code, not a date.
+    standalone ??= (() => {
+      const own = found.find((d) => !/[\p{L}]$/u.test(line.text.slice(0, d.index)));
+      return own ? { value: own, line } : null;
+    })();
   }
-  return first;
+  return standalone ?? first;
 }
 
 /** Day/month order: from an unambiguous numeric date on the receipt, else from the country. */
@@ -198,13 +207,18 @@ interface TotalsReading {
   change: number | null;
 }
 
+/** Largest cash rounding a till applies (to the nearest 0.05 or 0.10). */
+const MAX_ROUNDING = 0.1;
+
 /**
  * Reads the money lines at the foot of the receipt. The total is the amount paid: lines that name it
  * (GRAND TOTAL, TOTAL DUE, NETT TOTAL, ROUNDED TOTAL, TOTAL INCL GST…) weigh more than a plain TOTAL;
  * SUBTOTAL, tax, discount, count, CASH, TENDERED and CHANGE lines and tax summary tables never count.
  * When several amounts compete, the one that other lines agree with wins: repeated on another total
  * line, equal to cash minus change, to the item sum (with or without tax), or to another total plus
- * the rounding adjustment. Without any total line, cash minus change (or the cash paid) stands in.
+ * the rounding adjustment. When the receipt rounds and cash minus change is within a rounding of
+ * the total read, it is the total. Without any total line, cash minus change (or the cash paid)
+ * stands in.
  */
 function readTotals(lines: ReceiptLine[], itemSum: number | null): TotalsReading {
   const candidates: TotalCandidate[] = [];
@@ -286,6 +300,25 @@ function readTotals(lines: ReceiptLine[], itemSum: number | null): TotalsReading
   }
 
   let total: Picked<number> | null = best ? { value: best.c.value, line: best.c.line } : null;
+  // A receipt that rounds the amount due (a rounding line with an amount) was paid the rounded
+  // amount: cash minus change settles it when the rounded total line itself was misread or not
+  // recognised (the total read is on no other line).
+  const repeated = best !== null && candidates.some((o) => o !== best!.c && near(o.value, best!.c.value));
+  if (
+    total &&
+    !repeated &&
+    rounding !== null &&
+    rounding !== 0 &&
+    paid !== null &&
+    change !== null &&
+    change >= 0 &&
+    paid > change
+  ) {
+    const settled = roundMoney(paid - change);
+    if (!near(settled, total.value) && Math.abs(settled - total.value) <= MAX_ROUNDING + 0.005) {
+      total = { value: settled, line: total.line };
+    }
+  }
   if (!total && paid !== null) {
     total = {
       value: change !== null && change > 0 && change < paid ? roundMoney(paid - change) : paid,
@@ -314,7 +347,9 @@ function classifyReceipt(upper: string): string {
  * Reads receipt text (as OCR or a PDF text layer gives it) into merchant, receipt, items and taxes.
  * Pure: the same text always gives the same result. Fields it cannot find are null.
  */
-export function parseReceiptText(text: string, opts: ParseOptions = {}): ParsedReceipt {
+export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): ParsedReceipt {
+  // Full-width brackets, digits and letters (some engines read them off Latin print) as ASCII.
+  const text = ocrText.normalize('NFKC');
   const lines = toLines(text, opts.lineConfidences);
   const upper = text.toUpperCase();
   const country = opts.country ?? guessCountry(text);

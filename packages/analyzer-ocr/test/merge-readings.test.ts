@@ -60,6 +60,17 @@ describe('mergeReadings', () => {
     expect(mergeReadings([sure, unsure]).receipt.total_amount).toBe(7.5);
   });
 
+  it('lets two readings of one name with a letter apart outvote a surer third reading of another', () => {
+    const body = ['DATE 14/02/2018', 'BUN 2.00', 'CAKE 5.50', 'TOTAL 7.50'];
+    const first = reading(['SUNRISE BAKERY (4) SDN BHD', ...body], [0.6]);
+    const second = reading(['SUNRISE BAKERV (M) SDN BHD', ...body], [0.7]);
+    const third = reading(['TAMAN BERKELEY', ...body], [0.95]);
+    // The surer of the two alike readings.
+    expect(mergeReadings([first, second, third]).merchant.name).toBe('SUNRISE BAKERV (M) SDN BHD');
+    // Without a majority of alike names, the surest line still wins.
+    expect(mergeReadings([first, third]).merchant.name).toBe('TAMAN BERKELEY');
+  });
+
   it('fills a field only one reading found', () => {
     const withoutDate = reading(['SUNRISE BAKERY', 'BUN 2.00', 'CAKE 5.50', 'TOTAL 7.50'], []);
     expect(mergeReadings([withoutDate, reading(good, [])]).receipt.transaction_date).toBe('2018-02-14');

@@ -421,9 +421,9 @@ describe('merchant', () => {
     );
     expect(ampersand.merchant.name).toBe('HOME GARDEN HARDWARE & ELECTRICAL');
     // A name line followed by an address line stays alone.
-    expect(
-      parseReceiptText(text(['KEDAI RUNCIT AMAN &', 'NO 5, JALAN BESAR', 'KLANG'])).merchant.name,
-    ).toBe('KEDAI RUNCIT AMAN &');
+    expect(parseReceiptText(text(['KEDAI RUNCIT AMAN &', 'NO 5, JALAN BESAR', 'KLANG'])).merchant.name).toBe(
+      'KEDAI RUNCIT AMAN &',
+    );
   });
 });
 
@@ -457,6 +457,51 @@ describe('confidence and empty input', () => {
       '2024-03-04',
     );
     expect(parseReceiptText('SHOP\n03/04/2024').receipt.transaction_date).toBe('2024-04-03');
+  });
+
+  it('takes cash minus change as the total when the receipt rounds and the rounded total was misread', () => {
+    const lines = [
+      'SHOP',
+      'SOAP 14.38',
+      'Total Sales (Inclusive GST) RM 14.38',
+      'Rounding Adjustment RM 0.02',
+    ];
+    const rounded = parseReceiptText(
+      text([...lines, 'Rovnding RM 14.40', 'CASH RM 20.00', 'CHANGE RM 5.60']),
+    );
+    expect(rounded.receipt.total_amount).toBe(14.4);
+    // No rounding applied (0.00), or a total two lines agree on: a misread cash amount changes nothing.
+    const none = parseReceiptText(
+      text(['SHOP', 'SOAP 5.00', 'Total 5.00', 'Rounding Adjustment 0.00', 'CASH 10.02', 'CHANGE 5.00']),
+    );
+    expect(none.receipt.total_amount).toBe(5);
+    const agreed = parseReceiptText(
+      text([
+        'SHOP',
+        'SOAP 5.00',
+        'Total 5.00',
+        'Rounding Adj 0.02',
+        'Total After Rounding 5.00',
+        'CASH 10.02',
+        'CHANGE 5.00',
+      ]),
+    );
+    expect(agreed.receipt.total_amount).toBe(5);
+  });
+
+  it('takes the date printed with the time over a product code that looks like a date', () => {
+    const parsed = parseReceiptText(
+      text(['HARDWARE SHOP', 'HA06HD01-3-70', '9065940 4X1.79 7.16', 'TOTAL 7.16', '15-07-18 10:35 SH01']),
+    );
+    expect(parsed.receipt.transaction_date).toBe('2018-07-15');
+    expect(parsed.receipt.transaction_time).toBe('10:35:00');
+  });
+
+  it('passes over digits run on from letters when another date stands alone', () => {
+    const parsed = parseReceiptText(
+      text(['HARDWARE SHOP', 'XE11-12-30 2X5.30 10.60', 'PRINTED 24-01-16', 'TOTAL 10.60']),
+    );
+    expect(parsed.receipt.transaction_date).toBe('2016-01-24');
   });
 
   it('reads an ambiguous date in the order another date on the receipt proves', () => {

@@ -188,12 +188,10 @@ describe('TextractAnalyzer on a multi-page PDF (StartExpenseAnalysis / GetExpens
   });
 
   it('keeps one-page PDFs on the synchronous AnalyzeExpense', async () => {
-    textract
-      .on(AnalyzeExpenseCommand)
-      .resolves({
-        ...expenseResponse({ ...pageOne, summary: [...pageOne.summary, ...pageTwo.summary] }),
-        ...meta,
-      });
+    textract.on(AnalyzeExpenseCommand).resolves({
+      ...expenseResponse({ ...pageOne, summary: [...pageOne.summary, ...pageTwo.summary] }),
+      ...meta,
+    });
     const result = await analyzer.analyze(plainPdf(1), 'application/pdf', source);
     expect(result.receipt.total_amount).toBe(13.46);
     expect(textract.commandCalls(AnalyzeExpenseCommand)).toHaveLength(1);

@@ -1,5 +1,6 @@
 export * from './errors';
 export * from './table-store';
+export * from './table-checks';
 export * from './entities';
 export * from './analysis';
 export * from './ports';

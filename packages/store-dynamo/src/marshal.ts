@@ -6,7 +6,7 @@ import {
   type StoredEntity,
   type TableEntity,
 } from '@receipts/core';
-import { ATTR, DATE_TAG, entityKeyAttributes, PROPERTY_PREFIX } from './key-layout';
+import { ATTR, DATE_TAG, entityKeyAttributes, PROPERTY_PREFIX, type PrimaryKey } from './key-layout';
 
 /*
  * Values: string -> S, number -> N, boolean -> BOOL, null -> NULL, Date -> { M: { date: S(ISO) } }.
@@ -96,4 +96,12 @@ export function fromItem<T extends TableEntity>(item: Record<string, AttributeVa
     entity[name] = fromAttributeValue(name, value);
   }
   return entity as StoredEntity<T>;
+}
+
+/**
+ * The primary key of an item as DynamoDB's `Key`.
+ * @param key - pk and sk (from `entityKey` or `registryKey`)
+ */
+export function keyItem(key: PrimaryKey): Record<string, AttributeValue> {
+  return { [ATTR.pk]: { S: key.pk }, [ATTR.sk]: { S: key.sk } };
 }

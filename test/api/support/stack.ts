@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../../lambdas/src/local/stack';
+import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../../dev/src/stack';
 import { ApiClient } from './api-client';
 
 /** A local stack on free ports in a temp folder, quiet, for one test file. */

@@ -2,7 +2,7 @@
  * dynalite in a process of its own, so the soak run can kill it (SIGKILL) and start it again on the
  * same port and data folder. Usage: node --import tsx store-process.ts <port> <folder>
  */
-import { startDynalite } from '../../../lambdas/src/local/dynalite';
+import { startDynalite } from '../../../dev/src/dynalite';
 
 const [port, path] = process.argv.slice(2);
 const dynalite = await startDynalite({ port: Number(port), path: path! });

@@ -17,10 +17,124 @@ export function stripRegistration(text: string): string {
     .trim();
 }
 
+/**
+ * Words that shop and company names are made of everywhere (what a business is, not which one),
+ * for repairing one misread letter in them: `COMFANY` is COMPANY, `CONFECTIUNERY` CONFECTIONERY.
+ */
+const NAME_WORDS = [
+  'ADVERTISING',
+  'BAKERIES',
+  'BEVERAGES',
+  'BOOKSTORE',
+  'BOUTIQUE',
+  'BUILDING',
+  'CHEMICALS',
+  'COMPANY',
+  'COMPUTER',
+  'CONFECTIONERY',
+  'CORPORATION',
+  'DISTRIBUTOR',
+  'DISTRIBUTORS',
+  'ELECTRICAL',
+  'ELECTRONICS',
+  'ENGINEERING',
+  'ENTERPRISE',
+  'ENTERPRISES',
+  'EQUIPMENT',
+  'FASHION',
+  'FURNITURE',
+  'GROCERIES',
+  'GROCERS',
+  'GROCERY',
+  'HANDICRAFT',
+  'HARDWARE',
+  'HOLDINGS',
+  'HYPERMARKET',
+  'INDUSTRIES',
+  'INTERNATIONAL',
+  'JEWELLERY',
+  'KITCHEN',
+  'KOPITIAM',
+  'LOGISTICS',
+  'MACHINERY',
+  'MANAGEMENT',
+  'MARKETING',
+  'MATERIALS',
+  'MINIMARKET',
+  'PHARMACY',
+  'PRINTING',
+  'PRODUCTS',
+  'RESOURCES',
+  'RESTAURANT',
+  'SEAFOOD',
+  'SERVICES',
+  'SOLUTIONS',
+  'STATIONERY',
+  'SUPERMARKET',
+  'SUPPLIES',
+  'TAILORING',
+  'TRADERS',
+  'TRADING',
+  'TRANSPORT',
+  'VENTURES',
+];
+
+/** Shortest word repaired: shorter ones are too easily another real word one letter away. */
+const MIN_REPAIRED_WORD = 7;
+
+/** The name word `word` is with one letter misread, or null when it is none or could be two. */
+function nameWordOf(word: string): string | null {
+  if (word.length < MIN_REPAIRED_WORD) return null;
+  const upper = word.toUpperCase();
+  if (NAME_WORDS.includes(upper)) return null;
+  let found: string | null = null;
+  for (const candidate of NAME_WORDS) {
+    if (candidate.length !== upper.length) continue;
+    let differences = 0;
+    for (let i = 0; i < upper.length && differences < 2; i++) if (candidate[i] !== upper[i]) differences++;
+    if (differences !== 1) continue;
+    if (found) return null;
+    found = candidate;
+  }
+  return found;
+}
+
+/** A name word glued to the word before it (OCR's lost space): `SANYUSTATIONERY`. */
+const GLUED_NAME_WORD = new RegExp(String.raw`\b(\p{L}{2,})(${NAME_WORDS.join('|')})\b`, 'giu');
+
+/**
+ * Repairs one misread letter in the name words of a company name, keeping the word's case, and
+ * puts back the space OCR lost before one.
+ */
+function repairNameWords(text: string): string {
+  const spaced = text.replace(GLUED_NAME_WORD, (glued, before: string, word: string) =>
+    NAME_WORDS.includes(glued.toUpperCase()) ? glued : `${before} ${word}`,
+  );
+  return spaced.replace(/\p{L}[\p{L}0-9]+/gu, (word) => {
+    const repaired = nameWordOf(word);
+    if (!repaired) return word;
+    if (word === word.toUpperCase()) return repaired;
+    return repaired[0] + repaired.slice(1).toLowerCase();
+  });
+}
+
 /** Repairs the misreadings OCR makes most often in company suffixes and tidies the edges. */
 export function tidyMerchantName(text: string): string {
   return (
-    stripRegistration(text)
+    repairNameWords(stripRegistration(text))
+      // SDN BHD with its last letters misread or cut off: `Sdn Bnd`, `SDN BH` at the end.
+      .replace(
+        /\b(S[Dd][Nn]\.?\s*)(B[Nn][Dd]|BH$|Bh$)/g,
+        (_, sdn: string, bhd: string) => sdn + (bhd[1] === bhd[1]!.toUpperCase() ? 'BHD' : 'Bhd'),
+      )
+      // `(M)` (Malaysia) before SDN BHD, its M read as 4, H, N, W, IVI or rn: `ANZEL ADVERTISING (4) SDN BHD`.
+      .replace(/\(\s*(?:4|H|N|W|IVI|IV|rn|RN)\s*\)(?=\s*S[DdOo0][Nn]\b)/g, '(M)')
+      // Digits inside dotted initials are letters: `MR. D.1.Y.` is MR. D.I.Y.
+      .replace(/\b(?:[A-Z0-9]\.){2,}/g, (initials) =>
+        /[A-Z]/.test(initials)
+          ? initials.replace(/[0158]/g, (d) => ({ '0': 'O', '1': 'I', '5': 'S', '8': 'B' })[d]!)
+          : initials,
+      )
       .replace(/\bS[O0]N(\.?\s*[B8]HD)\b/g, 'SDN$1')
       .replace(/\b(SDN\.?\s*)8HD\b/g, '$1BHD')
       .replace(/\b(SDN\.?\s*)BH[I1l]D\b/g, '$1BHD')

@@ -1,22 +1,19 @@
 import { fileNameSchema, idSchema } from '../api';
-import { totalChecksOut, type AnalysisResult } from '../analysis';
+import type { AnalysisResult } from '../analysis';
 import { assessReview } from '../review';
-import type { ReanalysisChange, Tax } from '../entities';
-import { EDITABLE_RECEIPT_FIELDS } from '../api-edits';
 import { AnalyzerError, ConflictError, NotFoundError, StoreError, ValidationError } from '../errors';
 import type { Analyzer, BlobStore, Logger, Notifier, ScanJob, ScanQueue } from '../ports';
 import type { TableStore } from '../table-store';
 import {
-  UNKNOWN_MERCHANT,
-  analysisKey,
-  documentUrlFor,
-  imageKey,
-  itemIdFor,
-  merchantIdFor,
-  normaliseName,
-  normalisePostalCode,
-  receiptIdFor,
-} from '../repository/keys';
+  dictionaryEntriesOf,
+  itemRowsOf,
+  keepsEditedItems,
+  receiptCurrency,
+  receiptRowOf,
+  taxRowsOf,
+} from './analysis-rows';
+import { matchMerchant } from './merchant-match';
+import { analysisKey, imageKey, receiptIdFor } from '../repository/keys';
 import { ReceiptRepository, sha256Hex } from '../repository/receipt-repository';
 import type { ItemRow, MerchantRow, QueueRow, ReceiptRow } from '../repository/rows';
 import { nowOf } from './context';
@@ -314,24 +311,11 @@ async function recordFailure(deps: ScanWorkerDeps, fence: ClaimFence, error: unk
   return { outcome: 'retrying', reason };
 }
 
-const clean = (value: string | null | undefined): string | null => {
-  const trimmed = value?.replace(/\s+/g, ' ').trim();
-  return trimmed ? trimmed : null;
-};
-
-/** Picks the user's merchant this analysis is from: same name, and the same postal code where both have one. */
-function findMerchant(
-  merchants: MerchantRow[],
-  nameKey: string,
-  postal: string | null,
-): MerchantRow | undefined {
-  const sameName = merchants.filter((m) => m.name_key === nameKey);
-  return (
-    sameName.find((m) => normalisePostalCode(m.postal_code) === postal) ??
-    sameName.find((m) => postal === null || normalisePostalCode(m.postal_code) === null)
-  );
-}
-
+/**
+ * Writes what an analysis found: items and taxes, the merchant, the brand and corporation
+ * dictionaries, the analysis JSON and last the receipt row (the rows themselves come from
+ * merchant-match.ts and analysis-rows.ts). The order keeps the reports consistent at every step.
+ */
 async function persistAnalysis(
   deps: ScanWorkerDeps,
   repo: ReceiptRepository,
@@ -341,83 +325,25 @@ async function persistAnalysis(
 ): Promise<ReceiptRow> {
   const { userId, fileName } = job;
   const receiptId = receiptIdFor(userId, fileName);
-  const analysed = result.merchant;
-  const merchantName = clean(analysed.name) ?? UNKNOWN_MERCHANT;
-  const nameKey = normaliseName(merchantName);
-  const postal = normalisePostalCode(analysed.postal_code);
+  const ids = { userId, receiptId };
   const [merchants, previous] = await Promise.all([
     repo.listMerchants(userId),
     repo.getReceipt(userId, receiptId),
   ]);
-  // Analysed again: what a person set stays (see reanalysis rules in keepEdits).
-  const edited = new Set(previous?.edited ?? []);
-  const previousMerchant = previous
-    ? merchants.find((m) => m.merchant_id === previous.merchant_id)
-    : undefined;
-  const keptMerchant =
-    previousMerchant && (edited.has('merchant_name') || edited.has('merchant') || previousMerchant.edited)
-      ? previousMerchant
-      : undefined;
-  const known = keptMerchant ?? findMerchant(merchants, nameKey, postal);
-  // A merchant seen again keeps its id and name; what this receipt adds fills the gaps.
-  const merchant: MerchantRow = {
-    merchant_id: known?.merchant_id ?? merchantIdFor(merchantName, analysed.postal_code),
-    name: known?.name ?? merchantName,
-    phone_number: known?.phone_number ?? clean(analysed.phone_number),
-    postal_code: known?.postal_code ?? clean(analysed.postal_code),
-    city: known?.city ?? clean(analysed.city),
-    street_address: known?.street_address ?? clean(analysed.street_address),
-    user_id: userId,
-    owning_corporation: keptMerchant
-      ? (keptMerchant.owning_corporation ?? null)
-      : (clean(analysed.owning_corporation) ?? known?.owning_corporation ?? null),
-    vectors: known?.vectors ?? null,
-    name_key: keptMerchant?.name_key ?? nameKey,
-  };
-
-  const currency =
-    previous && edited.has('currency_code')
-      ? previous.currency_code
-      : (clean(result.receipt.currency_code)?.toUpperCase() ?? null);
-  const keepItems = previous !== null && edited.has('items');
+  const merchant: MerchantRow = matchMerchant({ userId, analysed: result.merchant, merchants, previous });
+  const currency = receiptCurrency(result, previous);
+  const keepItems = keepsEditedItems(previous);
   const items: ItemRow[] = keepItems
     ? await repo.listItemsOfReceipt(receiptId)
-    : result.items.map((item, i) => ({
-        item_id: itemIdFor(receiptId, i),
-        receipt_id: receiptId,
-        description: clean(item.description) ?? '',
-        unit_price: item.unit_price,
-        quantity: item.quantity,
-        total_price: item.total_price,
-        currency_code: currency,
-        user_id: userId,
-        brand: clean(item.brand),
-        product_type: clean(item.product_type),
-        product_identifier: clean(item.product_identifier),
-        vectors: null,
-        owning_corporation: clean(item.owning_corporation),
-      }));
-  const taxes: Tax[] = result.taxes.map((tax) => ({
-    receipt_id: receiptId,
-    description: clean(tax.description) ?? '',
-    rate: tax.rate,
-    amount: tax.amount,
-    currency_code: currency,
-    user_id: userId,
-  }));
+    : itemRowsOf(result, ids, currency);
 
   await Promise.all([
     keepItems ? Promise.resolve() : repo.replaceItems(receiptId, items),
-    repo.replaceTaxes(receiptId, taxes),
+    repo.replaceTaxes(receiptId, taxRowsOf(result, ids, currency)),
   ]);
   await repo.saveMerchant(merchant);
 
-  const brands = new Map<string, string | null>();
-  for (const item of items)
-    if (item.brand) brands.set(item.brand, brands.get(item.brand) ?? item.owning_corporation);
-  const corporations = new Set<string>();
-  for (const owner of brands.values()) if (owner) corporations.add(owner);
-  if (merchant.owning_corporation) corporations.add(merchant.owning_corporation);
+  const { brands, corporations } = dictionaryEntriesOf(items, merchant);
   await Promise.all([
     ...[...brands].map(([name, owner]) => repo.saveBrand(name, owner)),
     ...[...corporations].map((name) => repo.saveCorporation(name)),
@@ -431,37 +357,19 @@ async function persistAnalysis(
     'application/json',
   );
 
-  const r = result.receipt;
-  const receipt: ReceiptRow = {
-    receipt_id: receiptId,
-    doc_type: clean(r.doc_type),
-    receipt_type: clean(r.receipt_type),
-    country_region: clean(r.country_region),
-    merchant_id: merchant.merchant_id,
-    merchant_name: merchant.name,
-    total_amount: r.total_amount,
-    currency_code: currency,
-    total_tax: r.total_tax,
-    transaction_date: clean(r.transaction_date),
-    transaction_time: clean(r.transaction_time),
-    user_id: userId,
-    document_url: documentUrlFor(userId, fileName),
-    total_checks_out:
-      typeof r.total_checks_out === 'boolean'
-        ? r.total_checks_out
-        : totalChecksOut(r.total_amount, result.items, r.total_tax),
-    file_name: fileName,
-    analyzed_at: analyzedAt,
-    item_count: items.length,
-    image_bytes: image.length,
-    image_sha256: await sha256Hex(image),
-    needs_review: result.needs_review ?? false,
-    review_reasons: result.review_reasons ?? [],
-    edited: [],
-    reanalysis_changes: [],
-  };
-  if (previous) keepEdits(receipt, previous, items, result, nowOf(deps));
-  receipt.not_duplicate_of = previous?.not_duplicate_of ?? [];
+  const receipt = receiptRowOf({
+    result,
+    userId,
+    fileName,
+    receiptId,
+    merchant,
+    currency,
+    items,
+    analyzedAt,
+    image: { bytes: image.length, sha256: await sha256Hex(image) },
+    previous,
+    now: nowOf(deps),
+  });
   await flagPossibleDuplicate(repo, receipt, { review: true });
   // Written last: its presence is what makes the receipt (and its items) part of the reports.
   await repo.saveReceipt(receipt);
@@ -475,54 +383,6 @@ async function persistAnalysis(
     await removeMerchantIfUnused(repo, userId, previous.merchant_id, receiptId);
   }
   return receipt;
-}
-
-/**
- * A receipt analysed again: the fields a person set keep their values, the total check and the
- * review flags follow the values kept, and `reanalysis_changes` lists what the new reading changed.
- */
-function keepEdits(
-  receipt: ReceiptRow,
-  previous: ReceiptRow,
-  items: ItemRow[],
-  result: AnalysisResult,
-  now: Date,
-): void {
-  const edited = new Set(previous.edited ?? []);
-  const fields = receipt as unknown as Record<string, string | number | null>;
-  const before = previous as unknown as Record<string, string | number | null>;
-  for (const field of EDITABLE_RECEIPT_FIELDS) {
-    if (field !== 'merchant_name' && edited.has(field)) fields[field] = before[field] ?? null;
-  }
-  receipt.edited = [...edited];
-  const changes: ReanalysisChange[] = [];
-  for (const field of EDITABLE_RECEIPT_FIELDS) {
-    // The merchant is the same when its id is: a name on an older row may predate a rename.
-    if (field === 'merchant_name' && receipt.merchant_id === previous.merchant_id) continue;
-    if ((before[field] ?? null) !== (fields[field] ?? null)) {
-      changes.push({ field, before: before[field] ?? null, after: fields[field] ?? null });
-    }
-  }
-  if (!edited.has('items') && (previous.item_count ?? null) !== items.length) {
-    changes.push({ field: 'items', before: previous.item_count ?? null, after: items.length });
-  }
-  receipt.reanalysis_changes = changes;
-  if (edited.size === 0) return;
-  receipt.total_checks_out = totalChecksOut(receipt.total_amount, items, receipt.total_tax);
-  // Confidence in a value a person set does not count: it is theirs, not the analyzer's.
-  const confidence = Object.fromEntries(
-    Object.entries(result.confidence).filter(([path]) => !edited.has(path.replace(/^receipt\./, ''))),
-  );
-  const assessment = assessReview(
-    {
-      receipt: { ...result.receipt, ...receipt, subtotal: result.receipt.subtotal },
-      items,
-      confidence,
-    },
-    now.toISOString().slice(0, 10),
-  );
-  receipt.needs_review = assessment.needs_review;
-  receipt.review_reasons = assessment.review_reasons;
 }
 
 async function notify(deps: ScanWorkerDeps, repo: ReceiptRepository, receipt: ReceiptRow): Promise<void> {

@@ -16,6 +16,11 @@ import { createRequire } from 'node:module';
  *
  * A transaction runs alone: other requests wait for it and it waits for those in flight, so no reader
  * sees half of it.
+ *
+ * It loads dynalite's private modules (db, validations, actions, its buffer-crc32) and replaces
+ * `db.create`, none of which dynalite promises to keep from one release to the next. dev/package.json
+ * therefore pins dynalite to one exact version (no ^ or ~): update it on purpose, and run
+ * dev/test/dynalite.test.ts and test/store when you do.
  */
 
 type AttributeValue = Record<string, unknown>;

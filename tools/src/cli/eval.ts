@@ -21,7 +21,7 @@
  * receipt; and every miss with what was expected and what was read. `--out` writes the per-receipt
  * results and the summaries as JSON.
  *
- * Normalisation before comparing (both sides alike; see `lambdas/src/eval/normalise.ts`):
+ * Normalisation before comparing (both sides alike; see `tools/src/eval/normalise.ts`):
  * - company, address, item description: Unicode NFKC, case-folded, every run of characters that are
  *   neither letters nor digits becomes one space, ends trimmed;
  * - date: read as a calendar date, day first when ambiguous (the SROIE truth is Malaysian), compared

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES, ROUTES, silentLogger, type RouteName } from '@receipts/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { json } from '../src/http/responses';
-import { startLocalServer, type LocalServer } from '../src/local/server';
-import type { ApiHandler } from '../src/route-handlers';
+import { json } from '@receipts/lambdas/http/responses';
+import { startLocalServer, type LocalServer } from '../src/server';
+import type { ApiHandler } from '@receipts/lambdas/route-handlers';
 
 describe('the local server', () => {
   let server: LocalServer;
@@ -18,7 +18,9 @@ describe('the local server', () => {
     webDir = await mkdtemp(join(tmpdir(), 'receipts-web-'));
     await mkdir(join(webDir, 'assets'));
     await writeFile(join(webDir, 'index.html'), '<!doctype html><title>app</title>');
-    await writeFile(join(webDir, 'assets', 'app.js'), 'console.log(1)');
+    await writeFile(join(webDir, 'assets', 'app.js'), 'console.log("Receipt uploaded — analysing")');
+    await writeFile(join(webDir, 'assets', 'app.css'), 'body{margin:0}');
+    await writeFile(join(webDir, 'manifest.webmanifest'), '{"name":"Receipts"}');
     const echo: ApiHandler = async (event) => {
       events.push(event);
       return json(200, {
@@ -168,6 +170,95 @@ describe('the local server', () => {
     expect(asset.headers.get('content-type')).toMatch(/javascript/);
     expect(asset.headers.get('cache-control')).toMatch(/immutable/);
     expect((await fetch(`${server.url}/assets/missing.js`)).status).toBe(404);
+  });
+
+  it('types each file, with the charset for text, and tells the browser not to sniff', async () => {
+    const types = {
+      '/': /^text\/html; ?charset=utf-8$/,
+      '/Reports': /^text\/html; ?charset=utf-8$/,
+      '/assets/app.js': /^text\/javascript; charset=utf-8$/,
+      '/assets/app.css': /^text\/css; charset=utf-8$/,
+      '/manifest.webmanifest': /^application\/manifest\+json$/,
+    };
+    for (const [path, type] of Object.entries(types)) {
+      const answer = await fetch(`${server.url}${path}`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-type')).toMatch(type);
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+    const script = await fetch(`${server.url}/assets/app.js`);
+    expect(await script.text()).toBe('console.log("Receipt uploaded — analysing")');
+  });
+
+  it('has pages revalidated (ETag, 304) and only hashed assets cached for good', async () => {
+    const page = await fetch(`${server.url}/Reports`);
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    const etag = page.headers.get('etag');
+    expect(etag).toBeTruthy();
+    const again = await fetch(`${server.url}/Reports`, { headers: { 'if-none-match': etag! } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    const changed = await fetch(`${server.url}/Reports`, { headers: { 'if-none-match': 'W/"other"' } });
+    expect(changed.status).toBe(200);
+    expect(await changed.text()).toContain('<title>app</title>');
+    expect((await fetch(`${server.url}/manifest.webmanifest`)).headers.get('cache-control')).toBe('no-cache');
+    expect((await fetch(`${server.url}/assets/app.js`)).headers.get('cache-control')).toBe(
+      'public, max-age=31536000, immutable',
+    );
+  });
+
+  it('answers a byte range of a file with 206', async () => {
+    const part = await fetch(`${server.url}/assets/app.css`, { headers: { range: 'bytes=0-3' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe('bytes 0-3/14');
+    expect(await part.text()).toBe('body');
+  });
+
+  it('answers HEAD with the headers only, and other methods on pages with 405', async () => {
+    const head = await rawRequest({ method: 'HEAD', path: '/assets/app.css' });
+    expect(head).toEqual({ status: 200, body: '' });
+    const post = await fetch(`${server.url}/Reports`, { method: 'POST', body: 'x' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it('lists no folder: a folder path is answered with the app', async () => {
+    for (const path of ['/assets', '/assets/']) {
+      const answer = await fetch(`${server.url}${path}`);
+      expect(answer.status).toBe(200);
+      const text = await answer.text();
+      expect(text).toContain('<title>app</title>');
+      expect(text).not.toContain('app.js');
+    }
+  });
+
+  it('serves a build made while it runs', async () => {
+    const path = `/assets/late-${Date.now()}.js`;
+    expect((await fetch(`${server.url}${path}`)).status).toBe(404);
+    await writeFile(join(webDir, path), 'console.log(2)');
+    const answer = await fetch(`${server.url}${path}`);
+    expect(answer.status).toBe(200);
+    expect(await answer.text()).toBe('console.log(2)');
+  });
+
+  it('answers 400 for a path that is not valid URL encoding', async () => {
+    const answer = await rawRequest({ path: '/%E0%A4%A' });
+    expect(answer).toMatchObject({ status: 400 });
+    expect(JSON.parse((answer as { body: string }).body)).toMatchObject({ error: 'BadPath' });
+  });
+
+  it('shows a notice page, not an error, until the web app is built', async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'receipts-web-empty-'));
+    const bare = await startLocalServer({ port: 0, webDir: empty, webConfig: {}, logger: silentLogger });
+    try {
+      const page = await fetch(`${bare.url}/Reports`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toMatch(/not built yet.*npm run build:web/s);
+      expect((await fetch(`${bare.url}/assets/app.js`)).status).toBe(404);
+    } finally {
+      await bare.close();
+      await rm(empty, { recursive: true, force: true });
+    }
   });
 
   it('says which port is taken when it cannot listen', async () => {

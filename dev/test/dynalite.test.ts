@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import {
   CreateTableCommand,
   DynamoDBClient,
@@ -7,7 +8,7 @@ import {
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDynalite, type RunningDynalite } from './dynalite';
+import { startDynalite, type RunningDynalite } from '../src/dynalite';
 
 let dynalite: RunningDynalite;
 let client: DynamoDBClient;
@@ -123,5 +124,15 @@ describe('TransactWriteItems on dynalite', () => {
     );
     await Promise.all(writes);
     for (let i = 0; i < 20; i++) expect(await get(i % 2 === 0 ? `plain${i}` : `tx${i}`)).toBeDefined();
+  });
+});
+
+describe('the dynalite dependency', () => {
+  it('is pinned to the exact version that is installed, since the shim loads its private modules', () => {
+    const require = createRequire(import.meta.url);
+    const manifest = require('../package.json') as { dependencies: Record<string, string> };
+    const installed = (require('dynalite/package.json') as { version: string }).version;
+    expect(manifest.dependencies.dynalite).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(manifest.dependencies.dynalite).toBe(installed);
   });
 });

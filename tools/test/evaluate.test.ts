@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluate, formatReport, scoreItems } from './evaluate';
+import { evaluate, formatReport, scoreItems } from '../src/eval/evaluate';
 
 const item = (
   description: string,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AnalyzerError, type AnalysisResult, type Analyzer } from '@receipts/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAnalyze } from './analyze-command';
+import { runAnalyze } from '../src/cli/analyze-command';
 
 let dir: string;
 

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { freeLoopbackPort } from '../src/local/free-port';
+import { freeLoopbackPort } from '../src/free-port';
 
 describe('freeLoopbackPort', () => {
   it('never hands out one port twice, even when asked for many side by side', async () => {

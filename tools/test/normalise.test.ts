@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addressOf, fieldMatches } from './evaluate';
-import { normaliseDate, normaliseText, normaliseTotal } from './normalise';
+import { addressOf, fieldMatches } from '../src/eval/evaluate';
+import { normaliseDate, normaliseText, normaliseTotal } from '../src/eval/normalise';
 
 describe('eval normalisation', () => {
   it('folds case, punctuation and spacing in text', () => {

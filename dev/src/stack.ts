@@ -17,9 +17,9 @@ import {
   type PdfPreviewer,
 } from '@receipts/core';
 import { MemoryScanQueue } from '@receipts/queue-memory';
-import { loadConfig } from '../config';
-import { createServices, installServices, type Services } from '../composition';
-import { createScanWorker, type ScanWorker } from '../worker';
+import { loadConfig } from '@receipts/lambdas/config';
+import { createServices, installServices, type Services } from '@receipts/lambdas/composition';
+import { createScanWorker, type ScanWorker } from '@receipts/lambdas/worker';
 import { startAuthEmulator, type AuthEmulator } from './firebase-auth-emulator';
 import { startLocalServer, type LocalServer } from './server';
 
@@ -99,7 +99,7 @@ export interface LocalStack {
   stop(): Promise<void>;
 }
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const WEB_DIR = join(REPO_ROOT, 'web');
 
 async function newestMtime(dir: string): Promise<number> {

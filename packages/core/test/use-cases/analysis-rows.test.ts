@@ -1,0 +1,213 @@
+import { describe, expect, it } from 'vitest';
+import { itemIdFor, receiptIdFor, type AnalysisResult, type MerchantRow, type ReceiptRow } from '../../src';
+import {
+  clean,
+  dictionaryEntriesOf,
+  itemRowsOf,
+  keepsEditedItems,
+  receiptCurrency,
+  receiptRowOf,
+  taxRowsOf,
+} from '../../src/use-cases/analysis-rows';
+
+const ids = { userId: 'user-1', receiptId: receiptIdFor('user-1', 'a.jpg') };
+const now = new Date('2025-03-10T12:00:00Z');
+
+function analysis(over: Partial<AnalysisResult> = {}): AnalysisResult {
+  return {
+    analyzer: 'ocr',
+    receipt: {
+      doc_type: 'receipt',
+      receipt_type: ' Supplies ',
+      country_region: 'AT',
+      total_amount: 7.5,
+      subtotal: null,
+      currency_code: 'eur',
+      total_tax: null,
+      transaction_date: '2025-03-09',
+      transaction_time: '10:15:00',
+      total_checks_out: true,
+    },
+    merchant: { name: 'Lidl', phone_number: null, postal_code: '1010', city: 'Wien', street_address: null },
+    items: [
+      {
+        description: ' Milk\n 1 l ',
+        quantity: 2,
+        unit_price: 1.25,
+        total_price: 2.5,
+        brand: 'Alpenmilch',
+        owning_corporation: 'Dairy AG',
+      },
+      {
+        description: 'Bread',
+        quantity: 1,
+        unit_price: 5,
+        total_price: 5,
+        brand: ' ',
+        product_type: 'Bakery',
+      },
+    ],
+    taxes: [{ description: 'VAT 10% ', rate: 10, amount: 0.68 }],
+    confidence: {},
+    raw: null,
+    needs_review: false,
+    review_reasons: [],
+    ...over,
+  };
+}
+
+const merchant: MerchantRow = {
+  merchant_id: 'lidl-1',
+  name: 'Lidl',
+  phone_number: null,
+  postal_code: '1010',
+  city: 'Wien',
+  street_address: null,
+  user_id: 'user-1',
+  owning_corporation: 'Schwarz Gruppe',
+  vectors: null,
+  name_key: 'lidl',
+};
+
+function receipt(result: AnalysisResult, previous: ReceiptRow | null = null): ReceiptRow {
+  const currency = receiptCurrency(result, previous);
+  return receiptRowOf({
+    result,
+    userId: 'user-1',
+    fileName: 'a.jpg',
+    receiptId: ids.receiptId,
+    merchant,
+    currency,
+    items: itemRowsOf(result, ids, currency),
+    analyzedAt: now.toISOString(),
+    image: { bytes: 1234, sha256: 'abc' },
+    previous,
+    now,
+  });
+}
+
+describe('analysis to rows', () => {
+  it('cleans text: whitespace collapsed and trimmed, nothing left is null', () => {
+    expect(clean('  Corner \n Shop ')).toBe('Corner Shop');
+    expect(clean(' \t ')).toBeNull();
+    expect(clean(undefined)).toBeNull();
+  });
+
+  it('writes items numbered in reading order, in the receipt currency, with cleaned text', () => {
+    const items = itemRowsOf(analysis(), ids, 'EUR');
+    expect(items.map((i) => i.item_id)).toEqual([itemIdFor(ids.receiptId, 0), itemIdFor(ids.receiptId, 1)]);
+    expect(items[0]).toMatchObject({
+      receipt_id: ids.receiptId,
+      user_id: 'user-1',
+      description: 'Milk 1 l',
+      quantity: 2,
+      unit_price: 1.25,
+      total_price: 2.5,
+      currency_code: 'EUR',
+      brand: 'Alpenmilch',
+      owning_corporation: 'Dairy AG',
+    });
+    expect(items[1]).toMatchObject({ brand: null, product_type: 'Bakery', owning_corporation: null });
+  });
+
+  it('writes taxes in the receipt currency', () => {
+    expect(taxRowsOf(analysis(), ids, 'EUR')).toEqual([
+      {
+        receipt_id: ids.receiptId,
+        user_id: 'user-1',
+        description: 'VAT 10%',
+        rate: 10,
+        amount: 0.68,
+        currency_code: 'EUR',
+      },
+    ]);
+  });
+
+  it('takes the currency a person set over the reading, and upper-cases the reading otherwise', () => {
+    expect(receiptCurrency(analysis(), null)).toBe('EUR');
+    const edited = { currency_code: 'CHF', edited: ['currency_code'] } as ReceiptRow;
+    expect(receiptCurrency(analysis(), edited)).toBe('CHF');
+    expect(receiptCurrency(analysis(), { currency_code: 'CHF', edited: [] } as unknown as ReceiptRow)).toBe(
+      'EUR',
+    );
+  });
+
+  it('keeps items only when a person edited them', () => {
+    expect(keepsEditedItems(null)).toBe(false);
+    expect(keepsEditedItems({ edited: ['total_amount'] } as ReceiptRow)).toBe(false);
+    expect(keepsEditedItems({ edited: ['items'] } as ReceiptRow)).toBe(true);
+  });
+
+  it('lists each brand once with a known owner, and the corporations of brands and merchant', () => {
+    const items = itemRowsOf(
+      analysis({
+        items: [
+          { description: 'a', quantity: 1, unit_price: 1, total_price: 1, brand: 'Milka' },
+          {
+            description: 'b',
+            quantity: 1,
+            unit_price: 1,
+            total_price: 1,
+            brand: 'Milka',
+            owning_corporation: 'Mondelez',
+          },
+          { description: 'c', quantity: 1, unit_price: 1, total_price: 1 },
+        ],
+      }),
+      ids,
+      'EUR',
+    );
+    const { brands, corporations } = dictionaryEntriesOf(items, merchant);
+    expect([...brands]).toEqual([['Milka', 'Mondelez']]);
+    expect([...corporations].sort()).toEqual(['Mondelez', 'Schwarz Gruppe']);
+  });
+
+  it('builds the receipt row from the reading, the merchant and the image', () => {
+    expect(receipt(analysis())).toMatchObject({
+      receipt_id: ids.receiptId,
+      user_id: 'user-1',
+      file_name: 'a.jpg',
+      document_url: 'blob://user-1/a.jpg',
+      merchant_id: 'lidl-1',
+      merchant_name: 'Lidl',
+      receipt_type: 'Supplies',
+      total_amount: 7.5,
+      currency_code: 'EUR',
+      transaction_date: '2025-03-09',
+      total_checks_out: true,
+      item_count: 2,
+      image_bytes: 1234,
+      image_sha256: 'abc',
+      analyzed_at: now.toISOString(),
+      needs_review: false,
+      edited: [],
+      reanalysis_changes: [],
+      not_duplicate_of: [],
+    });
+  });
+
+  it('analysed again: keeps what a person set, lists what the new reading changed, re-checks the total', () => {
+    const first = receipt(analysis());
+    const previous: ReceiptRow = {
+      ...first,
+      total_amount: 9,
+      edited: ['total_amount'],
+      not_duplicate_of: [receiptIdFor('user-1', 'b.jpg')],
+    };
+    const again = receipt(
+      analysis({ receipt: { ...analysis().receipt, total_amount: 8, transaction_date: '2025-03-08' } }),
+      previous,
+    );
+    expect(again.total_amount).toBe(9);
+    expect(again.transaction_date).toBe('2025-03-08');
+    expect(again.edited).toEqual(['total_amount']);
+    expect(again.reanalysis_changes).toEqual([
+      { field: 'transaction_date', before: '2025-03-09', after: '2025-03-08' },
+    ]);
+    // 2.50 + 5.00 does not make the 9.00 the person set.
+    expect(again.total_checks_out).toBe(false);
+    expect(again.needs_review).toBe(true);
+    expect(again.review_reasons).toContain('total_check_fails');
+    expect(again.not_duplicate_of).toEqual([receiptIdFor('user-1', 'b.jpg')]);
+  });
+});

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { receiptIdFor } from '@receipts/core';
 import { startLocalStack } from '../../dev/src/stack';
-import { launchChromium } from '../e2e/support/browser';
+import { launchChromium, signInWithEmail } from '../e2e/support/browser';
 import { generatedReceipts, seedReceipts } from '../support/report-seed';
 
 const envInt = (name: string, fallback: number) => {
@@ -76,13 +76,7 @@ async function main(): Promise<void> {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     const url = (route: string) => new URL(route, stack.url).href;
-    await page.goto(url('/Login'));
-    await page.getByRole('button', { name: 'Login with email' }).click();
-    const form = page.getByRole('form', { name: 'Sign in with email' });
-    await form.getByLabel('Email').fill(PERSON.email);
-    await form.getByLabel('Password').fill(PERSON.password);
-    await form.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((u) => u.pathname === '/');
+    await signInWithEmail(page, stack.url, PERSON);
     // Warm the server's report index as any earlier screen would, so the figures are bytes only.
     await page.goto(url(`/Receipt?receiptId=${encodeURIComponent(receiptId)}`));
     await page.getByRole('table', { name: 'Receipt Products' }).waitFor({ timeout: 120_000 });

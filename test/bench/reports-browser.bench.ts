@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TABLES, clearReportIndexes, receiptIdFor, refreshAppDataCache, updateReceipt } from '@receipts/core';
 import { startLocalStack } from '../../dev/src/stack';
-import { launchChromium } from '../e2e/support/browser';
+import { launchChromium, signInWithEmail } from '../e2e/support/browser';
 import { generatedReceipts, seedReceipts } from '../support/report-seed';
 
 const envInt = (name: string, fallback: number) => {
@@ -62,13 +62,7 @@ async function main(): Promise<void> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const url = (route: string) => new URL(route, stack.url).href;
-    await page.goto(url('/Login'));
-    await page.getByRole('button', { name: 'Login with email' }).click();
-    const form = page.getByRole('form', { name: 'Sign in with email' });
-    await form.getByLabel('Email').fill(PERSON.email);
-    await form.getByLabel('Password').fill(PERSON.password);
-    await form.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((u) => u.pathname === '/');
+    await signInWithEmail(page, stack.url, PERSON);
 
     const firstRow = () =>
       page

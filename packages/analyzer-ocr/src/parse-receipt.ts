@@ -116,10 +116,10 @@ function pickDate(lines: ReceiptLine[], order: DateOrder): Picked<FoundDate> | n
     if (timed) return { value: timed, line };
     first ??= { value: found[0]!, line };
     // Digits run on from letters (`HD01-3-70`, `XE11-22-30`) are a product code, not a date.
-    standalone ??= (() => {
-      const own = found.find((d) => !/[\p{L}]$/u.test(line.text.slice(0, d.index)));
-      return own ? { value: own, line } : null;
-    })();
+    const own: FoundDate | undefined = standalone
+      ? undefined
+      : found.find((d) => !/\p{L}$/u.test(line.text.slice(0, d.index)));
+    if (own) standalone = { value: own, line };
   }
   return standalone ?? first;
 }

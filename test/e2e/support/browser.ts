@@ -59,3 +59,18 @@ export function watchConsole(page: Page): string[] {
   });
   return problems;
 }
+
+/** Signs in with email and password on the app's Login page at `baseUrl`, and waits for Home. */
+export async function signInWithEmail(
+  page: Page,
+  baseUrl: string,
+  person: { email: string; password: string },
+): Promise<void> {
+  await page.goto(new URL('/Login', baseUrl).href);
+  await page.getByRole('button', { name: 'Login with email' }).click();
+  const form = page.getByRole('form', { name: 'Sign in with email' });
+  await form.getByLabel('Email').fill(person.email);
+  await form.getByLabel('Password').fill(person.password);
+  await form.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((u) => u.pathname === '/');
+}

@@ -1,4 +1,5 @@
 import { ConflictError, NotFoundError } from '../errors';
+import { inBatches } from '../in-batches';
 import { TABLES } from '../entities';
 import type { User } from '../entities';
 import type { ScanJob } from '../ports';
@@ -95,8 +96,8 @@ const DATA_VERSION_TRIES = 6;
 
 /** The version of a user's report data, and the writes that led to it (see data-changes.ts). */
 export interface DataState {
-  version: string;
-  changes: DataChange[];
+  readonly version: string;
+  readonly changes: DataChange[];
 }
 
 /** A user's row: the profile, the push tokens and the version of the user's report data. */
@@ -237,9 +238,14 @@ export class ReceiptRepository {
   /** The version of the user's report data and the log of the writes that led to it. */
   async getDataState(userId: string): Promise<DataState> {
     const row = await this.store.getEntity(TABLES.users, userId, userId);
+    const raw = row ? str(row, 'data_changes') : null;
+    let changes: DataChange[] | undefined;
     return {
       version: (row && str(row, 'data_version')) || '0',
-      changes: row ? parseDataChanges(str(row, 'data_changes')) : [],
+      // Parsed only by a reader whose copy is behind: most reads need the version alone.
+      get changes() {
+        return (changes ??= parseDataChanges(raw));
+      },
     };
   }
 
@@ -545,11 +551,10 @@ export class ReceiptRepository {
     const behind = receipts.filter(
       (r) => typeof r.item_count !== 'number' || (listed.get(r.receipt_id)?.length ?? 0) !== r.item_count,
     );
-    for (let i = 0; i < behind.length; i += CONSISTENT_READS_AT_ONCE) {
-      const batch = behind.slice(i, i + CONSISTENT_READS_AT_ONCE);
-      const read = await Promise.all(batch.map((r) => this.listItemsOfReceipt(r.receipt_id)));
-      batch.forEach((r, j) => listed.set(r.receipt_id, read[j]!));
-    }
+    const read = await inBatches(behind, CONSISTENT_READS_AT_ONCE, (r) =>
+      this.listItemsOfReceipt(r.receipt_id),
+    );
+    behind.forEach((r, j) => listed.set(r.receipt_id, read[j]!));
     return receipts.flatMap((r) => listed.get(r.receipt_id) ?? []);
   }
 

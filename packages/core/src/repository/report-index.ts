@@ -618,18 +618,18 @@ export { searchWords };
 
 /**
  * One page of a table under the query, over the rows `select` answers for it (all rows under the
- * filter, with their sums): the page token is checked first, the rows ordered and cut.
+ * filter, with their sums, and whether they are already in the query's order): the page token is
+ * checked first, the rows ordered and cut.
  */
 export function pageOf<T extends ReportTable>(
   query: PageQuery<T>,
   version: string,
-  select: (query: PageQuery<T>, key: string) => Summed<T> | { summed: Summed<T>; sorted: boolean },
+  select: (query: PageQuery<T>, key: string) => { summed: Summed<T>; sorted: boolean },
 ): ReportPage<T> {
   const order = orderOf(query);
   const key = fingerprint(query, order.sort, order.dir);
   const offset = offsetOf(query.pageToken, key);
-  const selected = select(query, key);
-  const { summed, sorted } = 'summed' in selected ? selected : { summed: selected, sorted: false };
+  const { summed, sorted } = select(query, key);
   const { rows, totals, sums } = summed;
   const end = offset + query.pageSize;
   const page = sorted

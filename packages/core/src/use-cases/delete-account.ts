@@ -1,3 +1,4 @@
+import { inBatches } from '../in-batches';
 import { isStale } from '../api';
 import { TABLES } from '../entities';
 import { ConflictError, NotFoundError } from '../errors';
@@ -84,7 +85,7 @@ export async function deleteAccount(
     ...taxRows.map((r) => r.partitionKey),
   ]);
   rows += itemRows.length + taxRows.length;
-  await inBatches([...partitions], (receiptId) =>
+  await inBatches([...partitions], DELETES_AT_ONCE, (receiptId) =>
     Promise.all([repo.replaceItems(receiptId, []), repo.replaceTaxes(receiptId, [])]),
   );
 
@@ -132,15 +133,9 @@ export async function deleteAccount(
   return { deleted: true, removed: { rows, blobs: blobCount } };
 }
 
-async function inBatches<T>(values: readonly T[], run: (value: T) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < values.length; i += DELETES_AT_ONCE) {
-    await Promise.all(values.slice(i, i + DELETES_AT_ONCE).map(run));
-  }
-}
-
 /** Deletes the blobs; one already gone is fine. @returns how many were listed */
 async function deleteBlobs(blobs: BlobStore, keys: readonly string[]): Promise<number> {
-  await inBatches(keys, (key) => blobs.delete(key));
+  await inBatches(keys, DELETES_AT_ONCE, (key) => blobs.delete(key));
   return keys.length;
 }
 
@@ -155,7 +150,7 @@ async function deleteRows(
   options: { byEtag?: boolean } = {},
 ): Promise<number> {
   let deleted = 0;
-  await inBatches(rows, async (row) => {
+  await inBatches(rows, DELETES_AT_ONCE, async (row) => {
     try {
       await store.deleteEntity(
         table,

@@ -1,3 +1,4 @@
+import { inBatches } from '../in-batches';
 import type { AppData } from '../entities';
 import type { Identity } from '../ports';
 import { buildAppData, patchAppData } from '../repository/app-data';
@@ -151,24 +152,18 @@ async function patched(
   if (!since) return null;
   const repo = new ReceiptRepository(deps.store);
   const receiptIds = since.files.map((fileName) => receiptIdFor(userId, fileName));
-  const receipts = (await inBatches(receiptIds, (id) => repo.getReceipt(userId, id))).filter(
+  const receipts = (await inBatches(receiptIds, READS_AT_ONCE, (id) => repo.getReceipt(userId, id))).filter(
     (r) => r !== null,
   );
-  const items = (await inBatches(receipts, (r) => repo.listItemsOfReceipt(r.receipt_id))).flat();
+  const items = (
+    await inBatches(receipts, READS_AT_ONCE, (r) => repo.listItemsOfReceipt(r.receipt_id))
+  ).flat();
   const merchantIds = [...new Set([...since.merchants, ...receipts.map((r) => r.merchant_id)])];
-  const merchantRows = await inBatches(merchantIds, (id) => repo.getMerchant(userId, id));
+  const merchantRows = await inBatches(merchantIds, READS_AT_ONCE, (id) => repo.getMerchant(userId, id));
   const merchants = new Map<string, MerchantRow | null>(
     merchantIds.map((id, i) => [id, merchantRows[i] ?? null]),
   );
   return patchAppData(base, { version: state.version, receiptIds, receipts, items, merchants });
-}
-
-async function inBatches<T, R>(values: T[], read: (value: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = [];
-  for (let i = 0; i < values.length; i += READS_AT_ONCE) {
-    out.push(...(await Promise.all(values.slice(i, i + READS_AT_ONCE).map(read))));
-  }
-  return out;
 }
 
 /** The report data from all of the user's rows. */

@@ -154,7 +154,10 @@ async function pageFromTotals<T extends SummaryTable>(
     TOTALS_ROWS[query.table](store, userId),
   ]);
   if (!ready) return null;
-  return pageOf(query, version, (q) => summed(q.table, rows as ReportRows[T][], searchWords(q.q)));
+  return pageOf(query, version, (q) => ({
+    summed: summed(q.table, rows as ReportRows[T][], searchWords(q.q)),
+    sorted: false,
+  }));
 }
 
 /** Rows written per chunk of a CSV export. */

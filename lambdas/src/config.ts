@@ -30,7 +30,7 @@ const schema = z.object({
   BLOB_DIR: optional,
   S3_BUCKET: optional,
   ANALYZER: z.enum(['ocr', 'textract']).default('ocr'),
-  OCR_ENGINE: z.enum(['tesseract', 'paddle', 'combined']).default('tesseract'),
+  OCR_ENGINE: z.enum(['tesseract', 'paddle', 'combined']).default('combined'),
   SCAN_QUEUE: z.enum(['memory', 'sqs']).default('memory'),
   SCAN_QUEUE_URL: optional,
   NOTIFIER: z.enum(['log', 'fcm']).default('log'),

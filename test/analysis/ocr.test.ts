@@ -3,7 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnalyzerError } from '@receipts/core';
-import { OcrAnalyzer, englishDataPath, renderPdfFirstPage } from '@receipts/analyzer-ocr';
+import { HEADING_SHARE, OcrAnalyzer, englishDataPath, renderPdfFirstPage } from '@receipts/analyzer-ocr';
 import { SAMPLE_RECEIPTS, receiptPdf, renderReceipt, sampleReceiptJpeg } from '../support/receipt-images';
 import { longPdf, multiPageReceiptPdf } from '../support/receipt-pdfs';
 
@@ -260,16 +260,27 @@ describe('OcrAnalyzer with the combined engine (PaddleOCR for figures, Tesseract
     await combined?.close();
   });
 
-  it('reads a sample receipt with both engines, offline from node_modules, and notes their agreement', async () => {
+  it('reads a sample receipt with PaddleOCR and its heading with Tesseract, offline from node_modules', async () => {
     const { truth } = SAMPLE_RECEIPTS[0]!;
     const result = await combined.analyze(await sampleReceiptJpeg(0), 'image/jpeg');
     expect(result.merchant.name).toBe(truth.merchant.name);
     expect(result.receipt.total_amount).toBe(truth.receipt.total_amount);
     expect(result.receipt.transaction_date).toBe(truth.receipt.transaction_date);
     expect(result.confidence['receipt.total_amount']).toBeGreaterThanOrEqual(0.9);
-    const raw = result.raw as { engine: string; paddle: { lines: unknown[] } };
+    const raw = result.raw as {
+      engine: string;
+      paddle: { lines: { text: string }[] };
+      tesseract: { heading: number; readings: { text: string }[] };
+      tesseractWhole?: unknown;
+    };
     expect(raw.engine).toBe('paddleocr+tesseract.js');
     expect(raw.paddle.lines.length).toBeGreaterThan(5);
+    // Tesseract read the heading only: the name, not the total printed further down.
+    expect(raw.tesseract.heading).toBe(HEADING_SHARE);
+    const headingText = raw.tesseract.readings.map((r) => r.text).join('\n');
+    expect(headingText.toUpperCase()).toContain(truth.merchant.name!.toUpperCase().split(' ')[0]);
+    expect(headingText).not.toMatch(/TOTAL/i);
+    expect(raw.tesseractWhole).toBeUndefined();
   });
 
   it('leaves the process its own handlers: loading PaddleOCR adds no abort on unhandled rejections', () => {

@@ -11,7 +11,8 @@ const AGREE = 0.9;
  * One receipt from two engines' readings: PaddleOCR reads digits far more reliably (totals, dates),
  * Tesseract keeps the spaces between words (merchant names and addresses). The receipt fields, items
  * and taxes come from the PaddleOCR reading when it found a total, else from Tesseract's; the
- * transaction date is PaddleOCR's, else Tesseract's; the merchant is Tesseract's, unless only
+ * transaction date is PaddleOCR's, else Tesseract's; the country and currency the figures' reading's,
+ * else the other's; the merchant is Tesseract's, unless only
  * PaddleOCR's reads as a company (a legal form or a shop word once the spaces it dropped are back).
  * Where both engines read the total (or the date) alike its confidence is at least 0.9; where they
  * differ it is at most 0.45, which puts the receipt up for review.
@@ -23,10 +24,15 @@ export function combineEngineReadings(paddle: ParsedReceipt, tesseract: ParsedRe
     !(looksLikeCompany(respace(paddle.merchant.name)) && !looksLikeCompany(tesseract.merchant.name))
       ? tesseract
       : paddle;
+  const other = figures === paddle ? tesseract : paddle;
   const receipt = {
     ...figures.receipt,
     transaction_date: paddle.receipt.transaction_date ?? tesseract.receipt.transaction_date,
     transaction_time: paddle.receipt.transaction_time ?? tesseract.receipt.transaction_time,
+    // The country and currency may only show in the other reading (a postcode in the address read
+    // with its spaces, where PaddleOCR ran it into the town).
+    country_region: figures.receipt.country_region ?? other.receipt.country_region,
+    currency_code: figures.receipt.currency_code ?? other.receipt.currency_code,
   };
   receipt.total_checks_out = totalChecksOut(receipt.total_amount, figures.items, receipt.total_tax);
   const confidence: Record<string, number> = {};

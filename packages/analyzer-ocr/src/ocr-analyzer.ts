@@ -14,14 +14,18 @@ import { parseReceiptText, type ParsedReceipt } from './parse-receipt';
 import { combineEngineReadings } from './combine-engines';
 import { prepareImage, sniffImageType, type PreparedImage, type Rendering } from './preprocess';
 import { joinPageTexts, readPdfPages } from './pdf-pages';
-import { PaddleReader } from './paddle-ocr';
+import { PaddleReader, type PaddleLine } from './paddle-ocr';
+import { HEADING_SHARE, imageTop } from './receipt-header';
 
 /** The OCR engines the local analyzer can read images with (see the package README for their costs). */
 export type OcrEngine = 'tesseract' | 'paddle' | 'combined';
 export const OCR_ENGINES: readonly OcrEngine[] = ['tesseract', 'paddle', 'combined'];
 
 export interface OcrAnalyzerOptions {
-  /** Tesseract workers kept warm; each takes one receipt reading at a time (default 1). */
+  /**
+   * Tesseract workers kept warm, each taking one reading at a time, and as many PaddleOCR model
+   * threads (default 1): the number of receipts read side by side at full speed.
+   */
   workers?: number;
   logger?: Logger;
   /**
@@ -31,8 +35,10 @@ export interface OcrAnalyzerOptions {
   plan?: readonly ReadingPlan[];
   /**
    * `tesseract` (default): tesseract.js with several renderings merged; `paddle`: PaddleOCR (PP-OCRv4,
-   * ONNX) reads the image once; `combined`: both, figures from PaddleOCR and words from Tesseract
-   * (see `combineEngineReadings`).
+   * ONNX) reads the image once; `combined`: PaddleOCR reads the whole receipt and Tesseract its
+   * heading (the top {@link HEADING_SHARE}), figures from PaddleOCR and the merchant from Tesseract
+   * (see `combineEngineReadings`); Tesseract reads the whole receipt too only when PaddleOCR found
+   * no total or no date.
    */
   engine?: OcrEngine;
 }
@@ -84,7 +90,7 @@ export class OcrAnalyzer implements Analyzer {
     let paddle: PaddleReader | null = null;
     if (options.engine === 'paddle' || options.engine === 'combined') {
       try {
-        paddle = await PaddleReader.create();
+        paddle = await PaddleReader.create({ threads: count });
       } catch (cause) {
         throw new AnalyzerError('The OCR engine could not start.', {
           cause,
@@ -226,11 +232,20 @@ export class OcrAnalyzer implements Analyzer {
       };
     }
     if (this.paddle) {
-      const [paddle, tesseract] = await Promise.all([
+      // PaddleOCR reads the whole receipt; Tesseract, side by side, only its heading (the
+      // business's name and address, where it reads better), and the whole receipt too only when
+      // PaddleOCR found no total or no date.
+      // Cutting the heading decodes the image: a file that is not one fails here, not retryable.
+      const top = await imageTop(image, HEADING_SHARE);
+      const [paddle, header] = await Promise.all([
         this.readWithPaddle(image),
-        this.readWithTesseract(image, actual),
+        this.readWithTesseract(top, 'image/png'),
       ]);
-      const combined = combineEngineReadings(paddle.parsed, tesseract.parsed);
+      const needsWhole =
+        paddle.parsed.receipt.total_amount === null || paddle.parsed.receipt.transaction_date === null;
+      const whole = needsWhole ? await this.readWithTesseract(image, actual) : null;
+      const tesseract = whole ? withMerchantOf(whole.parsed, header.parsed) : header.parsed;
+      const combined = combineEngineReadings(paddle.parsed, tesseract);
       return {
         analyzer: this.name,
         ...combined,
@@ -239,7 +254,8 @@ export class OcrAnalyzer implements Analyzer {
           engine: 'paddleocr+tesseract.js',
           ms: Date.now() - started,
           paddle: paddle.raw,
-          tesseract: tesseract.raw,
+          tesseract: { ...header.raw, heading: HEADING_SHARE },
+          ...(whole ? { tesseractWhole: whole.raw } : {}),
         },
       };
     }
@@ -256,9 +272,9 @@ export class OcrAnalyzer implements Analyzer {
 
   private async readWithPaddle(
     image: Uint8Array,
-  ): Promise<{ parsed: ParsedReceipt; raw: Record<string, unknown> }> {
+  ): Promise<{ parsed: ParsedReceipt; lines: PaddleLine[]; raw: Record<string, unknown> }> {
     const started = Date.now();
-    let lines: Awaited<ReturnType<PaddleReader['read']>>;
+    let lines: PaddleLine[];
     try {
       lines = await this.paddle!.read(image);
     } catch (cause) {
@@ -272,6 +288,7 @@ export class OcrAnalyzer implements Analyzer {
     const parsed = parseReceiptText(text, { lineConfidences: lines.map((l) => l.confidence) });
     return {
       parsed,
+      lines,
       raw: { engine: 'paddleocr', model: 'PP-OCRv4 (onnx)', ms: Date.now() - started, text, lines },
     };
   }
@@ -371,8 +388,18 @@ export class OcrAnalyzer implements Analyzer {
     if (this.closed) return;
     this.closed = true;
     // The scheduler's own terminate does not wait for its workers; these do.
-    await Promise.allSettled(this.pool.map((w) => w.terminate()));
+    await Promise.allSettled([...this.pool.map((w) => w.terminate()), this.paddle?.close()]);
   }
+}
+
+/** A whole receipt's reading with the merchant (and its confidences) of a reading of its heading. */
+function withMerchantOf(whole: ParsedReceipt, heading: ParsedReceipt): ParsedReceipt {
+  const confidence: Record<string, number> = {};
+  for (const [key, value] of Object.entries(whole.confidence))
+    if (!key.startsWith('merchant.')) confidence[key] = value;
+  for (const [key, value] of Object.entries(heading.confidence))
+    if (key.startsWith('merchant.')) confidence[key] = value;
+  return { ...whole, merchant: heading.merchant, confidence };
 }
 
 const nothingInPdf = () =>

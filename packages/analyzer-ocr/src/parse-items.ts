@@ -45,24 +45,38 @@ export function isItemAreaEnd(line: ReceiptLine): boolean {
     (TOTAL_RE.test(u) && !/\bAMOUNT\b|\bAMT\b/.test(u)) ||
     ROUNDING_RE.test(u) ||
     COUNT_RE.test(u) ||
-    (TAX_RE.test(u) && findAmounts(line.text).length > 0 && !/\b[SZ]R\b\s*$/.test(u)) ||
+    ((TAX_RE.test(u) || GLUED_TAX_RE.test(u)) &&
+      findAmounts(line.text).length > 0 &&
+      !/\b[SZ]R\b\s*$/.test(u)) ||
     ((PAYMENT_RE.test(u) || CHANGE_RE.test(u)) && findAmounts(line.text).length > 0) ||
     SUMMARY_RE.test(u)
   );
 }
 
+/** A tax line whose words an engine ran together: `VATINCLUDED20%`, `GST6%`. */
+const GLUED_TAX_RE = /^(?:GST|VAT|SST|TAX)(?=INCL|EXCL|\d|@|%)/;
+
 export function isColumnHeader(line: ReceiptLine): boolean {
   return COLUMN_HEADER_RE.test(line.upper) && findAmounts(line.text).length === 0;
 }
 
-/** A description cleaned of a leading barcode or item code and trailing tax marks. */
+/**
+ * A description cleaned of a leading barcode or item code and trailing tax marks, with a zero among
+ * the letters of a word read back as the letter O (`COCA-C0LA`) and a number run on from a word
+ * split from it (`TEA80`).
+ */
 function tidyDescription(text: string): string {
-  return text
-    .replace(/^\d{6,}\s+/, '')
-    .replace(/\s+\*?[A-Z]?\s*\*?$/, (m) => (/^\s+[A-Z]$/.test(m) ? m : ''))
-    .replace(/[\s:;,|*=~-]+$/, '')
-    .replace(/^[\s:;,|*=~.-]+/, '')
-    .trim();
+  return (
+    text
+      .replace(/^\d{6,}\s+/, '')
+      .replace(/\b(?=[A-Z]*0)[A-Z0]*[A-Z][A-Z0]*\b/g, (word) => word.replace(/0/g, 'O'))
+      // A size or count run on from the word before it (`TEA80`), as engines that drop spaces read it.
+      .replace(/\b([A-Z]{3,})(\d{2,})\b/g, '$1 $2')
+      .replace(/\s+\*?[A-Z]?\s*\*?$/, (m) => (/^\s+[A-Z]$/.test(m) ? m : ''))
+      .replace(/[\s:;,|*=~-]+$/, '')
+      .replace(/^[\s:;,|*=~.-]+/, '')
+      .trim()
+  );
 }
 
 function hasWords(text: string): boolean {

@@ -348,8 +348,9 @@ function classifyReceipt(upper: string): string {
  * Pure: the same text always gives the same result. Fields it cannot find are null.
  */
 export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): ParsedReceipt {
-  // Full-width brackets, digits and letters (some engines read them off Latin print) as ASCII.
-  const text = ocrText.normalize('NFKC');
+  // Full-width brackets, digits and letters (some engines read them off Latin print) as ASCII; a
+  // pound sign read as `f` before an amount (`TOTAL f11.40`) as the sign.
+  const text = ocrText.normalize('NFKC').replace(/(?<=^|[\s:])f(?=\d+[.,]\d{2}(?!\d))/gm, '£');
   const lines = toLines(text, opts.lineConfidences);
   const upper = text.toUpperCase();
   const country = opts.country ?? guessCountry(text);

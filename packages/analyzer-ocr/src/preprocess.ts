@@ -95,11 +95,16 @@ export async function prepareImage(bytes: Uint8Array, rendering: Rendering): Pro
     const png = await pipeline.png({ compressionLevel: 1 }).toBuffer();
     return { png, width, height, steps };
   } catch (cause) {
-    throw new AnalyzerError(
-      'The file could not be read as an image. Upload a photo or scan of the receipt as JPEG, PNG or WebP.',
-      { cause, retryable: false, code: 'UnreadableImage' },
-    );
+    throw unreadableImage(cause);
   }
+}
+
+/** The error for bytes that are not a readable image: not retryable, reading them again cannot help. */
+export function unreadableImage(cause: unknown): AnalyzerError {
+  return new AnalyzerError(
+    'The file could not be read as an image. Upload a photo or scan of the receipt as JPEG, PNG or WebP.',
+    { cause, retryable: false, code: 'UnreadableImage' },
+  );
 }
 
 /** Width of the thumbnail used to find where the print is. */

@@ -34,6 +34,20 @@ describe('combineEngineReadings', () => {
     expect(combineEngineReadings(other, unsure).merchant.name).toBe('FOFULAR BODE. CO. (M) SDN BHD');
   });
 
+  it('takes the country and currency from the heading when PaddleOCR ran the postcode into the town', () => {
+    const figures = parseReceiptText(
+      ['CORNERPANTRY', 'LEEDSLS14DT', 'DATE: 05/11/2023', 'TOTAL f11.40', 'CASH 20.00'].join('\n'),
+    );
+    const heading = parseReceiptText(['CORNER PANTRY', '14 STATION ROAD', 'LEEDS LS1 4DT'].join('\n'));
+    expect(figures.receipt.country_region).toBeNull();
+    const combined = combineEngineReadings(figures, heading);
+    expect(combined.receipt).toMatchObject({
+      total_amount: 11.4,
+      country_region: 'GB',
+      currency_code: 'GBP',
+    });
+  });
+
   it("falls back to Tesseract's reading when PaddleOCR found no total", () => {
     const none = parseReceiptText('SANSAMTRADINGCO');
     expect(combineEngineReadings(none, tesseract).receipt.total_amount).toBe(14.01);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { segmentsToLines } from '../src';
+import { decodeLine, modelInput, segmentsToLines } from '../src';
 
 const box = (left: number, top: number, right: number, bottom: number) => [
   [left, top],
@@ -21,5 +21,37 @@ describe('segmentsToLines', () => {
       { text: 'TOTAL RM 14.10', confidence: 0.9 },
       { text: 'CASH', confidence: 0.97 },
     ]);
+  });
+});
+
+describe('modelInput', () => {
+  it('gives the models three planes of 0..1 values, blue then green then red', () => {
+    const image = { data: new Uint8Array([255, 0, 51, 255, 0, 102, 255, 255]), width: 2, height: 1 };
+    const { data, dims } = modelInput(image);
+    expect(dims).toEqual([1, 3, 1, 2]);
+    expect([...data].map((v) => Math.round(v * 100) / 100)).toEqual([0.2, 1, 0, 0.4, 1, 0]);
+  });
+});
+
+describe('decodeLine', () => {
+  it('reads the likeliest character of each step, dropping blanks and repeats of the step before', () => {
+    // Classes: 0 = blank, 1 = 'T', 2 = 'O'; steps: T T blank O O blank O → "TOO".
+    const steps = [
+      [0.1, 0.8, 0.1],
+      [0.1, 0.6, 0.3],
+      [0.9, 0.05, 0.05],
+      [0.2, 0.1, 0.7],
+      [0.3, 0.1, 0.6],
+      [0.8, 0.1, 0.1],
+      [0.1, 0.1, 0.8],
+    ];
+    const line = decodeLine({ data: new Float32Array(steps.flat()), dims: [1, steps.length, 3] }, ['T', 'O']);
+    expect(line.text).toBe('TOO');
+    expect(line.mean).toBeCloseTo((0.8 + 0.7 + 0.8) / 3, 5);
+  });
+
+  it('reads nothing, with a mean of 0, from a line of blanks', () => {
+    const line = decodeLine({ data: new Float32Array([0.9, 0.1, 0.8, 0.2]), dims: [1, 2, 2] }, ['A']);
+    expect(line).toEqual({ text: '', mean: 0 });
   });
 });

@@ -72,6 +72,25 @@ describe('a Malaysian tax invoice', () => {
 });
 
 describe('total selection', () => {
+  it('reads the words an engine ran together or misread: £ as f, O as 0, a tax line and a size glued on', () => {
+    const parsed = parseReceiptText(
+      [
+        'CORNER PANTRY',
+        'COCA-C0LA 1.5L 3.98',
+        'PG TIPS TEA80 3.75',
+        'VATINCLUDED20% 1.29',
+        'TOTAL f7.73',
+        'CASH f10.00',
+        'CHANGE f2.27',
+      ].join('\n'),
+    );
+    expect(parsed.receipt).toMatchObject({ total_amount: 7.73, currency_code: 'GBP' });
+    expect(parsed.items.map((i) => [i.description, i.total_price])).toEqual([
+      ['COCA-COLA 1.5L', 3.98],
+      ['PG TIPS TEA 80', 3.75],
+    ]);
+  });
+
   it('prefers the rounded total over the total before rounding', () => {
     const parsed = parseReceiptText(
       text([

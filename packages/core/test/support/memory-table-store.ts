@@ -5,6 +5,7 @@ import {
   ValidationError,
   assertUpdateMode,
   assertValidEntityAddress,
+  assertValidEntityKeys,
   assertValidFilter,
   assertValidTableName,
   assertValidTransaction,
@@ -13,6 +14,7 @@ import {
   matchesFilter,
   silentLogger,
   userProperties,
+  type EntityKeys,
   type EntityValue,
   type Logger,
   type ListOptions,
@@ -146,6 +148,18 @@ export class MemoryTableStore implements TableStore {
     assertValidEntityAddress(table, partitionKey, rowKey);
     const row = this.tables.get(table)?.get(MemoryTableStore.id(partitionKey, rowKey));
     return row ? (MemoryTableStore.stored(row) as StoredEntity<T>) : null;
+  }
+
+  async getEntities<T extends TableEntity = TableEntity>(
+    table: string,
+    keys: readonly EntityKeys[],
+  ): Promise<(StoredEntity<T> | null)[]> {
+    this.track('getEntities');
+    assertValidEntityKeys(table, keys);
+    return keys.map((key) => {
+      const row = this.tables.get(table)?.get(MemoryTableStore.id(key.partitionKey, key.rowKey));
+      return row ? (MemoryTableStore.stored(row) as StoredEntity<T>) : null;
+    });
   }
 
   async listEntities<T extends TableEntity = TableEntity>(

@@ -128,6 +128,26 @@ describe('updateReceiptTotals', () => {
     expect(large).toBeLessThanOrEqual(11);
   });
 
+  it('applies a receipt naming more brands than one transaction takes (120 brands of 120 corporations)', async () => {
+    const store = new MemoryTableStore();
+    for (const table of Object.values(TABLES)) await store.createTable(table);
+    await recordReceiptWrites(store, 'hal', []); // totals ready, still empty
+    const items = Array.from({ length: 120 }, (_, i) => ({
+      description: `Line ${i}`,
+      price: 1 + i / 100,
+      brand: `Brand ${i}`,
+      owner: `Owner ${i}`,
+    }));
+    const big = { fileName: '1720000000000-long.jpg', merchant: 'Wholesale', date: '2024-07-01', items };
+    await seedReceipts(store, 'hal', [big]);
+    // Its merchant, month and the two summary rows, and a row per brand and per corporation.
+    expect(await updateReceiptTotals(store, 'hal', big.fileName)).toBe(4 + 240);
+    const totals = await incrementalTotals(store, 'hal');
+    expect(totals).toEqual(await recomputedTotals(store, 'hal'));
+    expect(totals.brands).toHaveLength(120);
+    expect(totals.corporations).toHaveLength(120);
+  });
+
   it('is idempotent: applying the same receipt again changes nothing', async () => {
     const world = await createWorld();
     await runRandomWrites(world, 'alice', 5, 12);

@@ -20,10 +20,12 @@ import { startDynalite } from '../../dev/src/dynalite';
 import { MemoryBlobStore } from '../../packages/core/test/support/fakes';
 import {
   appDataFromAllRows,
+  heldUntilAllRead,
   incrementalTotals,
   pendingChanges,
   recomputedTotals,
   runRandomWrites,
+  twinReceipts,
 } from '../../packages/core/test/support/totals-scenario';
 import { generatedReceipts, seedReceipts } from '../support/report-seed';
 
@@ -111,6 +113,28 @@ for (const backend of backends) {
       await Promise.all(receipts.map((r) => updateReceiptTotals(store, 'busyUser', r.fileName)));
       expect(await incrementalTotals(store, 'busyUser')).toEqual(await recomputedTotals(store, 'busyUser'));
       expect(await pendingChanges(store, 'busyUser')).toEqual([]);
+    });
+
+    it('count two new receipts of the same merchant and brands recorded at once, each having read the shared rows before the other wrote', async () => {
+      await recordReceiptWrites(store, 'twinUser', []); // ready, and empty
+      const twins = twinReceipts('st');
+      await seedReceipts(store, 'twinUser', twins);
+      const held = heldUntilAllRead(store, twins.length);
+      await Promise.all(twins.map((r) => recordReceiptWrites(held.store, 'twinUser', [r.fileName])));
+      // The loser of each shared partition's transaction (or single write) read again and retried.
+      expect(held.races()).toBeGreaterThan(0);
+      const totals = await incrementalTotals(store, 'twinUser');
+      expect(totals).toEqual(await recomputedTotals(store, 'twinUser'));
+      expect(totals.brands.map((b) => [b.name, b.purchases, b.totals_by_currency])).toEqual([
+        ['Heinz', 2, { EUR: 6.75 }],
+        ['Nescafé', 2, { EUR: 13.5 }],
+      ]);
+      expect(totals.corporations.map((c) => [c.name, c.purchases])).toEqual([
+        ['Kraft Heinz', 2],
+        ['Nestlé', 2],
+      ]);
+      expect(totals.merchants.map((m) => m.visits)).toEqual([2]);
+      expect(await pendingChanges(store, 'twinUser')).toEqual([]);
     });
 
     it("build a user's totals from rows written before them, without another user's rows", async () => {

@@ -59,20 +59,32 @@ const ms = (n: number) => `${n.toFixed(1)} ms`;
 const growth = (from: number, to: number) =>
   `${to >= from ? '+' : ''}${(((to - from) / from) * 100).toFixed(0)} %`;
 
-/** The store with every call counted (calls retried after an etag conflict count again). */
-function counted(store: TableStore): { store: TableStore; calls: () => number } {
+/**
+ * The store with every call counted (calls retried after an etag conflict count again), and the
+ * service requests they make: a `getEntities` key is one request where the store has no batch read
+ * (Azure Tables), its keys a BatchGetItem request per 100 on DynamoDB.
+ */
+function counted(
+  store: TableStore,
+  batchRead: boolean,
+): { store: TableStore; calls: () => number; requests: () => number } {
   let calls = 0;
+  let requests = 0;
   const proxy = new Proxy(store, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
         calls += 1;
+        if (property === 'getEntities') {
+          const keys = (args[1] as unknown[]).length;
+          requests += batchRead ? Math.ceil(keys / 100) : keys;
+        } else requests += 1;
         return (value as (...a: unknown[]) => unknown).apply(target, args);
       };
     },
   });
-  return { store: proxy, calls: () => calls };
+  return { store: proxy, calls: () => calls, requests: () => requests };
 }
 
 async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
@@ -89,6 +101,7 @@ async function measure(
   blobDir: string,
   uid: string,
   added: SeedReceipt[],
+  batchRead: boolean,
 ): Promise<Figures> {
   const figures: Figures = new Map();
   const deps = { store, blobs: new LocalBlobStore({ root: blobDir }), logger: silentLogger };
@@ -103,28 +116,34 @@ async function measure(
   // A write's update of the report totals, as the worker and the edit routes run it after their
   // rows: an edited total (one receipt's difference), and a new receipt. The store calls each
   // makes are counted too: they must not grow with the user's receipts.
-  const { store: countedStore, calls } = counted(store);
+  const { store: countedStore, calls, requests } = counted(store, batchRead);
   const receipts = (await repo.listReceipts(uid)).slice(0, SAMPLES);
   const edits: number[] = [];
   let editCalls = 0;
+  let editRequests = 0;
   for (const [i, receipt] of receipts.entries()) {
     await repo.saveReceipt({ ...receipt, total_amount: (receipt.total_amount ?? 0) + 1 + i });
-    const before = calls();
+    const before = [calls(), requests()];
     edits.push((await time(() => recordReceiptWrites(countedStore, uid, [receipt.file_name])))[0]);
-    editCalls = calls() - before;
+    editCalls = calls() - before[0]!;
+    editRequests = requests() - before[1]!;
   }
   figures.set("a write's totals update p50 (edited total)", [percentile(edits, 50), 'ms']);
   figures.set("store calls of a write's totals update (edited total)", [editCalls, 'calls']);
+  figures.set('service requests of that update (edited total)', [editRequests, 'calls']);
   const news: number[] = [];
   let newCalls = 0;
+  let newRequests = 0;
   for (const receipt of added) {
     await seedReceipts(store, uid, [receipt], 1);
-    const before = calls();
+    const before = [calls(), requests()];
     news.push((await time(() => recordReceiptWrites(countedStore, uid, [receipt.fileName])))[0]);
-    newCalls = calls() - before;
+    newCalls = calls() - before[0]!;
+    newRequests = requests() - before[1]!;
   }
   figures.set("a write's totals update p50 (new receipt)", [percentile(news, 50), 'ms']);
   figures.set("store calls of a write's totals update (new receipt)", [newCalls, 'calls']);
+  figures.set('service requests of that update (new receipt)', [newRequests, 'calls']);
 
   // After a bulk import (the rows above were written without a change log) the first read builds
   // the user's report data from all rows.
@@ -185,7 +204,7 @@ async function measure(
   return figures;
 }
 
-async function bench(name: string, store: TableStore, blobDir: string): Promise<void> {
+async function bench(name: string, store: TableStore, blobDir: string, batchRead: boolean): Promise<void> {
   console.log(
     `\n## ${name}: one user at ${SIZES.join(' and ')} receipts × ${ITEMS} items, beside ${OTHER_USERS} users of ${OTHER_RECEIPTS}`,
   );
@@ -219,7 +238,7 @@ async function bench(name: string, store: TableStore, blobDir: string): Promise<
     );
     const added = all.slice(extra, extra + SAMPLES);
     extra += SAMPLES;
-    const figures = await measure(store, blobDir, uid, added);
+    const figures = await measure(store, blobDir, uid, added, batchRead);
     bySize.set(size, figures);
     for (const [label, [value, unit]] of figures) {
       const shown = unit === 'ms' ? ms(value) : unit === 'KB' ? `${value.toFixed(1)} KB` : `${value}`;
@@ -250,6 +269,7 @@ async function benchAzure(): Promise<void> {
       'Azure Tables (Azurite)',
       AzureTableStore.fromConnectionString(azurite.connectionString),
       join(azDir, 'blobs'),
+      false,
     );
   } finally {
     await azurite.stop();
@@ -267,7 +287,12 @@ async function benchDynamo(): Promise<void> {
   const blobDir = await mkdtemp(join(tmpdir(), 'bench-reports-dy-'));
   try {
     await createStoreTable(client, 'receipts');
-    await bench('DynamoDB (dynalite)', new DynamoTableStore({ client, tableName: 'receipts' }), blobDir);
+    await bench(
+      'DynamoDB (dynalite)',
+      new DynamoTableStore({ client, tableName: 'receipts' }),
+      blobDir,
+      true,
+    );
   } finally {
     client.destroy();
     await dynalite.stop();

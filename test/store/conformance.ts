@@ -244,6 +244,62 @@ export function describeTableStoreConformance(
       });
     });
 
+    describe('batch reads', () => {
+      it('reads entities of several partitions in the order asked, null for the missing ones', async () => {
+        const table = await freshTable();
+        const { etag } = await store.createEntity(table, { partitionKey: 'a', rowKey: '1', v: 1 });
+        await store.createEntity(table, { partitionKey: 'b', rowKey: '2', v: 2, when: new Date(0) });
+        await store.createEntity(table, { partitionKey: AWKWARD_KEYS[0]!, rowKey: AWKWARD_KEYS[2]!, v: 3 });
+        const read = await store.getEntities(table, [
+          { partitionKey: 'b', rowKey: '2' },
+          { partitionKey: 'a', rowKey: 'missing' },
+          { partitionKey: AWKWARD_KEYS[0]!, rowKey: AWKWARD_KEYS[2]! },
+          { partitionKey: 'a', rowKey: '1' },
+          { partitionKey: 'b', rowKey: '2' },
+        ]);
+        expect(read.map((e) => e?.v ?? null)).toEqual([2, null, 3, 1, 2]);
+        expect(read[0]!.when).toEqual(new Date(0));
+        // The etag read is the one a conditional write needs.
+        expect(read[3]!.etag).toBe(etag);
+        await store.updateEntity(table, { partitionKey: 'a', rowKey: '1', v: 10 }, 'Merge', {
+          etag: read[3]!.etag,
+        });
+        expect((await store.getEntities(table, [{ partitionKey: 'a', rowKey: '1' }]))[0]?.v).toBe(10);
+      });
+
+      it('reads more than 100 entities at once, and nothing for no keys or a missing table', async () => {
+        const table = await freshTable();
+        const keys = Array.from({ length: 130 }, (_, i) => ({ partitionKey: `p${i % 3}`, rowKey: `r${i}` }));
+        for (const p of ['p0', 'p1', 'p2']) {
+          const own = keys.filter((k) => k.partitionKey === p && Number(k.rowKey.slice(1)) % 2 === 0);
+          await store.submitTransaction(
+            table,
+            own.map((k): TransactionAction => ['create', { ...k, n: Number(k.rowKey.slice(1)) }]),
+          );
+        }
+        const read = await store.getEntities(table, keys);
+        expect(read).toHaveLength(130);
+        expect(read.map((e) => e?.n ?? null)).toEqual(keys.map((_, i) => (i % 2 === 0 ? i : null)));
+        expect(await store.getEntities(table, [])).toEqual([]);
+        expect(await store.getEntities(uniqueName(), [{ partitionKey: 'p', rowKey: 'r' }])).toEqual([null]);
+      });
+
+      it('refuses a malformed key before any call, naming its position', async () => {
+        const table = await freshTable();
+        const bad = [
+          { partitionKey: 'p', rowKey: 'r' },
+          { partitionKey: 'p', rowKey: null },
+        ] as never;
+        await expect(store.getEntities(table, bad)).rejects.toThrow(ValidationError);
+        await expect(store.getEntities(table, bad)).rejects.toThrow(
+          /keys\[1\]: rowKey must not be null or undefined/,
+        );
+        await expect(store.getEntities(table, [{ partitionKey: 'a/b', rowKey: 'r' }])).rejects.toThrow(
+          /keys\[0\]/,
+        );
+      });
+    });
+
     describe('keys with quotes and non-ASCII text', () => {
       it('create and get', async () => {
         const table = await freshTable();

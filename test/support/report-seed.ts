@@ -73,10 +73,11 @@ export async function seedReceipts(
       vectors: null,
       owning_corporation: item.owner ?? null,
     }));
-    if (items.length > 0) {
+    // One transaction per 100 items (a store's limit), as the repository writes a long receipt.
+    for (let i = 0; i < items.length; i += 100) {
       await store.submitTransaction(
         TABLES.items,
-        items.map((item): TransactionAction => ['create', itemToRow(item)]),
+        items.slice(i, i + 100).map((item): TransactionAction => ['create', itemToRow(item)]),
       );
     }
     await repo.saveReceipt({

@@ -4,6 +4,7 @@ import {
   MAX_PAGE_SIZE,
   MAX_TRANSACTION_ACTIONS,
   userProperties,
+  type EntityKeys,
   type ListOptions,
   type TableEntity,
   type TransactionAction,
@@ -180,6 +181,30 @@ export function assertValidEntityAddress(table: unknown, partitionKey: unknown, 
   assertValidTableName(table);
   assertValidKey('partitionKey', partitionKey);
   assertValidKey('rowKey', rowKey);
+}
+
+/**
+ * Checks the arguments of a read of several entities before any call: table name, and both keys of
+ * every entry.
+ * @throws ValidationError describing the first problem (naming the entry's position)
+ */
+export function assertValidEntityKeys(table: unknown, keys: readonly EntityKeys[]): void {
+  assertValidTableName(table);
+  if (!Array.isArray(keys)) {
+    throw new ValidationError('keys must be an array of { partitionKey, rowKey }.', { code: 'InvalidKeys' });
+  }
+  keys.forEach((entry, at) => {
+    if (entry === null || typeof entry !== 'object') {
+      throw new ValidationError(`keys[${at}] must be { partitionKey, rowKey }.`, { code: 'InvalidKeys' });
+    }
+    try {
+      assertValidKey('partitionKey', entry.partitionKey);
+      assertValidKey('rowKey', entry.rowKey);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      throw new ValidationError(`keys[${at}]: ${error.message}`, { cause: error, code: error.code });
+    }
+  });
 }
 
 /**

@@ -104,6 +104,18 @@ export interface TableStore {
     partitionKey: string,
     rowKey: string,
   ): Promise<StoredEntity<T> | null>;
+  /**
+   * Reads several entities, of any partitions, at once (DynamoDB: BatchGetItem, 100 keys a request,
+   * strongly consistent; Azure Tables has no batch read, so its point reads go out in parallel).
+   * @param table - table name
+   * @param keys - the entities' keys; each must be valid (as for getEntity); a key may repeat
+   * @returns one entry per key, in the order of `keys`: the entity, or null when it (or its table)
+   * does not exist
+   */
+  getEntities<T extends TableEntity = TableEntity>(
+    table: string,
+    keys: readonly EntityKeys[],
+  ): Promise<(StoredEntity<T> | null)[]>;
   /** One page of entities, in (partitionKey, rowKey) order. */
   listEntities<T extends TableEntity = TableEntity>(
     table: string,

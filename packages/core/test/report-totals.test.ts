@@ -17,16 +17,19 @@ import {
   type ListOptions,
   type TableEntity,
   type TableStore,
+  type TransactionAction,
   type WriteOptions,
   type UpdateMode,
 } from '../src';
 import { identity } from './support/fakes';
 import { MemoryTableStore } from './support/memory-table-store';
 import {
+  heldUntilAllRead,
   incrementalTotals,
   pendingChanges,
   recomputedTotals,
   runRandomWrites,
+  twinReceipts,
 } from './support/totals-scenario';
 import { createWorld } from './support/world';
 import { generatedReceipts, seedReceipts } from '../../../test/support/report-seed';
@@ -64,6 +67,17 @@ class InstrumentedStore extends MemoryTableStore {
   override async getEntity<T extends TableEntity = TableEntity>(table: string, pk: string, rk: string) {
     this.ops++;
     return super.getEntity<T>(table, pk, rk);
+  }
+  override async getEntities<T extends TableEntity = TableEntity>(
+    ...args: Parameters<MemoryTableStore['getEntities']>
+  ) {
+    this.ops++;
+    return super.getEntities<T>(...args);
+  }
+  override async submitTransaction(table: string, actions: TransactionAction[]) {
+    this.ops++;
+    if (actions[0]) this.check(table, actions[0][1]);
+    return super.submitTransaction(table, actions);
   }
   override async listEntities<T extends TableEntity = TableEntity>(
     ...args: Parameters<MemoryTableStore['listEntities']>
@@ -108,6 +122,30 @@ describe('updateReceiptTotals', () => {
     const large = await callsFor(200);
     expect(small).toBeGreaterThan(0);
     expect(large).toBe(small);
+    // Its contribution row, receipt and items (3 reads), the change recorded and the aggregate rows
+    // read (2), one write per partition of aggregate rows (at most 5: merchants, months, summary,
+    // brands, corporations) and the change cleared (1), however many brands its items name.
+    expect(large).toBeLessThanOrEqual(11);
+  });
+
+  it('applies a receipt naming more brands than one transaction takes (120 brands of 120 corporations)', async () => {
+    const store = new MemoryTableStore();
+    for (const table of Object.values(TABLES)) await store.createTable(table);
+    await recordReceiptWrites(store, 'hal', []); // totals ready, still empty
+    const items = Array.from({ length: 120 }, (_, i) => ({
+      description: `Line ${i}`,
+      price: 1 + i / 100,
+      brand: `Brand ${i}`,
+      owner: `Owner ${i}`,
+    }));
+    const big = { fileName: '1720000000000-long.jpg', merchant: 'Wholesale', date: '2024-07-01', items };
+    await seedReceipts(store, 'hal', [big]);
+    // Its merchant, month and the two summary rows, and a row per brand and per corporation.
+    expect(await updateReceiptTotals(store, 'hal', big.fileName)).toBe(4 + 240);
+    const totals = await incrementalTotals(store, 'hal');
+    expect(totals).toEqual(await recomputedTotals(store, 'hal'));
+    expect(totals.brands).toHaveLength(120);
+    expect(totals.corporations).toHaveLength(120);
   });
 
   it('is idempotent: applying the same receipt again changes nothing', async () => {
@@ -145,6 +183,27 @@ describe('updateReceiptTotals', () => {
     await seedReceipts(store, 'bob', receipts, 8);
     await Promise.all(receipts.map((r) => updateReceiptTotals(store, 'bob', r.fileName)));
     expect(await incrementalTotals(store, 'bob')).toEqual(await recomputedTotals(store, 'bob'));
+  });
+});
+
+describe('two new receipts of the same merchant and brands recorded at once', () => {
+  it('both count, though each read the shared rows before the other wrote (etag retries)', async () => {
+    const store = new MemoryTableStore();
+    for (const table of Object.values(TABLES)) await store.createTable(table);
+    await recordReceiptWrites(store, 'gus', []); // totals ready, still empty
+    const twins = twinReceipts('mem');
+    await seedReceipts(store, 'gus', twins);
+    const held = heldUntilAllRead(store, twins.length);
+    await Promise.all(twins.map((r) => recordReceiptWrites(held.store, 'gus', [r.fileName])));
+    expect(held.races()).toBeGreaterThan(0);
+    const totals = await incrementalTotals(store, 'gus');
+    expect(totals).toEqual(await recomputedTotals(store, 'gus'));
+    expect(totals.brands.map((b) => [b.name, b.purchases, b.totals_by_currency])).toEqual([
+      ['Heinz', 2, { EUR: 6.75 }],
+      ['Nescafé', 2, { EUR: 13.5 }],
+    ]);
+    expect(totals.merchants.map((m) => m.visits)).toEqual([2]);
+    expect(await pendingChanges(store, 'gus')).toEqual([]);
   });
 });
 

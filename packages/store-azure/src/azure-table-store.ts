@@ -7,6 +7,7 @@ import {
 import {
   assertUpdateMode,
   assertValidEntityAddress,
+  assertValidEntityKeys,
   assertValidTableName,
   assertValidTransaction,
   assertValidWrite,
@@ -17,6 +18,7 @@ import {
   NotFoundError,
   StoreError,
   ValidationError,
+  type EntityKeys,
   type ListOptions,
   type Logger,
   type Page,
@@ -31,6 +33,9 @@ import {
 import { checkTablesEndpoint, fromConnectionString } from './connection-string';
 import { isRestError, toStoreError, toTransactionError, type CallContext } from './errors';
 import { allOf, fromAzureEntity, partitionPrefixFilter, quote, toAzureEntity, toODataFilter } from './odata';
+
+/** Point reads one {@link AzureTableStore.getEntities} call keeps in flight at once. */
+const PARALLEL_READS = 16;
 
 /** Options of {@link AzureTableStore.fromConnectionString}. */
 export interface AzureTableStoreOptions {
@@ -179,6 +184,36 @@ export class AzureTableStore implements TableStore {
       if (isRestError(error) && error.statusCode === 404) return null;
       throw toStoreError(error, this.context(table, { partitionKey, rowKey }));
     }
+  }
+
+  /**
+   * Reads several entities. Azure Tables has no batch read (a query naming several row keys scans
+   * the partition), so these are point reads of the distinct keys, at most
+   * {@link PARALLEL_READS} in flight at once.
+   * @param table - the table name
+   * @param keys - the entities' keys (a key may repeat)
+   * @returns one entry per key, in order: the entity, or null when it (or its table) does not exist
+   */
+  async getEntities<T extends TableEntity = TableEntity>(
+    table: string,
+    keys: readonly EntityKeys[],
+  ): Promise<(StoredEntity<T> | null)[]> {
+    assertValidEntityKeys(table, keys);
+    const idOf = (key: EntityKeys) => JSON.stringify([key.partitionKey, key.rowKey]);
+    const distinct = new Map<string, EntityKeys>();
+    for (const key of keys) distinct.set(idOf(key), key);
+    const found = new Map<string, StoredEntity<T> | null>();
+    const all = [...distinct];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(PARALLEL_READS, all.length) }, async () => {
+        while (next < all.length) {
+          const [id, key] = all[next++]!;
+          found.set(id, await this.getEntity<T>(table, key.partitionKey, key.rowKey));
+        }
+      }),
+    );
+    return keys.map((key) => found.get(idOf(key)) ?? null);
   }
 
   /**

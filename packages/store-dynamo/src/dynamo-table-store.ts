@@ -1,4 +1,5 @@
 import {
+  BatchGetItemCommand,
   DeleteItemCommand,
   GetItemCommand,
   PutItemCommand,
@@ -10,13 +11,16 @@ import {
 import {
   assertUpdateMode,
   assertValidEntityAddress,
+  assertValidEntityKeys,
   assertValidTableName,
   assertValidTransaction,
   assertValidWrite,
   checkListOptions,
   createJsonLogger,
   NotFoundError,
+  StoreError,
   ValidationError,
+  type EntityKeys,
   type ListOptions,
   type Logger,
   type Page,
@@ -42,6 +46,11 @@ import { createPut, deleteOfExisting, newEtag, sendWrite, transactItem, writeIte
 import { assertKeysFit, ATTR, entityKey, GSI1, partitionPk } from './key-layout';
 import { fromItem, keyItem } from './marshal';
 import { TableRegistry } from './table-registry';
+
+/** Largest number of keys of one BatchGetItem request (a DynamoDB limit). */
+const MAX_BATCH_GET_KEYS = 100;
+/** Requests of one batch read before keys still left unprocessed are an error. */
+const MAX_BATCH_GET_ATTEMPTS = 6;
 
 /** Options of {@link DynamoTableStore}. */
 export interface DynamoTableStoreOptions {
@@ -166,6 +175,63 @@ export class DynamoTableStore implements TableStore {
       )
       .catch(this.fail);
     return result.Item ? fromItem<T>(result.Item) : null;
+  }
+
+  /**
+   * Reads several entities with BatchGetItem (strongly consistent), up to 100 distinct keys a
+   * request, the requests in parallel; keys the service leaves unprocessed (throttling) are asked
+   * again after a short pause.
+   * @param table - the table name
+   * @param keys - the entities' keys (a key may repeat)
+   * @returns one entry per key, in order: the entity, or null when it (or its table) does not exist
+   */
+  async getEntities<T extends TableEntity = TableEntity>(
+    table: string,
+    keys: readonly EntityKeys[],
+  ): Promise<(StoredEntity<T> | null)[]> {
+    assertValidEntityKeys(table, keys);
+    for (const key of keys) assertKeysFit(key.partitionKey, key.rowKey);
+    const idOf = (pk: string, sk: string) => `${pk}\u0000${sk}`;
+    const distinct = new Map<string, Record<string, AttributeValue>>();
+    for (const key of keys) {
+      const primary = entityKey(table, key.partitionKey, key.rowKey);
+      distinct.set(idOf(primary.pk, primary.sk), keyItem(primary));
+    }
+    const found = new Map<string, StoredEntity<T>>();
+    const all = [...distinct.values()];
+    const requests: Record<string, AttributeValue>[][] = [];
+    for (let i = 0; i < all.length; i += MAX_BATCH_GET_KEYS)
+      requests.push(all.slice(i, i + MAX_BATCH_GET_KEYS));
+    await Promise.all(
+      requests.map(async (batch) => {
+        let pending = batch;
+        for (let attempt = 0; pending.length > 0; attempt++) {
+          if (attempt >= MAX_BATCH_GET_ATTEMPTS) {
+            throw new StoreError(
+              `DynamoDB left ${pending.length} keys of a batch read unprocessed ${attempt} times (throttled); ` +
+                'try again in a moment.',
+              { code: 'Throttled', status: 503 },
+            );
+          }
+          if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+          const result = await this.client
+            .send(
+              new BatchGetItemCommand({
+                RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } },
+              }),
+            )
+            .catch(this.fail);
+          for (const item of result.Responses?.[this.tableName] ?? []) {
+            found.set(idOf(item[ATTR.pk]?.S ?? '', item[ATTR.sk]?.S ?? ''), fromItem<T>(item));
+          }
+          pending = result.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+        }
+      }),
+    );
+    return keys.map((key) => {
+      const primary = entityKey(table, key.partitionKey, key.rowKey);
+      return found.get(idOf(primary.pk, primary.sk)) ?? null;
+    });
   }
 
   /**

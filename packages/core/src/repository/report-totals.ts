@@ -1,9 +1,11 @@
 import { roundMoney } from '../analysis';
 import { TABLES } from '../entities';
-import { ConflictError, NotFoundError } from '../errors';
+import { ConflictError, NotFoundError, TransactionError } from '../errors';
 import type { BrandReportRow, CorporationReportRow, MerchantReportRow } from '../report-api';
 import {
   listAllEntities,
+  MAX_TRANSACTION_ACTIONS,
+  type EntityKeys,
   type StoredEntity,
   type TableEntity,
   type TableStore,
@@ -255,11 +257,25 @@ function figuresToRow(
   return entity;
 }
 
-const raced = (error: unknown) => error instanceof ConflictError || error instanceof NotFoundError;
+/**
+ * Whether a write lost a race: another writer changed, created or removed the row first, alone or
+ * within a transaction (which then applied nothing). Reading again and retrying may succeed.
+ */
+const raced = (error: unknown) =>
+  error instanceof ConflictError ||
+  error instanceof NotFoundError ||
+  (error instanceof TransactionError && (error.lostRace || error.status === 404));
 const pause = (attempt: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 + attempt * 5)));
 
-function splitKey(userId: string, key: string): { partitionKey: string; rowKey: string } {
+interface RowChange {
+  /** `kind:rowKey`, as in a {@link Contribution}. */
+  key: string;
+  address: EntityKeys;
+  delta: Figures;
+}
+
+function splitKey(userId: string, key: string): EntityKeys {
   const at = key.indexOf(':');
   return {
     partitionKey: totalsPartition(userId, key.slice(0, at) as TotalsKind),
@@ -267,32 +283,53 @@ function splitKey(userId: string, key: string): { partitionKey: string; rowKey: 
   };
 }
 
+type RowWrite = ['create', TableEntity] | ['update', TableEntity, 'Replace', { etag: string }];
+
+/** The write of one aggregate row plus its delta, by etag (or a create), or null when it has the change. */
+function rowWrite(change: RowChange, row: StoredEntity | null, changeId: string): RowWrite | null {
+  const { figures, changes } = row ? rowToFigures(row) : { figures: empty(), changes: [] };
+  if (changes.includes(changeId)) return null; // a retried change this row already took
+  addFigures(figures, change.delta, 1);
+  const entity = figuresToRow(
+    change.address.partitionKey,
+    change.address.rowKey,
+    figures,
+    [...changes, changeId].slice(-RECENT_CHANGES),
+  );
+  return row ? ['update', entity, 'Replace', { etag: row.etag }] : ['create', entity];
+}
+
 /**
- * Adds `delta` to one aggregate row by etag, retrying when another writer came first. A row that
- * already lists `changeId` among its recent changes has it and is left alone (a retried change).
- * A row whose figures reach zero stays (with n = 0, hidden from the reports), so that it still
- * remembers the change.
+ * Adds the deltas to aggregate rows of one partition (at most {@link MAX_TRANSACTION_ACTIONS}),
+ * each row by etag, in one transaction (one row: one conditional write). When another writer changed,
+ * created or removed any of them first, the transaction applies nothing, and the rows are read again
+ * and the whole group retried. A row that already lists `changeId` among its recent changes has it
+ * and is left alone (a retried change). A row whose figures reach zero stays (with n = 0, hidden from
+ * the reports), so that it still remembers the change.
+ * @param read - the rows as read already (same order as `changes`), for the first attempt
  */
-async function applyRow(
+async function applyGroup(
   store: TableStore,
-  address: { partitionKey: string; rowKey: string },
-  delta: Figures,
+  changes: RowChange[],
   changeId: string,
+  read?: (StoredEntity | null)[],
 ): Promise<void> {
   for (let attempt = 0; ; attempt++) {
-    const row = await store.getEntity(TABLES.totals, address.partitionKey, address.rowKey);
-    const { figures, changes } = row ? rowToFigures(row) : { figures: empty(), changes: [] };
-    if (changes.includes(changeId)) return;
-    addFigures(figures, delta, 1);
-    const entity = figuresToRow(
-      address.partitionKey,
-      address.rowKey,
-      figures,
-      [...changes, changeId].slice(-RECENT_CHANGES),
-    );
+    const rows =
+      attempt === 0 && read
+        ? read
+        : await store.getEntities(
+            TABLES.totals,
+            changes.map((c) => c.address),
+          );
+    const writes = changes
+      .map((change, at) => rowWrite(change, rows[at] ?? null, changeId))
+      .filter((write): write is RowWrite => write !== null);
     try {
-      if (row) await store.updateEntity(TABLES.totals, entity, 'Replace', { etag: row.etag });
-      else await store.createEntity(TABLES.totals, entity);
+      const only = writes.length === 1 ? writes[0]! : null;
+      if (only?.[0] === 'create') await store.createEntity(TABLES.totals, only[1]);
+      else if (only?.[0] === 'update') await store.updateEntity(TABLES.totals, only[1], 'Replace', only[3]);
+      else if (writes.length > 1) await store.submitTransaction(TABLES.totals, writes);
       return;
     } catch (error) {
       if (!raced(error) || attempt >= MAX_ATTEMPTS) throw error;
@@ -301,14 +338,55 @@ async function applyRow(
   }
 }
 
+/** The rows a delta changes, grouped by partition in groups a transaction takes. */
+function groupsOf(userId: string, delta: Contribution): RowChange[][] {
+  const byPartition = new Map<string, RowChange[]>();
+  for (const [key, figures] of Object.entries(delta)) {
+    const address = splitKey(userId, key);
+    const list = byPartition.get(address.partitionKey);
+    const change = { key, address, delta: figures };
+    if (list) list.push(change);
+    else byPartition.set(address.partitionKey, [change]);
+  }
+  const groups: RowChange[][] = [];
+  for (const list of byPartition.values()) {
+    for (let i = 0; i < list.length; i += MAX_TRANSACTION_ACTIONS) {
+      groups.push(list.slice(i, i + MAX_TRANSACTION_ACTIONS));
+    }
+  }
+  return groups;
+}
+
+/** Reads every aggregate row the delta changes, in one call: what {@link applyChange} starts from. */
+async function readRows(
+  store: TableStore,
+  userId: string,
+  delta: Contribution,
+): Promise<Map<string, StoredEntity | null>> {
+  const keys = Object.keys(delta);
+  const rows = await store.getEntities(
+    TABLES.totals,
+    keys.map((key) => splitKey(userId, key)),
+  );
+  return new Map(keys.map((key, i) => [key, rows[i] ?? null]));
+}
+
+/**
+ * Applies a change to the user's aggregate rows: one transaction per partition (merchants, months,
+ * summary, brands, corporations), all at once. `read` holds the rows as read before (by
+ * {@link readRows}); without it each group reads its rows first.
+ */
 async function applyChange(
   store: TableStore,
   userId: string,
   changeId: string,
   delta: Contribution,
+  read?: Map<string, StoredEntity | null>,
 ): Promise<void> {
   await Promise.all(
-    Object.entries(delta).map(([key, figures]) => applyRow(store, splitKey(userId, key), figures, changeId)),
+    groupsOf(userId, delta).map((group) =>
+      applyGroup(store, group, changeId, read && group.map((change) => read.get(change.key) ?? null)),
+    ),
   );
 }
 
@@ -337,22 +415,24 @@ async function currentContribution(
  * The contribution row is read first and written by etag, so of two updates of one receipt the one
  * that read older data starts over. A change is first recorded on the contribution row (`pending`)
  * and cleared once every aggregate row has it: an update interrupted in between is finished by the
- * next update of that receipt, and each aggregate row takes a change once.
+ * next update of that receipt, and each aggregate row takes a change once. The aggregate rows are
+ * read in one call while the change is recorded, and written by etag in one transaction per
+ * partition; a group another writer changed first is read again and retried.
+ * @param first - the contribution row, when the caller has read it already (null: there is none)
  * @returns the number of aggregate rows changed
  */
 export async function updateReceiptTotals(
   store: TableStore,
   userId: string,
   fileName: string,
-  firstRead?: Promise<StoredEntity | null>,
+  first?: StoredEntity | null,
 ): Promise<number> {
   const partitionKey = totalsPartition(userId, 'applied');
   for (let attempt = 0; ; attempt++) {
     try {
-      // The caller may have started the first read of the contribution row already.
       const row =
-        attempt === 0 && firstRead
-          ? await firstRead
+        attempt === 0 && first !== undefined
+          ? first
           : await store.getEntity(TABLES.totals, partitionKey, fileName);
       let applied: Contribution = row ? getJson(row, 'applied', {}) : {};
       let etag = row?.etag;
@@ -372,8 +452,13 @@ export async function updateReceiptTotals(
         return 0;
       }
       const changeId = newChangeId();
-      etag = await writeApplied(store, partitionKey, fileName, applied, { id: changeId, to: target }, etag);
-      await applyChange(store, userId, changeId, delta);
+      // The aggregate rows may be read before the change is recorded: their etags guard the writes.
+      const [recorded, rows] = await Promise.all([
+        writeApplied(store, partitionKey, fileName, applied, { id: changeId, to: target }, etag),
+        readRows(store, userId, delta),
+      ]);
+      etag = recorded;
+      await applyChange(store, userId, changeId, delta, rows);
       if (Object.keys(target).length === 0)
         await store.deleteEntity(TABLES.totals, partitionKey, fileName, { etag });
       else await writeApplied(store, partitionKey, fileName, target, null, etag);
@@ -472,25 +557,18 @@ export async function recordReceiptWrites(
   now: Date = new Date(),
 ): Promise<'updated' | 'rebuilt' | 'noted'> {
   const summary = totalsPartition(userId, 'summary');
-  // The first receipt's contribution row is read with the markers (one round trip less per write).
+  // The markers and the first receipt's contribution row, in one read.
   const firstName = fileNames[0];
-  const firstRead =
-    firstName === undefined
-      ? undefined
-      : store.getEntity(TABLES.totals, totalsPartition(userId, 'applied'), firstName);
-  firstRead?.catch(() => undefined); // read again below when it failed
-  const [ready, building] = await Promise.all([
-    store.getEntity(TABLES.totals, summary, READY_ROW),
-    store.getEntity(TABLES.totals, summary, BUILDING_ROW),
+  const [ready, building, first] = await store.getEntities(TABLES.totals, [
+    { partitionKey: summary, rowKey: READY_ROW },
+    { partitionKey: summary, rowKey: BUILDING_ROW },
+    ...(firstName === undefined
+      ? []
+      : [{ partitionKey: totalsPartition(userId, 'applied'), rowKey: firstName }]),
   ]);
   if (ready && !building) {
-    const first = await firstRead?.then(
-      (row) => row,
-      () => undefined,
-    );
-    for (const fileName of fileNames) {
-      const read = fileName === firstName && first !== undefined ? Promise.resolve(first) : undefined;
-      await updateReceiptTotals(store, userId, fileName, read);
+    for (const [i, fileName] of fileNames.entries()) {
+      await updateReceiptTotals(store, userId, fileName, i === 0 ? first : undefined);
     }
     return 'updated';
   }
@@ -521,9 +599,9 @@ export async function recordReceiptWrites(
   for (const fileName of fileNames) {
     await store.upsertEntity(TABLES.totals, { partitionKey: summary, rowKey: `${DIRTY_PREFIX}${fileName}` });
   }
-  const [readyNow, buildingNow] = await Promise.all([
-    store.getEntity(TABLES.totals, summary, READY_ROW),
-    store.getEntity(TABLES.totals, summary, BUILDING_ROW),
+  const [readyNow, buildingNow] = await store.getEntities(TABLES.totals, [
+    { partitionKey: summary, rowKey: READY_ROW },
+    { partitionKey: summary, rowKey: BUILDING_ROW },
   ]);
   if (readyNow && !buildingNow) {
     for (const fileName of fileNames) await updateReceiptTotals(store, userId, fileName);

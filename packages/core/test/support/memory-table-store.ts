@@ -5,6 +5,7 @@ import {
   ValidationError,
   assertUpdateMode,
   assertValidEntityAddress,
+  assertValidEntityKeys,
   assertValidFilter,
   assertValidTableName,
   assertValidTransaction,
@@ -13,6 +14,7 @@ import {
   matchesFilter,
   silentLogger,
   userProperties,
+  type EntityKeys,
   type EntityValue,
   type Logger,
   type ListOptions,
@@ -130,6 +132,10 @@ export class MemoryTableStore implements TableStore {
 
   async createEntity(table: string, entity: TableEntity): Promise<WriteResult> {
     this.track('createEntity');
+    return this.create(table, entity);
+  }
+
+  private create(table: string, entity: TableEntity): WriteResult {
     assertValidWrite(table, entity);
     if (this.existing(table, entity.partitionKey, entity.rowKey)) {
       throw new ConflictError('The entity already exists.', { code: 'EntityAlreadyExists' });
@@ -146,6 +152,18 @@ export class MemoryTableStore implements TableStore {
     assertValidEntityAddress(table, partitionKey, rowKey);
     const row = this.tables.get(table)?.get(MemoryTableStore.id(partitionKey, rowKey));
     return row ? (MemoryTableStore.stored(row) as StoredEntity<T>) : null;
+  }
+
+  async getEntities<T extends TableEntity = TableEntity>(
+    table: string,
+    keys: readonly EntityKeys[],
+  ): Promise<(StoredEntity<T> | null)[]> {
+    this.track('getEntities');
+    assertValidEntityKeys(table, keys);
+    return keys.map((key) => {
+      const row = this.tables.get(table)?.get(MemoryTableStore.id(key.partitionKey, key.rowKey));
+      return row ? (MemoryTableStore.stored(row) as StoredEntity<T>) : null;
+    });
   }
 
   async listEntities<T extends TableEntity = TableEntity>(
@@ -191,6 +209,10 @@ export class MemoryTableStore implements TableStore {
     options?: WriteOptions,
   ): Promise<WriteResult> {
     this.track('updateEntity');
+    return this.update(table, entity, mode, options);
+  }
+
+  private update(table: string, entity: TableEntity, mode: UpdateMode, options?: WriteOptions): WriteResult {
     assertValidWrite(table, entity);
     assertUpdateMode(mode);
     const row = this.existing(table, entity.partitionKey, entity.rowKey);
@@ -207,6 +229,10 @@ export class MemoryTableStore implements TableStore {
     options?: WriteOptions,
   ): Promise<WriteResult> {
     this.track('upsertEntity');
+    return this.upsert(table, entity, mode, options);
+  }
+
+  private upsert(table: string, entity: TableEntity, mode: UpdateMode, options?: WriteOptions): WriteResult {
     assertValidWrite(table, entity);
     assertUpdateMode(mode);
     const row = this.existing(table, entity.partitionKey, entity.rowKey);
@@ -223,6 +249,10 @@ export class MemoryTableStore implements TableStore {
     options?: WriteOptions,
   ): Promise<void> {
     this.track('deleteEntity');
+    this.remove(table, partitionKey, rowKey, options);
+  }
+
+  private remove(table: string, partitionKey: string, rowKey: string, options?: WriteOptions): void {
     assertValidEntityAddress(table, partitionKey, rowKey);
     const row = this.existing(table, partitionKey, rowKey);
     if (!row) throw new NotFoundError('The entity does not exist.', { code: 'ResourceNotFound' });
@@ -238,22 +268,21 @@ export class MemoryTableStore implements TableStore {
     const snapshot = new Map(data);
     let index = 0;
     try {
+      // Applied without yielding, so that no other call sees or changes the table half-way.
       for (const [at, action] of actions.entries()) {
         index = at;
         switch (action[0]) {
           case 'create':
-            await this.createEntity(table, action[1]);
+            this.create(table, action[1]);
             break;
           case 'delete':
-            await this.deleteEntity(table, action[1].partitionKey, action[1].rowKey, {
-              etag: action[1].etag,
-            });
+            this.remove(table, action[1].partitionKey, action[1].rowKey, { etag: action[1].etag });
             break;
           case 'update':
-            await this.updateEntity(table, action[1], action[2], action[3]);
+            this.update(table, action[1], action[2] ?? 'Merge', action[3]);
             break;
           case 'upsert':
-            await this.upsertEntity(table, action[1], action[2]);
+            this.upsert(table, action[1], action[2] ?? 'Merge');
             break;
         }
       }

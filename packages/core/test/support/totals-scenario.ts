@@ -1,5 +1,7 @@
 import {
+  ConflictError,
   TABLES,
+  TransactionError,
   ReceiptRepository,
   brandRowsFromTotals,
   buildAppData,
@@ -24,6 +26,8 @@ import {
   type BlobStore,
   type ReportTable,
   type ScanWorkerDeps,
+  type EntityKeys,
+  type TableEntity,
   type TableStore,
 } from '../../src';
 import {
@@ -35,6 +39,7 @@ import {
   identity,
   type FakeReceipt,
 } from './fakes';
+import type { SeedReceipt } from '../../../../test/support/report-seed';
 
 /** A small seeded PRNG (mulberry32): the same seed gives the same sequence of writes. */
 export function prng(seed: number): () => number {
@@ -312,3 +317,66 @@ export async function pendingChanges(store: TableStore, userId: string): Promise
 }
 
 export { reportTotalsReady };
+
+/**
+ * The store, with every write to a user's aggregate totals rows held until `readers` reads of brand
+ * rows were made (or 5 s passed): writers started at once all read the same rows before any of them
+ * writes, so all but one lose the race on each shared partition, whatever the timing. `races` counts
+ * the writes refused for that (a stale etag, a row created meanwhile), each then retried.
+ */
+export function heldUntilAllRead(
+  store: TableStore,
+  readers: number,
+): { store: TableStore; races: () => number } {
+  let reads = 0;
+  let races = 0;
+  let release: () => void = () => undefined;
+  const allRead = new Promise<void>((resolve) => {
+    release = resolve;
+    setTimeout(resolve, 5000).unref();
+  });
+  const aggregate = (table: unknown, partitionKey: unknown) =>
+    table === TABLES.totals && typeof partitionKey === 'string' && !partitionKey.endsWith('~applied');
+  const held: TableStore = Object.create(store) as TableStore;
+  held.getEntities = async <T extends TableEntity = TableEntity>(
+    table: string,
+    keys: readonly EntityKeys[],
+  ) => {
+    const rows = await store.getEntities<T>(table, keys);
+    if (keys.some((k) => k.partitionKey.endsWith('~brands')) && ++reads >= readers) release();
+    return rows;
+  };
+  const write =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>, partitionOf: (...args: A) => unknown) =>
+    async (...args: A): Promise<R> => {
+      const table = args[0];
+      if (aggregate(table, partitionOf(...args))) await allRead;
+      try {
+        return await call(...args);
+      } catch (error) {
+        if (error instanceof ConflictError || (error instanceof TransactionError && error.lostRace)) races++;
+        throw error;
+      }
+    };
+  held.createEntity = write(store.createEntity.bind(store), (_t, entity) => entity.partitionKey);
+  held.updateEntity = write(store.updateEntity.bind(store), (_t, entity) => entity.partitionKey);
+  held.submitTransaction = write(
+    store.submitTransaction.bind(store),
+    (_t, actions) => actions[0]?.[1].partitionKey,
+  );
+  return { store: held, races: () => races };
+}
+
+/** Two new receipts of the same merchant, day and brands (Nescafé of Nestlé, Heinz of Kraft Heinz). */
+export function twinReceipts(tag: string): SeedReceipt[] {
+  return [1, 2].map((n) => ({
+    fileName: `17100000000${n}0-${tag}-twin.jpg`,
+    merchant: `Twin Market ${tag}`,
+    date: '2024-06-01',
+    currency: 'EUR',
+    items: [
+      { description: 'Coffee', price: 4.5 * n, brand: 'Nescafé', owner: 'Nestlé' },
+      { description: 'Ketchup', price: 2.25 * n, brand: 'Heinz', owner: 'Kraft Heinz' },
+    ],
+  }));
+}

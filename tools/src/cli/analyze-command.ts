@@ -6,8 +6,9 @@ import { DictionaryEnricher } from '@receipts/enricher-brands';
 
 export const ANALYZE_USAGE = `Usage: npm run analyze -- <file> [--no-raw] [--no-enrich]
 
-  <file>        a receipt image (.jpg, .jpeg, .png, .webp, .pdf), read with the local OCR,
-                or a saved Amazon Textract AnalyzeExpense response (.json)
+  <file>        a receipt image (.jpg, .jpeg, .png, .webp, .pdf), read with the local OCR
+                (the app's engine: OCR_ENGINE, default combined), or a saved Amazon
+                Textract AnalyzeExpense response (.json)
   --no-raw      leave the analyzer's raw output out of the printed result
   --no-enrich   do not add brands and owning corporations
 
@@ -33,8 +34,11 @@ class UsageProblem extends Error {}
 
 async function defaultOcr(): Promise<Analyzer> {
   // Loaded only for images: reading a Textract JSON never starts tesseract.
-  const { OcrAnalyzer } = await import('@receipts/analyzer-ocr');
-  return OcrAnalyzer.create();
+  const { OCR_ENGINES, OcrAnalyzer } = await import('@receipts/analyzer-ocr');
+  const engine = process.env.OCR_ENGINE ?? 'combined';
+  const known = OCR_ENGINES.find((e) => e === engine);
+  if (!known) throw new UsageProblem(`OCR_ENGINE must be ${OCR_ENGINES.join(', ')}, not "${engine}".`);
+  return OcrAnalyzer.create({ engine: known });
 }
 
 async function analyseFile(path: string, io: AnalyzeIo): Promise<AnalysisResult> {

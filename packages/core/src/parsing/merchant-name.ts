@@ -135,7 +135,7 @@ export function tidyMerchantName(text: string): string {
           ? initials.replace(/[0158]/g, (d) => ({ '0': 'O', '1': 'I', '5': 'S', '8': 'B' })[d]!)
           : initials,
       )
-      .replace(/\bS[O0]N(\.?\s*[B8]HD)\b/g, 'SDN$1')
+      .replace(/\bS[O0I]N(\.?\s*[B8]HD)\b/g, 'SDN$1')
       .replace(/\b(SDN\.?\s*)8HD\b/g, '$1BHD')
       .replace(/\b(SDN\.?\s*)BH[I1l]D\b/g, '$1BHD')
       // A zero among the letters of a word is the letter O: `AEON C0. (M) BHD`.

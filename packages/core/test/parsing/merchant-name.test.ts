@@ -35,6 +35,7 @@ describe('tidyMerchantName', () => {
     );
     expect(tidyMerchantName('Guardian Health And Beauty Sdn Bnd')).toBe('Guardian Health And Beauty Sdn Bhd');
     expect(tidyMerchantName('BH PETROL SDN BHD')).toBe('BH PETROL SDN BHD');
+    expect(tidyMerchantName('MR. D.I.Y. (KUCHAI) SIN BHD')).toBe('MR. D.I.Y. (KUCHAI) SDN BHD');
     // The (M) of a Malaysian company, its M misread; other brackets stay.
     expect(tidyMerchantName('Anzel Advertising (4) Sdn bhd')).toBe('Anzel Advertising (M) Sdn bhd');
     expect(tidyMerchantName('GARDENIA BAKERIES (KL) SDN BHD')).toBe('GARDENIA BAKERIES (KL) SDN BHD');

@@ -12,7 +12,7 @@ import {
   type ReportTable,
   type SortDirection,
 } from '../report-api';
-import { normaliseName, shortHash } from './keys';
+import { normaliseName, receiptIdOfItem, shortHash } from './keys';
 
 /**
  * One user's report data arranged for queries: receipts and items with their search text, built once
@@ -31,9 +31,14 @@ export interface ReportIndex {
   search: SearchDictionary;
   merchantCity: Map<string, string | null>;
   merchantCorporation: Map<string, string | null>;
-  /** Receipts, items and merchants by id, for the detail screens' lookups (one map read each). */
+  /**
+   * Receipts and merchants by id, for the detail screens' lookups (one map read each). An item is
+   * found through its receipt (its id starts with the receipt's); items by id are mapped only when
+   * one is not (built on that first lookup, not with the index: a map of every item costs as much as
+   * a fifth of the index).
+   */
   receiptById: Map<string, IndexedReceipt>;
-  itemById: Map<string, IndexedItem>;
+  itemById?: Map<string, IndexedItem>;
   merchantById: Map<string, ReportMerchant>;
   /** Results of recent queries (see queryReportIndex): the data never changes under an index. */
   results: Map<string, QueryResult>;
@@ -47,7 +52,8 @@ export interface ReportIndex {
 type QueryResult = Selected<ReportTable>;
 
 /** What a query selects: see {@link pageOf}. */
-export type Selected<T extends ReportTable> = { summed: Summed<T>; sorted: boolean } | { ordered: Ordered<T> };
+export type Selected<T extends ReportTable> =
+  { summed: Summed<T>; sorted: boolean } | { ordered: Ordered<T> };
 
 /** The figures of the rows under a filter, and the first `end` of those rows in the query's order. */
 export interface Ordered<T extends ReportTable> {
@@ -67,6 +73,8 @@ interface IndexedReceipt {
   text: string;
   /** `date time`, lower case, for ordering. */
   when: string;
+  /** The date, lower case. */
+  day: string;
   /** Position in the default order. */
   rank: number;
   /** The search dictionary's text of the normalised merchant name. */
@@ -157,15 +165,38 @@ export function buildReportIndex(data: AppData): ReportIndex {
     }
     return done;
   };
-  // The search dictionary's texts, each once.
+  // Dates repeat too: each is lowered once, and the receipt's items share it.
+  const lowered = new Map<string, string>();
+  const lower = (raw: string): string => {
+    let done = lowered.get(raw);
+    if (done === undefined) {
+      done = raw.toLowerCase();
+      lowered.set(raw, done);
+    }
+    return done;
+  };
+  // The search dictionary's texts, each once: merchant names, and `description|brand` by their parts.
   const texts: string[] = [];
-  const textIds = new Map<string, number>();
-  const textId = (text: string): number => {
-    let id = textIds.get(text);
+  const merchantTexts = new Map<string, number>();
+  const ownTexts = new Map<string, Map<string, number>>();
+  const merchantTextOf = (name: string): number => {
+    let id = merchantTexts.get(name);
     if (id === undefined) {
-      id = texts.length;
-      texts.push(text);
-      textIds.set(text, id);
+      id = texts.push(name) - 1;
+      merchantTexts.set(name, id);
+    }
+    return id;
+  };
+  const ownTextOf = (description: string, brand: string): number => {
+    let byBrand = ownTexts.get(description);
+    if (!byBrand) {
+      byBrand = new Map();
+      ownTexts.set(description, byBrand);
+    }
+    let id = byBrand.get(brand);
+    if (id === undefined) {
+      id = texts.push(`${description}|${brand}`) - 1;
+      byBrand.set(brand, id);
     }
     return id;
   };
@@ -178,9 +209,10 @@ export function buildReportIndex(data: AppData): ReportIndex {
       receipt,
       items: [],
       text: merchantText,
-      when: `${receipt.transaction_date ?? ''} ${receipt.transaction_time ?? ''}`.toLowerCase(),
+      when: lower(`${receipt.transaction_date ?? ''} ${receipt.transaction_time ?? ''}`),
+      day: lower(receipt.transaction_date ?? ''),
       rank: 0,
-      merchantText: textId(merchantText),
+      merchantText: merchantTextOf(merchantText),
     };
     receiptById.set(receipt.receipt_id, indexed);
     return indexed;
@@ -189,16 +221,17 @@ export function buildReportIndex(data: AppData): ReportIndex {
   for (const item of data.reportProductItems) {
     const receipt = receiptById.get(item.receipt_id);
     if (!receipt) continue;
-    const own = `${normalise(item.description)}|${normalise(item.brand)}`;
+    const ownText = ownTextOf(normalise(item.description), normalise(item.brand));
+    const day = item.receipt_transaction_date ?? '';
     const indexed: IndexedItem = {
       item,
       receipt,
       corporation: item.brand ? (corporationOfBrand.get(item.brand) ?? null) : null,
       currency: item.currency_code ?? receipt.receipt.currency_code,
-      text: `${own}|${receipt.text}`,
-      day: (item.receipt_transaction_date ?? '').toLowerCase(),
+      text: `${texts[ownText]!}|${receipt.text}`,
+      day: day === (receipt.receipt.transaction_date ?? '') ? receipt.day : lower(day),
       rank: 0,
-      ownText: textId(own),
+      ownText,
     };
     receipt.items.push(indexed);
     items.push(indexed);
@@ -210,7 +243,8 @@ export function buildReportIndex(data: AppData): ReportIndex {
   const all = { receipts: emptyFigures(), items: emptyFigures() };
   const itemGroups: TextGroup<IndexedItem>[] = [];
   const itemGroupsByOwn: (Map<number, TextGroup<IndexedItem>> | undefined)[] = [];
-  for (const [rank, indexed] of items.entries()) {
+  for (let rank = 0; rank < items.length; rank++) {
+    const indexed = items[rank]!;
     indexed.rank = rank;
     const merchantText = indexed.receipt.merchantText;
     let byMerchant = itemGroupsByOwn[indexed.ownText];
@@ -237,7 +271,8 @@ export function buildReportIndex(data: AppData): ReportIndex {
     if (indexed.items.length > 0)
       indexed.text = [indexed.text, ...indexed.items.map((i) => texts[i.ownText]!)].join('|');
   }
-  for (const [rank, indexed] of receipts.entries()) {
+  for (let rank = 0; rank < receipts.length; rank++) {
+    const indexed = receipts[rank]!;
     indexed.rank = rank;
     let group = receiptGroups.get(indexed.text);
     if (!group) {
@@ -259,7 +294,6 @@ export function buildReportIndex(data: AppData): ReportIndex {
     merchantCorporation.set(merchant.merchant_id, merchant.owning_corporation ?? null);
     merchantById.set(merchant.merchant_id, merchant);
   }
-  const itemById = new Map(items.map((i) => [i.item.item_id, i]));
   return {
     version: data.version,
     receipts,
@@ -269,7 +303,6 @@ export function buildReportIndex(data: AppData): ReportIndex {
     merchantCity,
     merchantCorporation,
     receiptById,
-    itemById,
     merchantById,
     results: new Map(),
   };
@@ -289,7 +322,14 @@ export function itemInIndex(
   index: ReportIndex,
   itemId: string,
 ): { item: ReportItem; receipt: ReportReceipt; corporation: string | null } | undefined {
-  const found = index.itemById.get(itemId);
+  const receiptId = receiptIdOfItem(itemId);
+  let found = receiptId
+    ? index.receiptById.get(receiptId)?.items.find((i) => i.item.item_id === itemId)
+    : undefined;
+  if (!found) {
+    index.itemById ??= new Map(index.items.map((i) => [i.item.item_id, i]));
+    found = index.itemById.get(itemId);
+  }
   return found && { item: found.item, receipt: found.receipt.receipt, corporation: found.corporation };
 }
 
@@ -486,9 +526,17 @@ class ExactSum {
 
 class CurrencySums {
   readonly sums = new Map<string, ExactSum>();
+  /** The currency added last and its sum: rows of one set are mostly in one currency. */
+  private last: [string, ExactSum] | undefined;
   add(currency: string | null, amount: number | null): void {
     if (amount === null) return;
-    this.sumOf(currency ?? '').add(amount);
+    const key = currency ?? '';
+    if (this.last?.[0] === key) this.last[1].add(amount);
+    else {
+      const sum = this.sumOf(key);
+      this.last = [key, sum];
+      sum.add(amount);
+    }
   }
   addSums(other: CurrencySums): void {
     for (const [c, sum] of other.sums) this.sumOf(c).addSum(sum);
@@ -774,7 +822,16 @@ function comparatorOf<T extends ReportTable>(
 }
 
 /** The filters other than the search text: a query with any of them is answered by a pass over the rows. */
-const ROW_FILTERS = ['from', 'to', 'currency', 'category', 'merchant', 'brand', 'corporation', 'review'] as const;
+const ROW_FILTERS = [
+  'from',
+  'to',
+  'currency',
+  'category',
+  'merchant',
+  'brand',
+  'corporation',
+  'review',
+] as const;
 
 /** Most search words a search through the dictionary takes (one bit each); more are rare, and scanned. */
 const MAX_DICTIONARY_WORDS = 30;
@@ -913,7 +970,10 @@ function inDefaultOrder(query: PageQuery): boolean {
  * the page picked by a bounded top-k), keeping nothing: the reference {@link queryReportIndex}
  * answers the same as.
  */
-export function scanReportIndex<T extends ReportTable>(index: ReportIndex, query: PageQuery<T>): ReportPage<T> {
+export function scanReportIndex<T extends ReportTable>(
+  index: ReportIndex,
+  query: PageQuery<T>,
+): ReportPage<T> {
   return pageOf(query, index.version, (q) => ({ summed: rowsOf(index, q), sorted: false }));
 }
 

@@ -821,8 +821,11 @@ function comparatorOf<T extends ReportTable>(
   return (a, b) => sign * (compare(a, b) || byId(idOf(a), idOf(b)));
 }
 
-/** The filters other than the search text: a query with any of them is answered by a pass over the rows. */
-const ROW_FILTERS = [
+/**
+ * The filters other than the search text. The index answers a receipts or items query with any of
+ * them by a pass over the rows; the report totals answer no query with any of them.
+ */
+export const ROW_FILTERS = [
   'from',
   'to',
   'currency',

@@ -27,8 +27,14 @@ export interface ReportIndex {
   items: IndexedItem[];
   /** Money and counts over every receipt and every item: the unfiltered tables' total rows. */
   all: { receipts: Figures; items: Figures };
-  /** Receipts and items grouped by the texts a search matches them on (see {@link SearchDictionary}). */
-  search: SearchDictionary;
+  /** Distinct normalised texts (merchant names and `description|brand`), by id. */
+  texts: string[];
+  /**
+   * Receipts and items grouped by the texts a search matches them on (see {@link SearchDictionary}),
+   * made at the first search of the index: not every version of a user's data is searched, and an
+   * index is made again after every write.
+   */
+  search?: SearchDictionary;
   merchantCity: Map<string, string | null>;
   merchantCorporation: Map<string, string | null>;
   /**
@@ -104,24 +110,32 @@ interface Figures {
 }
 
 /** Rows of one table sharing the search texts they are matched on, in the default order. */
-interface TextGroup<R> extends Figures {
-  rows: R[];
+class TextGroup<R> implements Figures {
+  readonly money = new CurrencySums();
+  count = 0;
+  readonly quantity = new ExactSum();
+  readonly rows: R[] = [];
   /** The dictionary's texts a row of the group is matched on (every word must occur in one of them). */
-  texts: number[];
+  constructor(readonly texts: number[]) {}
 }
 
 /**
  * Receipts and items grouped by what a search matches them on, which repeats (a product bought
- * weekly at the same shop): items by `description|brand` and merchant name, receipts by their
- * merchant name and every item's `description|brand`. A search checks each distinct text once and
- * adds up the matching groups' figures; no search word holds a '|' (words are normalised names), so
- * a word occurs in a row's joined text exactly when it occurs in one of its texts.
+ * weekly at the same shop): items by `description|brand` (and, within it, by merchant name),
+ * receipts by their merchant name and every item's `description|brand`. A search checks each
+ * distinct text once and adds up the matching groups' figures; no search word holds a '|' (words are
+ * normalised names), so a word occurs in a row's joined text exactly when it occurs in one of its
+ * texts.
  */
 interface SearchDictionary {
-  /** Distinct normalised texts (merchant names and `description|brand`). */
-  texts: string[];
   receipts: TextGroup<IndexedReceipt>[];
-  items: TextGroup<IndexedItem>[];
+  /** Items by the id of their `description|brand` text (texts: that one). */
+  itemsByOwn: (TextGroup<IndexedItem> | undefined)[];
+  /**
+   * Items by the id of their merchant's text, then by `description|brand` (texts: that one, then the
+   * merchant's): an item whose own text lacks a word may match through its merchant's name.
+   */
+  itemsByMerchant: (TextGroup<IndexedItem>[] | undefined)[];
 }
 
 /** Binary order of ids (unique, so ties between rows end here). */
@@ -239,53 +253,22 @@ export function buildReportIndex(data: AppData): ReportIndex {
   receipts.sort(byDefaultOrder.receipts);
   items.sort(byDefaultOrder.items);
 
-  // Items grouped by their own text and their merchant's, in the default order.
   const all = { receipts: emptyFigures(), items: emptyFigures() };
-  const itemGroups: TextGroup<IndexedItem>[] = [];
-  const itemGroupsByOwn: (Map<number, TextGroup<IndexedItem>> | undefined)[] = [];
   for (let rank = 0; rank < items.length; rank++) {
     const indexed = items[rank]!;
     indexed.rank = rank;
-    const merchantText = indexed.receipt.merchantText;
-    let byMerchant = itemGroupsByOwn[indexed.ownText];
-    if (!byMerchant) {
-      byMerchant = new Map();
-      itemGroupsByOwn[indexed.ownText] = byMerchant;
-    }
-    let group = byMerchant.get(merchantText);
-    if (!group) {
-      group = { ...emptyFigures(), rows: [], texts: [indexed.ownText, merchantText] };
-      byMerchant.set(merchantText, group);
-      itemGroups.push(group);
-    }
-    group.rows.push(indexed);
-    group.count += 1;
-    group.money.add(indexed.currency, indexed.item.total_price);
-    group.quantity.add(indexed.item.quantity ?? 0);
-  }
-  for (const group of itemGroups) addFigures(all.items, group);
-
-  // Receipts grouped by their whole search text (merchant and every item's own text).
-  const receiptGroups = new Map<string, TextGroup<IndexedReceipt>>();
-  for (const indexed of receipts) {
-    if (indexed.items.length > 0)
-      indexed.text = [indexed.text, ...indexed.items.map((i) => texts[i.ownText]!)].join('|');
+    all.items.count += 1;
+    all.items.money.add(indexed.currency, indexed.item.total_price);
+    all.items.quantity.add(indexed.item.quantity ?? 0);
   }
   for (let rank = 0; rank < receipts.length; rank++) {
     const indexed = receipts[rank]!;
     indexed.rank = rank;
-    let group = receiptGroups.get(indexed.text);
-    if (!group) {
-      const parts = new Set([indexed.merchantText, ...indexed.items.map((i) => i.ownText)]);
-      group = { ...emptyFigures(), rows: [], texts: [...parts] };
-      receiptGroups.set(indexed.text, group);
-    }
-    group.rows.push(indexed);
-    group.count += 1;
-    group.money.add(indexed.receipt.currency_code, indexed.receipt.total_amount);
+    all.receipts.count += 1;
+    all.receipts.money.add(indexed.receipt.currency_code, indexed.receipt.total_amount);
+    if (indexed.items.length > 0)
+      indexed.text = [indexed.text, ...indexed.items.map((i) => texts[i.ownText]!)].join('|');
   }
-  for (const group of receiptGroups.values()) addFigures(all.receipts, group);
-
   const merchantCity = new Map<string, string | null>();
   const merchantCorporation = new Map<string, string | null>();
   const merchantById = new Map<string, ReportMerchant>();
@@ -299,13 +282,61 @@ export function buildReportIndex(data: AppData): ReportIndex {
     receipts,
     items,
     all,
-    search: { texts, receipts: [...receiptGroups.values()], items: itemGroups },
+    texts,
     merchantCity,
     merchantCorporation,
     receiptById,
     merchantById,
     results: new Map(),
   };
+}
+
+/** The index's search dictionary, made at its first search. Linear in the receipts and items. */
+function searchDictionaryOf(index: ReportIndex): SearchDictionary {
+  if (index.search) return index.search;
+  const { items, receipts } = index;
+  // Items grouped by their own text, and by it and their merchant's, in the default order.
+  const itemsByOwn: (TextGroup<IndexedItem> | undefined)[] = [];
+  const itemsByMerchant: (TextGroup<IndexedItem>[] | undefined)[] = [];
+  const pairs: (Map<number, TextGroup<IndexedItem>> | undefined)[] = [];
+  for (const indexed of items) {
+    const { ownText } = indexed;
+    const merchantText = indexed.receipt.merchantText;
+    let own = itemsByOwn[ownText];
+    if (!own) {
+      own = new TextGroup([ownText]);
+      itemsByOwn[ownText] = own;
+      pairs[ownText] = new Map();
+    }
+    own.rows.push(indexed);
+    let pair = pairs[ownText]!.get(merchantText);
+    if (!pair) {
+      pair = new TextGroup([ownText, merchantText]);
+      pairs[ownText]!.set(merchantText, pair);
+      (itemsByMerchant[merchantText] ??= []).push(pair);
+    }
+    pair.rows.push(indexed);
+    pair.count += 1;
+    pair.money.add(indexed.currency, indexed.item.total_price);
+    pair.quantity.add(indexed.item.quantity ?? 0);
+  }
+  for (const byOwn of itemsByMerchant) {
+    for (const pair of byOwn ?? []) addFigures(itemsByOwn[pair.texts[0]!]!, pair);
+  }
+  // Receipts grouped by their whole search text (merchant and every item's own text).
+  const receiptGroups = new Map<string, TextGroup<IndexedReceipt>>();
+  for (const indexed of receipts) {
+    let group = receiptGroups.get(indexed.text);
+    if (!group) {
+      group = new TextGroup([...new Set([indexed.merchantText, ...indexed.items.map((i) => i.ownText)])]);
+      receiptGroups.set(indexed.text, group);
+    }
+    group.rows.push(indexed);
+    group.count += 1;
+    group.money.add(indexed.receipt.currency_code, indexed.receipt.total_amount);
+  }
+  index.search = { receipts: [...receiptGroups.values()], itemsByOwn, itemsByMerchant };
+  return index.search;
 }
 
 /** One receipt of the index with its items (in report order), or undefined when the user has none of that id. */
@@ -525,29 +556,39 @@ class ExactSum {
 }
 
 class CurrencySums {
-  readonly sums = new Map<string, ExactSum>();
-  /** The currency added last and its sum: rows of one set are mostly in one currency. */
-  private last: [string, ExactSum] | undefined;
+  /**
+   * The currency added to last and its sum: rows of one set are mostly in one currency, and a set in
+   * one currency needs no map (the search dictionary has a set per distinct text).
+   */
+  private lastKey: string | undefined;
+  private lastSum: ExactSum | undefined;
+  /** Every currency's sum, once there is more than one currency. */
+  private more: Map<string, ExactSum> | undefined;
   add(currency: string | null, amount: number | null): void {
     if (amount === null) return;
-    const key = currency ?? '';
-    if (this.last?.[0] === key) this.last[1].add(amount);
-    else {
-      const sum = this.sumOf(key);
-      this.last = [key, sum];
-      sum.add(amount);
-    }
+    this.sumOf(currency ?? '').add(amount);
   }
   addSums(other: CurrencySums): void {
-    for (const [c, sum] of other.sums) this.sumOf(c).addSum(sum);
+    if (other.more) other.more.forEach((sum, c) => this.sumOf(c).addSum(sum));
+    else if (other.lastKey !== undefined) this.sumOf(other.lastKey).addSum(other.lastSum!);
   }
   private sumOf(key: string): ExactSum {
-    let sum = this.sums.get(key);
+    if (key === this.lastKey) return this.lastSum!;
+    let sum: ExactSum | undefined;
+    if (this.lastKey !== undefined) {
+      this.more ??= new Map([[this.lastKey, this.lastSum!]]);
+      sum = this.more.get(key);
+    }
     if (!sum) {
       sum = new ExactSum();
-      this.sums.set(key, sum);
+      this.more?.set(key, sum);
     }
+    this.lastKey = key;
+    this.lastSum = sum;
     return sum;
+  }
+  private get sums(): Map<string, ExactSum> {
+    return this.more ?? new Map(this.lastKey === undefined ? [] : [[this.lastKey, this.lastSum!]]);
   }
   /** Sums per currency, rounded, in code order; amounts without a currency under ''. */
   record(): Record<string, number> {
@@ -854,8 +895,6 @@ function orderedOf<T extends ReportTable>(index: ReportIndex, query: PageQuery<T
   if (ROW_FILTERS.some((name) => query[name] !== undefined)) return undefined;
   const words = searchWords(query.q);
   if (words.length > MAX_DICTIONARY_WORDS) return undefined;
-  const groups: TextGroup<IndexedReceipt | IndexedItem>[] =
-    table === 'receipts' ? index.search.receipts : index.search.items;
   let figures: Figures;
   let lists: (IndexedReceipt | IndexedItem)[][];
   if (words.length === 0) {
@@ -863,7 +902,8 @@ function orderedOf<T extends ReportTable>(index: ReportIndex, query: PageQuery<T
     lists = [table === 'receipts' ? index.receipts : index.items];
   } else {
     // Which words each distinct text holds, one bit per word; a group matches when its texts hold all.
-    const { texts } = index.search;
+    const { texts } = index;
+    const search = searchDictionaryOf(index);
     const holds = new Int32Array(texts.length);
     for (let t = 0; t < texts.length; t++) {
       let bits = 0;
@@ -871,15 +911,35 @@ function orderedOf<T extends ReportTable>(index: ReportIndex, query: PageQuery<T
       holds[t] = bits;
     }
     const every = (1 << words.length) - 1;
-    figures = emptyFigures();
-    lists = [];
-    for (const group of groups) {
-      let bits = 0;
-      for (const t of group.texts) bits |= holds[t]!;
-      if (bits !== every) continue;
-      addFigures(figures, group);
-      lists.push(group.rows);
+    const found = emptyFigures();
+    const matched: (IndexedReceipt | IndexedItem)[][] = [];
+    const take = (group: TextGroup<IndexedReceipt | IndexedItem>) => {
+      addFigures(found, group);
+      matched.push(group.rows);
+    };
+    if (table === 'receipts') {
+      for (const group of search.receipts) {
+        const t = group.texts;
+        let bits = 0;
+        for (let i = 0; i < t.length; i++) bits |= holds[t[i]!]!;
+        if (bits === every) take(group);
+      }
+    } else {
+      // Items whose own text holds every word, then those whose merchant's name holds the rest.
+      for (const group of search.itemsByOwn) if (group && holds[group.texts[0]!] === every) take(group);
+      const { itemsByMerchant } = search;
+      for (let m = 0; m < itemsByMerchant.length; m++) {
+        const byOwn = itemsByMerchant[m];
+        const merchant = holds[m]!;
+        if (!byOwn || merchant === 0) continue;
+        for (const pair of byOwn) {
+          const own = holds[pair.texts[0]!]!;
+          if (own !== every && (own | merchant) === every) take(pair);
+        }
+      }
     }
+    figures = found;
+    lists = matched;
   }
   const rowOf = (r: IndexedReceipt | IndexedItem): ReportReceipt | ReportItem =>
     'item' in r ? r.item : r.receipt;
@@ -897,32 +957,38 @@ function orderedOf<T extends ReportTable>(index: ReportIndex, query: PageQuery<T
  */
 function mergedByRank<R extends { rank: number }>(lists: R[][], end: number): R[] {
   if (lists.length === 1) return lists[0]!.slice(0, end);
-  const heads = lists.map(() => 0);
-  const rankAt = (l: number) => lists[l]![heads[l]!]!.rank;
-  const heap: number[] = [];
+  // heap: list numbers, ordered by the rank of each list's next row (key).
+  const heads = new Int32Array(lists.length);
+  const key = new Float64Array(lists.length);
+  const heap = new Int32Array(lists.length);
+  let size = 0;
   const down = (from: number) => {
     let at = from;
+    const l = heap[at]!;
     for (;;) {
-      const left = 2 * at + 1;
-      if (left >= heap.length) return;
-      const right = left + 1;
-      const child = right < heap.length && rankAt(heap[right]!) < rankAt(heap[left]!) ? right : left;
-      if (rankAt(heap[child]!) >= rankAt(heap[at]!)) return;
-      [heap[at], heap[child]] = [heap[child]!, heap[at]!];
+      let child = 2 * at + 1;
+      if (child >= size) break;
+      if (child + 1 < size && key[heap[child + 1]!]! < key[heap[child]!]!) child += 1;
+      if (key[heap[child]!]! >= key[l]!) break;
+      heap[at] = heap[child]!;
       at = child;
     }
+    heap[at] = l;
   };
-  for (const [l, list] of lists.entries()) if (list.length > 0) heap.push(l);
-  for (let at = (heap.length >> 1) - 1; at >= 0; at--) down(at);
+  for (let l = 0; l < lists.length; l++) {
+    if (lists[l]!.length === 0) continue;
+    key[l] = lists[l]![0]!.rank;
+    heap[size++] = l;
+  }
+  for (let at = (size >> 1) - 1; at >= 0; at--) down(at);
   const out: R[] = [];
-  while (out.length < end && heap.length > 0) {
+  while (out.length < end && size > 0) {
     const l = heap[0]!;
-    out.push(lists[l]![heads[l]!]!);
-    heads[l]! += 1;
-    if (heads[l]! >= lists[l]!.length) {
-      heap[0] = heap[heap.length - 1]!;
-      heap.pop();
-    }
+    const list = lists[l]!;
+    out.push(list[heads[l]!]!);
+    heads[l] += 1;
+    if (heads[l]! < list.length) key[l] = list[heads[l]!]!.rank;
+    else heap[0] = heap[--size]!;
     down(0);
   }
   return out;

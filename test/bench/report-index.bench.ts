@@ -123,8 +123,20 @@ for (const [name, product] of ACCOUNTS) {
       ['first search of an index (dictionary made) p50', p50(firstSearches)],
       ['receipts first page p50', firstAsk(index, [{ table: 'receipts', pageSize: 25 }])],
       ['items first page p50', firstAsk(index, [{ table: 'items', pageSize: 25 }])],
-      ['search, receipts p50', firstAsk(index, WORDS.map((q) => ({ table: 'receipts', q, pageSize: 25 })))],
-      ['search, items p50', firstAsk(index, WORDS.map((q) => ({ table: 'items', q, pageSize: 25 })))],
+      [
+        'search, receipts p50',
+        firstAsk(
+          index,
+          WORDS.map((q) => ({ table: 'receipts', q, pageSize: 25 })),
+        ),
+      ],
+      [
+        'search, items p50',
+        firstAsk(
+          index,
+          WORDS.map((q) => ({ table: 'items', q, pageSize: 25 })),
+        ),
+      ],
     ];
     for (const [label, value] of figures) console.log(`${label.padEnd(50)} ${ms(value)}`);
   }

@@ -12,7 +12,7 @@ import {
   type ReportTable,
   type SortDirection,
 } from '../report-api';
-import { normaliseName, shortHash } from './keys';
+import { normaliseName, receiptIdOfItem, shortHash } from './keys';
 
 /**
  * One user's report data arranged for queries: receipts and items with their search text, built once
@@ -21,23 +21,52 @@ import { normaliseName, shortHash } from './keys';
  */
 export interface ReportIndex {
   version: string;
+  /** Receipts in the receipts table's default order (newest first; see `byDefaultOrder`). */
   receipts: IndexedReceipt[];
-  /** Items in report order (newest receipt first). */
+  /** Items in the items table's default order. */
   items: IndexedItem[];
+  /** Money and counts over every receipt and every item: the unfiltered tables' total rows. */
+  all: { receipts: Figures; items: Figures };
+  /** Distinct normalised texts (merchant names and `description|brand`), by id. */
+  texts: string[];
+  /**
+   * Receipts and items grouped by the texts a search matches them on (see {@link SearchDictionary}),
+   * made at the first search of the index: not every version of a user's data is searched, and an
+   * index is made again after every write.
+   */
+  search?: SearchDictionary;
   merchantCity: Map<string, string | null>;
   merchantCorporation: Map<string, string | null>;
-  /** Receipts, items and merchants by id, for the detail screens' lookups (one map read each). */
+  /**
+   * Receipts and merchants by id, for the detail screens' lookups (one map read each). An item is
+   * found through its receipt (its id starts with the receipt's); items by id are mapped only when
+   * one is not (built on that first lookup, not with the index: a map of every item costs as much as
+   * a fifth of the index).
+   */
   receiptById: Map<string, IndexedReceipt>;
-  itemById: Map<string, IndexedItem>;
+  itemById?: Map<string, IndexedItem>;
   merchantById: Map<string, ReportMerchant>;
   /** Results of recent queries (see queryReportIndex): the data never changes under an index. */
   results: Map<string, QueryResult>;
 }
 
-/** The rows under one filter with their sums, sorted in the query's order once asked for again. */
-interface QueryResult {
-  summed: Summed<ReportTable>;
-  sorted: boolean;
+/**
+ * The rows under one filter with their sums: either all of them, sorted in the query's order once
+ * asked for again, or (the default order's unfiltered and searched tables) only their figures and a
+ * way to take the first rows in order.
+ */
+type QueryResult = Selected<ReportTable>;
+
+/** What a query selects: see {@link pageOf}. */
+export type Selected<T extends ReportTable> =
+  { summed: Summed<T>; sorted: boolean } | { ordered: Ordered<T> };
+
+/** The figures of the rows under a filter, and the first `end` of those rows in the query's order. */
+export interface Ordered<T extends ReportTable> {
+  count: number;
+  totals: Record<string, number>;
+  sums: Record<string, number>;
+  first(end: number): ReportRows[T][];
 }
 
 /** Query results an index keeps (the least recently used goes first). */
@@ -48,8 +77,14 @@ interface IndexedReceipt {
   items: IndexedItem[];
   /** Normalised merchant name, item descriptions and brands, joined by '|'. */
   text: string;
-  /** `date time`, for ordering. */
+  /** `date time`, lower case, for ordering. */
   when: string;
+  /** The date, lower case. */
+  day: string;
+  /** Position in the default order. */
+  rank: number;
+  /** The search dictionary's text of the normalised merchant name. */
+  merchantText: number;
 }
 
 interface IndexedItem {
@@ -59,9 +94,79 @@ interface IndexedItem {
   currency: string | null;
   /** Normalised description, brand and merchant name. */
   text: string;
+  /** The receipt's date, lower case, for ordering. */
+  day: string;
+  /** Position in the default order. */
+  rank: number;
+  /** The search dictionary's text of the normalised `description|brand`. */
+  ownText: number;
 }
 
-/** Arranges a user's report data for queries. Linear in the user's receipts and items. */
+/** Money per currency, a row count and (items) a quantity sum over a set of rows. */
+interface Figures {
+  money: CurrencySums;
+  count: number;
+  quantity: ExactSum;
+}
+
+/** Rows of one table sharing the search texts they are matched on, in the default order. */
+class TextGroup<R> implements Figures {
+  readonly money = new CurrencySums();
+  count = 0;
+  readonly quantity = new ExactSum();
+  readonly rows: R[] = [];
+  /** The dictionary's texts a row of the group is matched on (every word must occur in one of them). */
+  constructor(readonly texts: number[]) {}
+}
+
+/**
+ * Receipts and items grouped by what a search matches them on, which repeats (a product bought
+ * weekly at the same shop): items by `description|brand` (and, within it, by merchant name),
+ * receipts by their merchant name and every item's `description|brand`. A search checks each
+ * distinct text once and adds up the matching groups' figures; no search word holds a '|' (words are
+ * normalised names), so a word occurs in a row's joined text exactly when it occurs in one of its
+ * texts.
+ */
+interface SearchDictionary {
+  receipts: TextGroup<IndexedReceipt>[];
+  /** Items by the id of their `description|brand` text (texts: that one). */
+  itemsByOwn: (TextGroup<IndexedItem> | undefined)[];
+  /**
+   * Items by the id of their merchant's text, then by `description|brand` (texts: that one, then the
+   * merchant's): an item whose own text lacks a word may match through its merchant's name.
+   */
+  itemsByMerchant: (TextGroup<IndexedItem>[] | undefined)[];
+}
+
+/** Binary order of ids (unique, so ties between rows end here). */
+const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The default order of the receipts and items tables, which the index keeps its rows in: newest
+ * first (receipts by date and time, items by their receipt's date), ties by id ascending. It is the
+ * `date` column's descending order (see ORDERS), so the unfiltered first page is a slice.
+ */
+const byDefaultOrder = {
+  receipts: (a: IndexedReceipt, b: IndexedReceipt) =>
+    a.when > b.when ? -1 : a.when < b.when ? 1 : byId(a.receipt.receipt_id, b.receipt.receipt_id),
+  items: (a: IndexedItem, b: IndexedItem) =>
+    a.day > b.day ? -1 : a.day < b.day ? 1 : byId(a.item.item_id, b.item.item_id),
+};
+
+function emptyFigures(): Figures {
+  return { money: new CurrencySums(), count: 0, quantity: new ExactSum() };
+}
+
+function addFigures(to: Figures, from: Figures): void {
+  to.money.addSums(from.money);
+  to.count += from.count;
+  to.quantity.addSum(from.quantity);
+}
+
+/**
+ * Arranges a user's report data for queries. Linear in the user's receipts and items, apart from
+ * sorting them into the default order (the report data comes nearly in that order).
+ */
 export function buildReportIndex(data: AppData): ReportIndex {
   // Names repeat (a shop visited weekly, a product bought again): each is normalised once.
   const normalised = new Map<string, string>();
@@ -74,38 +179,95 @@ export function buildReportIndex(data: AppData): ReportIndex {
     }
     return done;
   };
+  // Dates repeat too: each is lowered once, and the receipt's items share it.
+  const lowered = new Map<string, string>();
+  const lower = (raw: string): string => {
+    let done = lowered.get(raw);
+    if (done === undefined) {
+      done = raw.toLowerCase();
+      lowered.set(raw, done);
+    }
+    return done;
+  };
+  // The search dictionary's texts, each once: merchant names, and `description|brand` by their parts.
+  const texts: string[] = [];
+  const merchantTexts = new Map<string, number>();
+  const ownTexts = new Map<string, Map<string, number>>();
+  const merchantTextOf = (name: string): number => {
+    let id = merchantTexts.get(name);
+    if (id === undefined) {
+      id = texts.push(name) - 1;
+      merchantTexts.set(name, id);
+    }
+    return id;
+  };
+  const ownTextOf = (description: string, brand: string): number => {
+    let byBrand = ownTexts.get(description);
+    if (!byBrand) {
+      byBrand = new Map();
+      ownTexts.set(description, byBrand);
+    }
+    let id = byBrand.get(brand);
+    if (id === undefined) {
+      id = texts.push(`${description}|${brand}`) - 1;
+      byBrand.set(brand, id);
+    }
+    return id;
+  };
   const corporationOfBrand = new Map<string, string | null>();
   for (const brand of data.brands) corporationOfBrand.set(brand.name, brand.owning_corporation);
-  const byId = new Map<string, IndexedReceipt>();
+  const receiptById = new Map<string, IndexedReceipt>();
   const receipts = data.reportReceipts.map((receipt) => {
+    const merchantText = normalise(receipt.merchant_name);
     const indexed: IndexedReceipt = {
       receipt,
       items: [],
-      text: normalise(receipt.merchant_name),
-      when: `${receipt.transaction_date ?? ''} ${receipt.transaction_time ?? ''}`,
+      text: merchantText,
+      when: lower(`${receipt.transaction_date ?? ''} ${receipt.transaction_time ?? ''}`),
+      day: lower(receipt.transaction_date ?? ''),
+      rank: 0,
+      merchantText: merchantTextOf(merchantText),
     };
-    byId.set(receipt.receipt_id, indexed);
+    receiptById.set(receipt.receipt_id, indexed);
     return indexed;
   });
   const items: IndexedItem[] = [];
-  const owns = new Map<IndexedItem, string>();
   for (const item of data.reportProductItems) {
-    const receipt = byId.get(item.receipt_id);
+    const receipt = receiptById.get(item.receipt_id);
     if (!receipt) continue;
-    const own = `${normalise(item.description)}|${normalise(item.brand)}`;
+    const ownText = ownTextOf(normalise(item.description), normalise(item.brand));
+    const day = item.receipt_transaction_date ?? '';
     const indexed: IndexedItem = {
       item,
       receipt,
       corporation: item.brand ? (corporationOfBrand.get(item.brand) ?? null) : null,
       currency: item.currency_code ?? receipt.receipt.currency_code,
-      text: `${own}|${receipt.text}`,
+      text: `${texts[ownText]!}|${receipt.text}`,
+      day: day === (receipt.receipt.transaction_date ?? '') ? receipt.day : lower(day),
+      rank: 0,
+      ownText,
     };
-    owns.set(indexed, own);
     receipt.items.push(indexed);
     items.push(indexed);
   }
-  for (const receipt of receipts) {
-    receipt.text = [receipt.text, ...receipt.items.map((i) => owns.get(i)!)].join('|');
+  receipts.sort(byDefaultOrder.receipts);
+  items.sort(byDefaultOrder.items);
+
+  const all = { receipts: emptyFigures(), items: emptyFigures() };
+  for (let rank = 0; rank < items.length; rank++) {
+    const indexed = items[rank]!;
+    indexed.rank = rank;
+    all.items.count += 1;
+    all.items.money.add(indexed.currency, indexed.item.total_price);
+    all.items.quantity.add(indexed.item.quantity ?? 0);
+  }
+  for (let rank = 0; rank < receipts.length; rank++) {
+    const indexed = receipts[rank]!;
+    indexed.rank = rank;
+    all.receipts.count += 1;
+    all.receipts.money.add(indexed.receipt.currency_code, indexed.receipt.total_amount);
+    if (indexed.items.length > 0)
+      indexed.text = [indexed.text, ...indexed.items.map((i) => texts[i.ownText]!)].join('|');
   }
   const merchantCity = new Map<string, string | null>();
   const merchantCorporation = new Map<string, string | null>();
@@ -115,18 +277,66 @@ export function buildReportIndex(data: AppData): ReportIndex {
     merchantCorporation.set(merchant.merchant_id, merchant.owning_corporation ?? null);
     merchantById.set(merchant.merchant_id, merchant);
   }
-  const itemById = new Map(items.map((i) => [i.item.item_id, i]));
   return {
     version: data.version,
     receipts,
     items,
+    all,
+    texts,
     merchantCity,
     merchantCorporation,
-    receiptById: byId,
-    itemById,
+    receiptById,
     merchantById,
     results: new Map(),
   };
+}
+
+/** The index's search dictionary, made at its first search. Linear in the receipts and items. */
+function searchDictionaryOf(index: ReportIndex): SearchDictionary {
+  if (index.search) return index.search;
+  const { items, receipts } = index;
+  // Items grouped by their own text, and by it and their merchant's, in the default order.
+  const itemsByOwn: (TextGroup<IndexedItem> | undefined)[] = [];
+  const itemsByMerchant: (TextGroup<IndexedItem>[] | undefined)[] = [];
+  const pairs: (Map<number, TextGroup<IndexedItem>> | undefined)[] = [];
+  for (const indexed of items) {
+    const { ownText } = indexed;
+    const merchantText = indexed.receipt.merchantText;
+    let own = itemsByOwn[ownText];
+    if (!own) {
+      own = new TextGroup([ownText]);
+      itemsByOwn[ownText] = own;
+      pairs[ownText] = new Map();
+    }
+    own.rows.push(indexed);
+    let pair = pairs[ownText]!.get(merchantText);
+    if (!pair) {
+      pair = new TextGroup([ownText, merchantText]);
+      pairs[ownText]!.set(merchantText, pair);
+      (itemsByMerchant[merchantText] ??= []).push(pair);
+    }
+    pair.rows.push(indexed);
+    pair.count += 1;
+    pair.money.add(indexed.currency, indexed.item.total_price);
+    pair.quantity.add(indexed.item.quantity ?? 0);
+  }
+  for (const byOwn of itemsByMerchant) {
+    for (const pair of byOwn ?? []) addFigures(itemsByOwn[pair.texts[0]!]!, pair);
+  }
+  // Receipts grouped by their whole search text (merchant and every item's own text).
+  const receiptGroups = new Map<string, TextGroup<IndexedReceipt>>();
+  for (const indexed of receipts) {
+    let group = receiptGroups.get(indexed.text);
+    if (!group) {
+      group = new TextGroup([...new Set([indexed.merchantText, ...indexed.items.map((i) => i.ownText)])]);
+      receiptGroups.set(indexed.text, group);
+    }
+    group.rows.push(indexed);
+    group.count += 1;
+    group.money.add(indexed.receipt.currency_code, indexed.receipt.total_amount);
+  }
+  index.search = { receipts: [...receiptGroups.values()], itemsByOwn, itemsByMerchant };
+  return index.search;
 }
 
 /** One receipt of the index with its items (in report order), or undefined when the user has none of that id. */
@@ -143,7 +353,14 @@ export function itemInIndex(
   index: ReportIndex,
   itemId: string,
 ): { item: ReportItem; receipt: ReportReceipt; corporation: string | null } | undefined {
-  const found = index.itemById.get(itemId);
+  const receiptId = receiptIdOfItem(itemId);
+  let found = receiptId
+    ? index.receiptById.get(receiptId)?.items.find((i) => i.item.item_id === itemId)
+    : undefined;
+  if (!found) {
+    index.itemById ??= new Map(index.items.map((i) => [i.item.item_id, i]));
+    found = index.itemById.get(itemId);
+  }
   return found && { item: found.item, receipt: found.receipt.receipt, corporation: found.corporation };
 }
 
@@ -166,10 +383,15 @@ const text = (a: string | null | undefined, b: string | null | undefined) => {
 const number = (a: number | null | undefined, b: number | null | undefined) =>
   (a ?? Number.NEGATIVE_INFINITY) - (b ?? Number.NEGATIVE_INFINITY);
 
-/** Row order of each sort column; ties are broken by the row's id so pages never overlap. */
+/**
+ * Row order of each sort column; ties are broken by the row's id (compared exactly, ids are unique)
+ * so pages never overlap. The `date` columns of receipts and items break their ties by id the other
+ * way round, so that their descending order (the tables' default) is the order the index keeps its
+ * rows in: newest first, then by id ascending.
+ */
 const ORDERS: { [T in ReportTable]: Record<string, Compare<ReportRows[T]>> } = {
   receipts: {
-    date: (a, b) => text(whenOf(a), whenOf(b)),
+    date: (a, b) => text(whenOf(a), whenOf(b)) || byId(b.receipt_id, a.receipt_id),
     merchant: (a, b) => text(a.merchant_name, b.merchant_name),
     total: (a, b) => number(a.total_amount, b.total_amount),
     currency: (a, b) => text(a.currency_code, b.currency_code),
@@ -178,7 +400,8 @@ const ORDERS: { [T in ReportTable]: Record<string, Compare<ReportRows[T]>> } = {
     analyzed: (a, b) => text(a.analyzed_at, b.analyzed_at) || text(whenOf(a), whenOf(b)),
   },
   items: {
-    date: (a, b) => text(a.receipt_transaction_date, b.receipt_transaction_date),
+    date: (a, b) =>
+      text(a.receipt_transaction_date, b.receipt_transaction_date) || byId(b.item_id, a.item_id),
     description: (a, b) => text(a.description, b.description),
     quantity: (a, b) => number(a.quantity, b.quantity),
     total: (a, b) => number(a.total_price, b.total_price),
@@ -307,18 +530,71 @@ function filteredItems(index: ReportIndex, f: ReportFilter, searchItems: boolean
   );
 }
 
+/** Thousandths: amounts and quantities with at most three decimals are added as whole numbers. */
+const UNITS = 1000;
+
+/**
+ * A sum that does not depend on the order of its terms when they have at most three decimals
+ * (money, quantities): those are added exactly in thousandths, any other term as a float. So the
+ * figures of a set of rows summed row by row equal those summed from its groups' sums.
+ */
+class ExactSum {
+  private units = 0;
+  private rest = 0;
+  add(value: number): void {
+    const units = Math.round(value * UNITS);
+    if (units / UNITS === value) this.units += units;
+    else this.rest += value;
+  }
+  addSum(other: ExactSum): void {
+    this.units += other.units;
+    this.rest += other.rest;
+  }
+  get value(): number {
+    return this.units / UNITS + this.rest;
+  }
+}
+
 class CurrencySums {
-  readonly sums = new Map<string, number>();
+  /**
+   * The currency added to last and its sum: rows of one set are mostly in one currency, and a set in
+   * one currency needs no map (the search dictionary has a set per distinct text).
+   */
+  private lastKey: string | undefined;
+  private lastSum: ExactSum | undefined;
+  /** Every currency's sum, once there is more than one currency. */
+  private more: Map<string, ExactSum> | undefined;
   add(currency: string | null, amount: number | null): void {
     if (amount === null) return;
-    const key = currency ?? '';
-    this.sums.set(key, (this.sums.get(key) ?? 0) + amount);
+    this.sumOf(currency ?? '').add(amount);
+  }
+  addSums(other: CurrencySums): void {
+    if (other.more) other.more.forEach((sum, c) => this.sumOf(c).addSum(sum));
+    else if (other.lastKey !== undefined) this.sumOf(other.lastKey).addSum(other.lastSum!);
+  }
+  private sumOf(key: string): ExactSum {
+    if (key === this.lastKey) return this.lastSum!;
+    let sum: ExactSum | undefined;
+    if (this.lastKey !== undefined) {
+      this.more ??= new Map([[this.lastKey, this.lastSum!]]);
+      sum = this.more.get(key);
+    }
+    if (!sum) {
+      sum = new ExactSum();
+      this.more?.set(key, sum);
+    }
+    this.lastKey = key;
+    this.lastSum = sum;
+    return sum;
+  }
+  private get sums(): Map<string, ExactSum> {
+    return this.more ?? new Map(this.lastKey === undefined ? [] : [[this.lastKey, this.lastSum!]]);
   }
   /** Sums per currency, rounded, in code order; amounts without a currency under ''. */
   record(): Record<string, number> {
     const out: Record<string, number> = {};
     for (const [c, sum] of [...this.sums].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      out[c] = roundMoney(sum);
+      out[c] = roundMoney(sum.value);
     return out;
   }
   /** The currency most amounts are in (ties: alphabetical) and its sum. */
@@ -331,7 +607,7 @@ class CurrencySums {
         bestCount = n;
       }
     }
-    return { currency: best || null, total: roundMoney(this.sums.get(best ?? '') ?? 0) };
+    return { currency: best || null, total: roundMoney(this.sums.get(best ?? '')?.value ?? 0) };
   }
 }
 
@@ -502,15 +778,15 @@ function rowsOf<T extends ReportTable>(index: ReportIndex, query: PageQuery<T>):
     }
     case 'items': {
       const found = filteredItems(index, query, true);
-      let quantity = 0;
+      const quantity = new ExactSum();
       for (const i of found) {
         money.add(i.currency, i.item.total_price);
-        quantity += i.item.quantity ?? 0;
+        quantity.add(i.item.quantity ?? 0);
       }
       return {
         rows: found.map((i) => i.item) as ReportRows[T][],
         totals: money.record(),
-        sums: { quantity },
+        sums: { quantity: quantity.value },
       };
     }
     case 'merchants': {
@@ -583,69 +859,235 @@ function comparatorOf<T extends ReportTable>(
   }
   const idOf = ID_OF[table] as (row: ReportRows[T]) => string;
   const sign = order.dir === 'desc' ? -1 : 1;
-  return (a, b) => sign * (compare(a, b) || text(idOf(a), idOf(b)));
+  return (a, b) => sign * (compare(a, b) || byId(idOf(a), idOf(b)));
 }
 
 /**
- * One page of a table under the query. The rows under a filter and order are kept with the index:
- * a query seen before (the next page, the same table opened again) only sorts them once, on its
- * second use, and is then cut from them.
+ * The filters other than the search text. The index answers a receipts or items query with any of
+ * them by a pass over the rows; the report totals answer no query with any of them.
+ */
+export const ROW_FILTERS = [
+  'from',
+  'to',
+  'currency',
+  'category',
+  'merchant',
+  'brand',
+  'corporation',
+  'review',
+] as const;
+
+/** Most search words a search through the dictionary takes (one bit each); more are rare, and scanned. */
+const MAX_DICTIONARY_WORDS = 30;
+
+/**
+ * The receipts or items table in its default order, unfiltered or under a search text only, from
+ * the figures the index keeps: the unfiltered table's totals, or the search dictionary's groups.
+ * Work in proportion to the page and to the distinct texts, not to the rows. Undefined for any
+ * other query.
+ */
+function orderedOf<T extends ReportTable>(index: ReportIndex, query: PageQuery<T>): Ordered<T> | undefined {
+  const table: ReportTable = query.table;
+  if (table !== 'receipts' && table !== 'items') return undefined;
+  const order = orderOf(query);
+  const fallback = REPORT_DEFAULT_SORT[table];
+  if (order.sort !== fallback.sort || order.dir !== fallback.dir) return undefined;
+  if (ROW_FILTERS.some((name) => query[name] !== undefined)) return undefined;
+  const words = searchWords(query.q);
+  if (words.length > MAX_DICTIONARY_WORDS) return undefined;
+  let figures: Figures;
+  let lists: (IndexedReceipt | IndexedItem)[][];
+  if (words.length === 0) {
+    figures = index.all[table];
+    lists = [table === 'receipts' ? index.receipts : index.items];
+  } else {
+    // Which words each distinct text holds, one bit per word; a group matches when its texts hold all.
+    const { texts } = index;
+    const search = searchDictionaryOf(index);
+    const holds = new Int32Array(texts.length);
+    for (let t = 0; t < texts.length; t++) {
+      let bits = 0;
+      for (let w = 0; w < words.length; w++) if (texts[t]!.includes(words[w]!)) bits |= 1 << w;
+      holds[t] = bits;
+    }
+    const every = (1 << words.length) - 1;
+    const found = emptyFigures();
+    const matched: (IndexedReceipt | IndexedItem)[][] = [];
+    const take = (group: TextGroup<IndexedReceipt | IndexedItem>) => {
+      addFigures(found, group);
+      matched.push(group.rows);
+    };
+    if (table === 'receipts') {
+      for (const group of search.receipts) {
+        const t = group.texts;
+        let bits = 0;
+        for (let i = 0; i < t.length; i++) bits |= holds[t[i]!]!;
+        if (bits === every) take(group);
+      }
+    } else {
+      // Items whose own text holds every word, then those whose merchant's name holds the rest.
+      for (const group of search.itemsByOwn) if (group && holds[group.texts[0]!] === every) take(group);
+      const { itemsByMerchant } = search;
+      for (let m = 0; m < itemsByMerchant.length; m++) {
+        const byOwn = itemsByMerchant[m];
+        const merchant = holds[m]!;
+        if (!byOwn || merchant === 0) continue;
+        for (const pair of byOwn) {
+          const own = holds[pair.texts[0]!]!;
+          if (own !== every && (own | merchant) === every) take(pair);
+        }
+      }
+    }
+    figures = found;
+    lists = matched;
+  }
+  const rowOf = (r: IndexedReceipt | IndexedItem): ReportReceipt | ReportItem =>
+    'item' in r ? r.item : r.receipt;
+  return {
+    count: figures.count,
+    totals: figures.money.record(),
+    sums: table === 'items' ? { quantity: figures.quantity.value } : {},
+    first: (end) => mergedByRank(lists, end).map(rowOf) as ReportRows[T][],
+  };
+}
+
+/**
+ * The first `end` rows of lists each in the default order, in that order: a k-way merge on the
+ * rows' positions with a binary heap of the lists' next rows.
+ */
+function mergedByRank<R extends { rank: number }>(lists: R[][], end: number): R[] {
+  if (lists.length === 1) return lists[0]!.slice(0, end);
+  // heap: list numbers, ordered by the rank of each list's next row (key).
+  const heads = new Int32Array(lists.length);
+  const key = new Float64Array(lists.length);
+  const heap = new Int32Array(lists.length);
+  let size = 0;
+  const down = (from: number) => {
+    let at = from;
+    const l = heap[at]!;
+    for (;;) {
+      let child = 2 * at + 1;
+      if (child >= size) break;
+      if (child + 1 < size && key[heap[child + 1]!]! < key[heap[child]!]!) child += 1;
+      if (key[heap[child]!]! >= key[l]!) break;
+      heap[at] = heap[child]!;
+      at = child;
+    }
+    heap[at] = l;
+  };
+  for (let l = 0; l < lists.length; l++) {
+    if (lists[l]!.length === 0) continue;
+    key[l] = lists[l]![0]!.rank;
+    heap[size++] = l;
+  }
+  for (let at = (size >> 1) - 1; at >= 0; at--) down(at);
+  const out: R[] = [];
+  while (out.length < end && size > 0) {
+    const l = heap[0]!;
+    const list = lists[l]!;
+    out.push(list[heads[l]!]!);
+    heads[l] += 1;
+    if (heads[l]! < list.length) key[l] = list[heads[l]!]!.rank;
+    else heap[0] = heap[--size]!;
+    down(0);
+  }
+  return out;
+}
+
+/**
+ * One page of a table under the query. The receipts and items tables in their default order,
+ * unfiltered or searched, are answered from the index's figures and search dictionary. For any other
+ * query the rows under its filter and order are kept with the index: a query seen before (the next
+ * page, the same table opened again) only sorts them once, on its second use, and is then cut from
+ * them. Either way the page is the one {@link scanReportIndex} gives.
  */
 export function queryReportIndex<T extends ReportTable>(
   index: ReportIndex,
   query: PageQuery<T>,
 ): ReportPage<T> {
   return pageOf(query, index.version, (q, key) => {
-    const known = index.results.get(key) as { summed: Summed<T>; sorted: boolean } | undefined;
+    const known = index.results.get(key) as Selected<T> | undefined;
     index.results.delete(key);
     if (known) {
-      if (!known.sorted) {
+      if ('summed' in known && !known.sorted) {
         known.summed.rows.sort(comparatorOf(query.table, orderOf(query)));
         known.sorted = true;
       }
       index.results.set(key, known as QueryResult);
       return known;
     }
-    const found = { summed: rowsOf(index, q), sorted: false };
+    const ordered = orderedOf(index, q);
+    // The rows of the receipts and items tables are filtered in the index's order, the default one.
+    const found: Selected<T> = ordered
+      ? { ordered }
+      : { summed: rowsOf(index, q), sorted: inDefaultOrder(q) };
     index.results.set(key, found as QueryResult);
     while (index.results.size > MAX_QUERY_RESULTS) index.results.delete(index.results.keys().next().value!);
     return found;
   });
 }
 
+function inDefaultOrder(query: PageQuery): boolean {
+  if (query.table !== 'receipts' && query.table !== 'items') return false;
+  const order = orderOf(query);
+  const fallback = REPORT_DEFAULT_SORT[query.table];
+  return order.sort === fallback.sort && order.dir === fallback.dir;
+}
+
+/**
+ * One page of a table under the query by a pass over all of the index's rows (filtered, summed and
+ * the page picked by a bounded top-k), keeping nothing: the reference {@link queryReportIndex}
+ * answers the same as.
+ */
+export function scanReportIndex<T extends ReportTable>(
+  index: ReportIndex,
+  query: PageQuery<T>,
+): ReportPage<T> {
+  return pageOf(query, index.version, (q) => ({ summed: rowsOf(index, q), sorted: false }));
+}
+
 /** Search words of a query, normalised (every one must occur). */
 export { searchWords };
 
 /**
- * One page of a table under the query, over the rows `select` answers for it (all rows under the
- * filter, with their sums, and whether they are already in the query's order): the page token is
- * checked first, the rows ordered and cut.
+ * One page of a table under the query, over the rows `select` answers for it: all rows under the
+ * filter, with their sums, and whether they are already in the query's order; or their figures and
+ * the first rows in order. The page token is checked first, the rows ordered and cut.
  */
 export function pageOf<T extends ReportTable>(
   query: PageQuery<T>,
   version: string,
-  select: (query: PageQuery<T>, key: string) => { summed: Summed<T>; sorted: boolean },
+  select: (query: PageQuery<T>, key: string) => Selected<T>,
 ): ReportPage<T> {
   const order = orderOf(query);
   const key = fingerprint(query, order.sort, order.dir);
   const offset = offsetOf(query.pageToken, key);
-  const { summed, sorted } = select(query, key);
-  const { rows, totals, sums } = summed;
+  const selected = select(query, key);
   const end = offset + query.pageSize;
-  const page = sorted
-    ? rows.slice(offset, end)
-    : firstInOrder(rows, comparatorOf(query.table, order), end).slice(offset);
+  let page: ReportRows[T][];
+  let figures: { count: number; totals: Record<string, number>; sums: Record<string, number> };
+  if ('ordered' in selected) {
+    figures = selected.ordered;
+    page = offset < figures.count ? selected.ordered.first(end).slice(offset) : [];
+  } else {
+    const { rows, totals, sums } = selected.summed;
+    figures = { count: rows.length, totals, sums };
+    page = selected.sorted
+      ? rows.slice(offset, end)
+      : firstInOrder(rows, comparatorOf(query.table, order), end).slice(offset);
+  }
+  const { count, totals, sums } = figures;
   return {
     table: query.table,
     rows: page,
-    count: rows.length,
+    count,
     totals,
     sums,
     sort: order.sort,
     dir: order.dir,
     pageSize: query.pageSize,
     offset,
-    nextPageToken: end < rows.length ? pageTokenFor(end, key) : null,
+    nextPageToken: end < count ? pageTokenFor(end, key) : null,
     previousPageToken: offset > 0 ? pageTokenFor(Math.max(0, offset - query.pageSize), key) : null,
     version,
   };

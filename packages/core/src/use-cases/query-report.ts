@@ -8,6 +8,7 @@ import {
   type ReportRows,
 } from '../report-api';
 import {
+  ROW_FILTERS,
   buildReportIndex,
   pageOf,
   queryReportIndex,
@@ -114,21 +115,9 @@ export async function queryReport(
   return queryReportIndex(index, pageQuery);
 }
 
-/** Filters the totals cannot answer: they are sums over all of a user's receipts and items. */
-const INDEX_ONLY_FILTERS = [
-  'from',
-  'to',
-  'currency',
-  'category',
-  'merchant',
-  'brand',
-  'corporation',
-  'review',
-] as const;
-
 function servedByTotals(query: PageQuery): query is PageQuery<SummaryTable> {
   const summary = query.table === 'merchants' || query.table === 'brands' || query.table === 'corporations';
-  return summary && INDEX_ONLY_FILTERS.every((name) => query[name] === undefined);
+  return summary && ROW_FILTERS.every((name) => query[name] === undefined);
 }
 
 const TOTALS_ROWS = {

@@ -120,14 +120,16 @@ interface Job {
 /**
  * Worker threads each holding the two ONNX sessions (see paddle-session.mjs), taking model runs from
  * one queue: a receipt's line recognitions spread over every idle thread, and two receipts read at
- * once run side by side, without stopping the main thread's event loop.
+ * once run side by side, without stopping the main thread's event loop. A thread that stops (a crash
+ * of the native runtime) fails the pool: every run under way or waiting is rejected, and so is every
+ * later one; the reader then starts a new pool.
  */
-class SessionPool {
+export class SessionPool {
   private readonly queue: Job[] = [];
   private readonly idle: Worker[] = [];
   private readonly running = new Map<Worker, Job>();
   private nextId = 0;
-  private closed = false;
+  private stopped: Error | null = null;
 
   private constructor(private readonly workers: Worker[]) {
     this.idle.push(...workers);
@@ -146,20 +148,25 @@ class SessionPool {
           this.dispatch();
         },
       );
-      worker.on('error', (error) => this.fail(worker, error));
-      worker.on('exit', (code) => {
-        if (!this.closed) this.fail(worker, new Error(`PaddleOCR thread stopped (exit code ${code})`));
-      });
+      worker.on('error', (error) => this.fail(error));
+      worker.on('exit', (code) => this.fail(new Error(`PaddleOCR thread stopped (exit code ${code})`)));
       worker.unref();
     }
   }
 
-  static async start(threads: number, files: ReturnType<typeof modelFiles>): Promise<SessionPool> {
-    const script = new URL('./paddle-session.mjs', import.meta.url);
-    const workers = await Promise.all(
+  /**
+   * Starts `threads` threads of `script` (default paddle-session.mjs), each given `data`, and waits
+   * until every one says it is ready; if one cannot start, the others are stopped.
+   */
+  static async start(
+    threads: number,
+    data: Record<string, unknown>,
+    script: URL = new URL('./paddle-session.mjs', import.meta.url),
+  ): Promise<SessionPool> {
+    const started = await Promise.allSettled(
       Array.from({ length: threads }, async () => {
         const worker = new Worker(script, {
-          workerData: { ...files, threads: 1 },
+          workerData: { ...data, threads: 1 },
           // The code that starts the pool may run under a TypeScript loader; the thread needs none.
           execArgv: [],
         });
@@ -172,15 +179,29 @@ class SessionPool {
             worker.off('exit', onExit);
             resolve();
           });
+        }).catch(async (error: unknown) => {
+          await worker.terminate();
+          throw error;
         });
         return worker;
       }),
     );
+    const workers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    const failed = started.find((s) => s.status === 'rejected');
+    if (failed) {
+      await Promise.all(workers.map((w) => w.terminate()));
+      throw failed.reason;
+    }
     return new SessionPool(workers);
   }
 
+  /** Whether the pool still takes runs (not closed, no thread stopped). */
+  get usable(): boolean {
+    return this.stopped === null;
+  }
+
   run(model: Model, data: Float32Array, dims: number[]): Promise<ModelOutput> {
-    if (this.closed) return Promise.reject(new Error('PaddleOCR has been closed'));
+    if (this.stopped) return Promise.reject(this.stopped);
     return new Promise((resolve, reject) => {
       this.queue.push({ id: this.nextId++, model, data, dims, resolve, reject });
       this.dispatch();
@@ -203,15 +224,17 @@ class SessionPool {
     }
   }
 
-  private fail(worker: Worker, error: Error): void {
-    const job = this.running.get(worker);
-    this.running.delete(worker);
-    job?.reject(error);
+  /** Stops the pool for `error`: the runs under way and waiting are rejected with it, the threads ended. */
+  private fail(error: Error): void {
+    if (this.stopped) return;
+    this.stopped = error;
+    for (const job of [...this.running.values(), ...this.queue.splice(0)]) job.reject(error);
+    this.running.clear();
+    for (const worker of this.workers) void worker.terminate();
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new Error('PaddleOCR has been closed'));
+    this.fail(new Error('PaddleOCR has been closed'));
     await Promise.all(this.workers.map((w) => w.terminate()));
   }
 }
@@ -323,7 +346,15 @@ export class PaddleReader {
    * turned upright by its EXIF orientation and kept within 1600 x 3600 pixels first.
    */
   async read(image: Uint8Array): Promise<PaddleLine[]> {
-    const { pool, splitLines, dictionary } = await this.load();
+    const current = this.load();
+    let loaded = await current;
+    if (!loaded.pool.usable) {
+      // A thread stopped during an earlier reading (which failed): this one gets new threads, the
+      // same new ones as any reading starting alongside.
+      if (this.loaded === current) this.loaded = null;
+      loaded = await this.load();
+    }
+    const { pool, splitLines, dictionary } = loaded;
     const upright = await sharp(image)
       .rotate()
       .resize({ width: MAX_WIDTH, height: MAX_HEIGHT, fit: 'inside', withoutEnlargement: true })

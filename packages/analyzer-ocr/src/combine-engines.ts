@@ -35,11 +35,7 @@ export function combineEngineReadings(paddle: ParsedReceipt, tesseract: ParsedRe
     currency_code: figures.receipt.currency_code ?? other.receipt.currency_code,
   };
   receipt.total_checks_out = totalChecksOut(receipt.total_amount, figures.items, receipt.total_tax);
-  const confidence: Record<string, number> = {};
-  for (const [key, value] of Object.entries(figures.confidence))
-    if (!key.startsWith('merchant.')) confidence[key] = value;
-  for (const [key, value] of Object.entries(words.confidence))
-    if (key.startsWith('merchant.')) confidence[key] = value;
+  const confidence = confidencesOf(figures, words);
   const agreement = (key: string, a: unknown, b: unknown) => {
     if (a === null || b === null || a === undefined || b === undefined) return;
     const base = confidence[key] ?? 0.7;
@@ -68,6 +64,16 @@ export function combineEngineReadings(paddle: ParsedReceipt, tesseract: ParsedRe
     taxes: figures.taxes,
     confidence,
   };
+}
+
+/** The confidences of one reading's fields, with those of the merchant taken from another reading. */
+export function confidencesOf(fields: ParsedReceipt, merchant: ParsedReceipt): Record<string, number> {
+  const confidence: Record<string, number> = {};
+  for (const [key, value] of Object.entries(fields.confidence))
+    if (!key.startsWith('merchant.')) confidence[key] = value;
+  for (const [key, value] of Object.entries(merchant.confidence))
+    if (key.startsWith('merchant.')) confidence[key] = value;
+  return confidence;
 }
 
 /** Words of company names that PaddleOCR runs into their neighbours: `UNIHAKKAINTERNATIONALSDNBHD`. */

@@ -11,7 +11,7 @@ import {
 } from '@receipts/core';
 import { READING_PLAN, mergeReadings, readingsAgree, type Reading, type ReadingPlan } from './merge-readings';
 import { parseReceiptText, type ParsedReceipt } from './parse-receipt';
-import { combineEngineReadings } from './combine-engines';
+import { combineEngineReadings, confidencesOf } from './combine-engines';
 import { prepareImage, sniffImageType, type PreparedImage, type Rendering } from './preprocess';
 import { joinPageTexts, readPdfPages } from './pdf-pages';
 import { PaddleReader, type PaddleLine } from './paddle-ocr';
@@ -394,12 +394,7 @@ export class OcrAnalyzer implements Analyzer {
 
 /** A whole receipt's reading with the merchant (and its confidences) of a reading of its heading. */
 function withMerchantOf(whole: ParsedReceipt, heading: ParsedReceipt): ParsedReceipt {
-  const confidence: Record<string, number> = {};
-  for (const [key, value] of Object.entries(whole.confidence))
-    if (!key.startsWith('merchant.')) confidence[key] = value;
-  for (const [key, value] of Object.entries(heading.confidence))
-    if (key.startsWith('merchant.')) confidence[key] = value;
-  return { ...whole, merchant: heading.merchant, confidence };
+  return { ...whole, merchant: heading.merchant, confidence: confidencesOf(whole, heading) };
 }
 
 const nothingInPdf = () =>

@@ -109,7 +109,6 @@ interface ModelOutput {
   dims: readonly number[];
 }
 interface Job {
-  id: number;
   model: Model;
   data: Float32Array;
   dims: number[];
@@ -128,26 +127,22 @@ export class SessionPool {
   private readonly queue: Job[] = [];
   private readonly idle: Worker[] = [];
   private readonly running = new Map<Worker, Job>();
-  private nextId = 0;
   private stopped: Error | null = null;
 
   private constructor(private readonly workers: Worker[]) {
     this.idle.push(...workers);
     for (const worker of workers) {
-      worker.on(
-        'message',
-        (message: { id: number; data?: Float32Array; dims?: number[]; error?: string }) => {
-          const job = this.running.get(worker);
-          this.running.delete(worker);
-          this.idle.push(worker);
-          if (job) {
-            if (message.error !== undefined || !message.data)
-              job.reject(new Error(message.error ?? 'no output'));
-            else job.resolve({ data: message.data, dims: message.dims ?? [] });
-          }
-          this.dispatch();
-        },
-      );
+      worker.on('message', (message: { data?: Float32Array; dims?: number[]; error?: string }) => {
+        const job = this.running.get(worker);
+        this.running.delete(worker);
+        this.idle.push(worker);
+        if (job) {
+          if (message.error !== undefined || !message.data)
+            job.reject(new Error(message.error ?? 'no output'));
+          else job.resolve({ data: message.data, dims: message.dims ?? [] });
+        }
+        this.dispatch();
+      });
       worker.on('error', (error) => this.fail(error));
       worker.on('exit', (code) => this.fail(new Error(`PaddleOCR thread stopped (exit code ${code})`)));
       worker.unref();
@@ -203,7 +198,7 @@ export class SessionPool {
   run(model: Model, data: Float32Array, dims: number[]): Promise<ModelOutput> {
     if (this.stopped) return Promise.reject(this.stopped);
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, model, data, dims, resolve, reject });
+      this.queue.push({ model, data, dims, resolve, reject });
       this.dispatch();
     });
   }
@@ -213,7 +208,7 @@ export class SessionPool {
       const worker = this.idle.pop()!;
       const job = this.queue.shift()!;
       this.running.set(worker, job);
-      worker.postMessage({ id: job.id, model: job.model, data: job.data, dims: job.dims }, [
+      worker.postMessage({ model: job.model, data: job.data, dims: job.dims }, [
         job.data.buffer as ArrayBuffer,
       ]);
     }

@@ -20,8 +20,8 @@ const sessions = {
 };
 
 /**
- * A job: `{ id, model: 'detection' | 'recognition', data: Float32Array, dims: number[] }`.
- * The answer: `{ id, data: Float32Array, dims: number[] }`, or `{ id, error: string }`.
+ * A job: `{ model: 'detection' | 'recognition', data: Float32Array, dims: number[] }`; a thread
+ * takes one at a time. The answer: `{ data: Float32Array, dims: number[] }`, or `{ error: string }`.
  */
 parentPort.on('message', async (job) => {
   try {
@@ -29,9 +29,9 @@ parentPort.on('message', async (job) => {
     const input = new Tensor('float32', job.data, job.dims);
     const outputs = await session.run({ [session.inputNames[0]]: input });
     const output = outputs[session.outputNames[0]];
-    parentPort.postMessage({ id: job.id, data: output.data, dims: output.dims });
+    parentPort.postMessage({ data: output.data, dims: output.dims });
   } catch (error) {
-    parentPort.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) });
+    parentPort.postMessage({ error: error instanceof Error ? error.message : String(error) });
   }
 });
 

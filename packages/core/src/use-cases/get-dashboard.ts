@@ -1,8 +1,8 @@
 import type { DashboardAnswer, DashboardQuery } from '../dashboard-api';
 import type { Identity } from '../ports';
 import { dashboardOf } from '../repository/dashboard';
-import { assertOwnUserId, nowOf, type AppDeps } from './context';
-import { reportIndexOf } from './query-report';
+import { nowOf, type AppDeps } from './context';
+import { ownReportIndex } from './query-report';
 
 /**
  * Home's figures for the signed-in user (GET /api/dashboard), from the same cached report index as
@@ -14,8 +14,7 @@ export async function getDashboard(
   identity: Identity,
   input: DashboardQuery,
 ): Promise<DashboardAnswer> {
-  assertOwnUserId(identity, input.userId);
-  const index = await reportIndexOf(deps, identity.uid);
+  const index = await ownReportIndex(deps, identity, input.userId);
   const today = input.today ?? nowOf(deps).toISOString().slice(0, 10);
   return dashboardOf(index, input.period, today);
 }

@@ -12,8 +12,8 @@ import { NotFoundError } from '../errors';
 import type { Identity } from '../ports';
 import type { MerchantReportRow } from '../report-api';
 import { itemInIndex, queryReportIndex, receiptInIndex, type ReportIndex } from '../repository/report-index';
-import { assertOwnUserId, type AppDeps } from './context';
-import { reportIndexOf } from './query-report';
+import type { AppDeps } from './context';
+import { ownReportIndex } from './query-report';
 
 type DetailDeps = Pick<AppDeps, 'store' | 'blobs' | 'logger'>;
 
@@ -34,8 +34,7 @@ export async function getReceiptDetail(
   identity: Identity,
   input: ReceiptDetailQuery,
 ): Promise<ReceiptDetailAnswer> {
-  assertOwnUserId(identity, input.userId);
-  const index = await reportIndexOf(deps, identity.uid);
+  const index = await ownReportIndex(deps, identity, input.userId);
   const found = receiptInIndex(index, input.receiptId);
   if (!found) {
     throw new NotFoundError(
@@ -67,8 +66,7 @@ export async function getMerchantDetail(
   identity: Identity,
   input: MerchantDetailQuery,
 ): Promise<MerchantDetailAnswer> {
-  assertOwnUserId(identity, input.userId);
-  const index = await reportIndexOf(deps, identity.uid);
+  const index = await ownReportIndex(deps, identity, input.userId);
   const summary = merchantSummary(index, input.merchantId);
   if (!summary.merchant && summary.visits === 0) {
     throw new NotFoundError(
@@ -88,8 +86,7 @@ export async function getItemDetail(
   identity: Identity,
   input: ItemDetailQuery,
 ): Promise<ItemDetailAnswer> {
-  assertOwnUserId(identity, input.userId);
-  const index = await reportIndexOf(deps, identity.uid);
+  const index = await ownReportIndex(deps, identity, input.userId);
   const found = itemInIndex(index, input.itemId);
   if (!found) {
     throw new NotFoundError(
@@ -115,8 +112,7 @@ export async function listMerchants(
   identity: Identity,
   input: { userId: string },
 ): Promise<ListMerchantsAnswer> {
-  assertOwnUserId(identity, input.userId);
-  const index = await reportIndexOf(deps, identity.uid);
+  const index = await ownReportIndex(deps, identity, input.userId);
   return [...index.merchantById.values()]
     .map((m) => ({ merchant_id: m.merchant_id, name: m.name, city: m.city, etag: m.etag ?? null }))
     .sort(

@@ -88,6 +88,19 @@ export async function reportIndexOf(deps: ReportDeps, userId: string): Promise<R
   return pending;
 }
 
+/**
+ * The caller's report index, once `userId` is checked to be theirs (the report and detail routes).
+ * @throws ForbiddenError when `userId` is not the caller's
+ */
+export async function ownReportIndex(
+  deps: ReportDeps,
+  identity: Identity,
+  userId: string,
+): Promise<ReportIndex> {
+  assertOwnUserId(identity, userId);
+  return reportIndexOf(deps, identity.uid);
+}
+
 /** Index builds in progress, by user and data version: requests arriving together share one. */
 const building = new Map<string, Promise<ReportIndex>>();
 
@@ -214,8 +227,7 @@ export async function exportReportCsv(
   identity: Identity,
   input: ExportCsvQuery,
 ): Promise<AsyncIterable<string>> {
-  assertOwnUserId(identity, input.userId);
-  const index = await reportIndexOf(deps, identity.uid);
+  const index = await ownReportIndex(deps, identity, input.userId);
   const { userId: _userId, ...query } = input;
   const rows = sortedRows(index, query);
   const columns = CSV_COLUMNS[input.table] as [string, (row: unknown) => CsvValue][];

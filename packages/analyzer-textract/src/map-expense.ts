@@ -173,6 +173,8 @@ interface Field {
   type: string;
   label: string | null;
   value: string;
+  /** The value as Textract read it, lines and all. */
+  raw: string;
   confidence: number | null;
   currency: string | null;
   groups: string[];
@@ -226,6 +228,7 @@ function toField(raw: ExpenseField, order = 0): Field {
     type: (text(raw.Type?.Text) ?? 'OTHER').toUpperCase(),
     label: cleanText(text(raw.LabelDetection?.Text)) || null,
     value: cleanText(text(value?.Text)),
+    raw: text(value?.Text) ?? '',
     confidence,
     currency: normalizeCurrencyCode(text(raw.Currency?.Code)),
     groups: records<ExpenseGroupProperty>(raw.GroupProperties)
@@ -321,7 +324,7 @@ function mapMerchant(summary: Field[], note: Note): MerchantParts {
         : best,
     undefined,
   );
-  let name = nameField ? tidyMerchantName(trimPunctuation(nameField.value)) : null;
+  let name = nameField ? fullLegalName(tidyMerchantName(trimPunctuation(nameField.value)), summary) : null;
   if (!name) {
     // Invoices often print the seller only as a web address.
     const urls = summary.filter((f) => f.type === 'VENDOR_URL' && f.value !== '');
@@ -369,6 +372,23 @@ function mapMerchant(summary: Field[], note: Note): MerchantParts {
     postalCode: zip ? trimPunctuation(zip.value) : null,
     country: country ? countryCodeOf(trimPunctuation(country.value)) : null,
   };
+}
+
+/**
+ * The vendor's name with the legal form Textract cut off, from the first line of the vendor's
+ * address block, which prints the name in full: `AEON CO.` of `AEON CO. (M) BHD (126926-H)`. Only a
+ * line that starts with the name and adds a legal form to it.
+ */
+function fullLegalName(name: string, summary: Field[]): string {
+  const block = summary.find(
+    (f) => f.type === 'VENDOR_ADDRESS' || (f.type === 'ADDRESS' && f.groups.includes('VENDOR')),
+  );
+  const firstLine = block?.raw.split('\n')[0];
+  if (!firstLine) return name;
+  const full = tidyMerchantName(trimPunctuation(cleanText(firstLine)));
+  if (!normKey(full).startsWith(`${normKey(name)} `)) return name;
+  const added = full.slice(name.length).toUpperCase();
+  return LEGAL_ENTITY_RE.test(added) ? full : name;
 }
 
 function firstCurrencyCode(summary: Field[]): string | null {
@@ -632,22 +652,53 @@ function mapLineItem(lineItem: LineItemFields, ctx: MoneyContext): MappedItem | 
     return undefined;
   };
   const row = fields.find((f) => f.type === 'EXPENSE_ROW');
-  const rawRow =
-    records<ExpenseField>(lineItem.LineItemExpenseFields).find((f) => f.Type?.Text === 'EXPENSE_ROW')
-      ?.ValueDetection?.Text ?? '';
+  const rawRow = row?.raw ?? '';
   const descriptionField = first('ITEM', 'DESCRIPTION');
   const priceField = first('PRICE', 'TOTAL', 'AMOUNT');
   const quantityField = first('QUANTITY');
   const unitField = first('UNIT_PRICE');
-  const code = productCode(fields, rawRow, descriptionField);
+  const printedCode = productCode(fields, rawRow, descriptionField);
+  // A code joined to the first word of the name (`5003-Chokoreto Cookies`) is printed as part of it.
+  const joined = printedCode ? CODE_JOINED_TO_NAME.exec(printedCode) : null;
+  let code = joined ? joined[1]! : printedCode;
 
-  let description = withoutModifiers(descriptionField?.value ?? '', lineItem);
-  if (code) description = description.split(code).join(' ');
+  const otherValues = fields
+    .filter((f) => f !== descriptionField && f !== row && f.value !== '')
+    .map((f) => f.value);
+  let description = descriptionField
+    ? withoutModifiers(itemLines(descriptionField.raw, rawRow, priceField?.value, otherValues))
+    : '';
+  if (code && !joined) description = description.split(code).join(' ');
   if (description.trim() === '' && row) {
-    description = priceField ? row.value.split(priceField.value).join(' ') : row.value;
+    // With no description field, the name is what stands with the price on its line (the lines
+    // under it are notes: `6 Pcs Cheese Tart 165000.00` / `Box of 6`).
+    const priceLine = priceField
+      ? rawRow.split('\n').find((line) => cleanText(line).includes(priceField.value))
+      : undefined;
+    description = priceField
+      ? cleanText(priceLine ?? rawRow)
+          .split(priceField.value)
+          .join(' ')
+      : row.value;
   }
   description = cleanText(description);
   let quantity = parseQuantity(quantityField?.value);
+  if (quantity === null) {
+    // The count printed before the name (`6 Pcs Cheese Tart`).
+    const counted = LEADING_COUNT.exec(description);
+    if (counted) {
+      quantity = Number(counted[1]);
+      description = description.slice(counted[0].length);
+    }
+  }
+  if (!code) {
+    // A stock code printed before the name (`HPL500 RICE CASE 7L W/CUP`).
+    const sku = LEADING_SKU.exec(description);
+    if (sku) {
+      code = sku[1]!;
+      description = description.slice(sku[0].length);
+    }
+  }
   const unitPrice = unitField ? money(unitField.value, ctx) : null;
   // OCR reads a lone 0 as the letter o.
   let total = priceField ? (/^[oO]$/.test(priceField.value) ? 0 : money(priceField.value, ctx)) : null;
@@ -706,18 +757,61 @@ function parseQuantity(text: string | undefined): number | null {
   return n > 0 ? n : null;
 }
 
+/** A product code whose digits are joined by a hyphen to the first word of the name. */
+const CODE_JOINED_TO_NAME = /^(\d{3,})-\p{L}{3,}$/u;
+/** A count with its unit before an item's name: `6 Pcs`, `2 x`, `3x`. */
+const LEADING_COUNT = /^(\d{1,3})\s*(?:pcs?|x)\.?\s+(?=\p{L})/iu;
+/** A stock code before an item's name: capitals, then at least three digits (`HPL754DR`), then the name's words. */
+const LEADING_SKU = /^([A-Z]{2,}\d{3,}[A-Z0-9]*)\s+(?=\S+\s+\S)/;
+
+/**
+ * The lines of an item's description with the line its name runs on to before the price, when
+ * Textract left that line out of the description (`… BAG & SP00` / `N.` / `8 PCS 243.000 1,944,000`):
+ * a line of letters between the name and the line with the price that is no other value of the row.
+ * A description whose lines cannot all be found in the row, in order, is kept as it is.
+ */
+function itemLines(raw: string, rawRow: string, price: string | undefined, otherValues: string[]): string {
+  const lines = raw
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  const rowLines = rawRow.split('\n').map((l) => l.trim());
+  if (lines.length === 0 || !price) return raw;
+  let last = 0;
+  for (const line of lines) {
+    last = rowLines.findIndex((r, i) => i >= last && r.includes(line));
+    if (last < 0) return raw;
+  }
+  const priceLine = rowLines.findIndex((r, i) => i > last && cleanText(r).includes(price));
+  if (priceLine < 0) return raw;
+  const runOn = rowLines
+    .slice(last + 1, priceLine)
+    .filter((r) => !/\d/.test(r) && /\p{L}/u.test(r) && !otherValues.includes(cleanText(r)));
+  const named = isSectionHeading(lines, rowLines) ? lines.slice(1) : lines;
+  return [...named, ...runOn].join('\n');
+}
+
+/**
+ * Whether the first line of a name printed above its price line is the heading of a section of the
+ * receipt (`Minuman` / `Teh Tawar` / `2 4.000`: drinks, then the drink): the row starts with it, it
+ * has no digits, and it is shorter than the line under it, which a name wrapped to the next line
+ * never is (the first line of a wrapped name is the full one).
+ */
+function isSectionHeading(lines: string[], rowLines: string[]): boolean {
+  const [heading, next] = lines;
+  if (heading === undefined || next === undefined) return false;
+  return rowLines[0] === heading && !/\d/.test(heading) && heading.length < next.length;
+}
+
 /**
  * The item's description without its modifier lines: the options a till prints under an item, each
  * on its own line starting with "+" (`+Ice`, `+Extra shot`), are part of the item, not of its name.
  */
-function withoutModifiers(description: string, lineItem: LineItemFields): string {
-  const raw = records<ExpenseField>(lineItem.LineItemExpenseFields).find((f) =>
-    ['ITEM', 'DESCRIPTION'].includes(f.Type?.Text ?? ''),
-  )?.ValueDetection?.Text;
-  if (!raw?.includes('\n')) return description;
-  const lines = raw.split('\n');
-  const kept = lines.filter((line, i) => i === 0 || !/^\s*\+\s*\p{L}/u.test(line));
-  return kept.length === lines.length ? description : kept.join(' ');
+function withoutModifiers(raw: string): string {
+  return raw
+    .split('\n')
+    .filter((line, i) => i === 0 || !/^\s*\+\s*\p{L}/u.test(line))
+    .join('\n');
 }
 
 /**

@@ -386,9 +386,10 @@ describe('mapAnalyzeExpense: line items', () => {
         ],
       }),
     );
-    expect(r.items[0]!.description).toBe(
-      'ACP101T Online Training Hours of Training in Premier Version Interactive - Demos',
-    );
+    expect(r.items[0]).toMatchObject({
+      description: 'Online Training Hours of Training in Premier Version Interactive - Demos',
+      product_identifier: 'ACP101T',
+    });
   });
 
   it("takes the item's own product code and removes it from the description", () => {
@@ -758,5 +759,112 @@ describe('mapAnalyzeExpense: receipt structure', () => {
       expenseResponse({ summary: [field('VENDOR_NAME', '99 SPEED MART 5/8'), field('TOTAL', '1.00')] }),
     );
     expect(misread.merchant.name).toBe('99 SPEED MART S/B');
+  });
+
+  it("completes a vendor name cut short of its legal form from the vendor address's first line", () => {
+    const nameOf = (name: string, address: string) =>
+      mapAnalyzeExpense(
+        expenseResponse({
+          summary: [field('VENDOR_NAME', name), field('VENDOR_ADDRESS', address), field('TOTAL', '1.00')],
+        }),
+      ).merchant.name;
+    expect(
+      nameOf('KEDAI MAJU CO.', 'KEDAI MAJU CO. (M) BHD (552210-K)\nNO 5, JALAN MAWAR\n43000 KAJANG'),
+    ).toBe('KEDAI MAJU CO. (M) BHD');
+    // A longer first line that adds no legal form is a branch or a street, not the name.
+    expect(nameOf('KEDAI MAJU', 'KEDAI MAJU TAMAN MELAWATI\nNO 5, JALAN MAWAR')).toBe('KEDAI MAJU');
+    expect(nameOf('KEDAI MAJU', 'KEDAI MAJUMAS SDN BHD\nNO 5, JALAN MAWAR')).toBe('KEDAI MAJU');
+  });
+});
+
+describe('mapAnalyzeExpense: item rows', () => {
+  it('adds the line a name runs on to before its price line when Textract left it out', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        items: [
+          lineItem(
+            ['ITEM', 'FOOD CONTAINER 3 COMPARTMENT W/LID & SPO'],
+            ['QUANTITY', '8 PCS'],
+            ['UNIT_PRICE', '24.30'],
+            ['PRICE', '194.40'],
+            ['EXPENSE_ROW', 'FOOD CONTAINER 3 COMPARTMENT W/LID & SPO\nON\n8 PCS\n24.30 194.40'],
+          ),
+        ],
+      }),
+    );
+    expect(r.items[0]).toMatchObject({
+      description: 'FOOD CONTAINER 3 COMPARTMENT W/LID & SPO ON',
+      quantity: 8,
+      total_price: 194.4,
+    });
+  });
+
+  it('keeps the lines of a name wrapped under its price line', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        items: [
+          lineItem(
+            ['ITEM', 'MIE GORENG SPECIAL\nPEDAS'],
+            ['QUANTITY', '2'],
+            ['PRICE', '56,000'],
+            ['EXPENSE_ROW', 'MIE GORENG SPECIAL 2 56,000\nPEDAS'],
+          ),
+        ],
+      }),
+    );
+    expect(r.items[0]!.description).toBe('MIE GORENG SPECIAL PEDAS');
+  });
+
+  it("leaves a section heading printed above an item's name out of it", () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        items: [
+          lineItem(
+            ['ITEM', 'Drinks\nLemon Iced Tea'],
+            ['QUANTITY', '2'],
+            ['UNIT_PRICE', '3.50'],
+            ['PRICE', '7.00'],
+            ['EXPENSE_ROW', 'Drinks\nLemon Iced Tea\n2 3.50 7.00'],
+          ),
+          // A wrapped name: its first line is the full one.
+          lineItem(
+            ['ITEM', 'Grilled Chicken Salad\nBowl'],
+            ['QUANTITY', '1'],
+            ['PRICE', '9.00'],
+            ['EXPENSE_ROW', 'Grilled Chicken Salad\nBowl\n1 9.00'],
+          ),
+        ],
+      }),
+    );
+    expect(r.items.map((i) => i.description)).toEqual(['Lemon Iced Tea', 'Grilled Chicken Salad Bowl']);
+  });
+
+  it('moves a stock code printed before the name to the product code, and keeps a code joined to the name', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        items: [
+          lineItem(['ITEM', 'KTB220 BREAD KNIFE 20CM'], ['PRICE', '12.90']),
+          lineItem(
+            ['PRODUCT_CODE', '7002-Butter'],
+            ['ITEM', '7002-Butter Cookies'],
+            ['PRICE', '4.50'],
+            ['EXPENSE_ROW', '7002-Butter Cookies\n4.50'],
+          ),
+        ],
+      }),
+    );
+    expect(r.items[0]).toMatchObject({ description: 'BREAD KNIFE 20CM', product_identifier: 'KTB220' });
+    expect(r.items[1]).toMatchObject({ description: '7002-Butter Cookies', product_identifier: '7002' });
+  });
+
+  it('takes a row without a description field from the line with its price, with the count before the name', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        items: [
+          lineItem(['PRICE', '48.00'], ['EXPENSE_ROW', '4 Pcs Almond Croissant 48.00\nGift box\nPaper bag']),
+        ],
+      }),
+    );
+    expect(r.items[0]).toMatchObject({ description: 'Almond Croissant', quantity: 4, total_price: 48 });
   });
 });

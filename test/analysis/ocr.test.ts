@@ -283,6 +283,18 @@ describe('OcrAnalyzer with the combined engine (PaddleOCR for figures, Tesseract
     expect(raw.tesseractWhole).toBeUndefined();
   });
 
+  it("reads no heading with Tesseract when PaddleOCR's company name stands on its own", async () => {
+    const { truth } = SAMPLE_RECEIPTS[2]!;
+    const result = await combined.analyze(await sampleReceiptJpeg(2), 'image/jpeg');
+    expect(result.merchant.name).toBe(truth.merchant.name);
+    expect(result.receipt.total_amount).toBe(truth.receipt.total_amount);
+    expect(result.receipt.transaction_date).toBe(truth.receipt.transaction_date);
+    const raw = result.raw as { engine: string; tesseract?: unknown; tesseractWhole?: unknown };
+    expect(raw.engine).toBe('paddleocr');
+    expect(raw.tesseract).toBeUndefined();
+    expect(raw.tesseractWhole).toBeUndefined();
+  });
+
   it('leaves the process its own handlers: loading PaddleOCR adds no abort on unhandled rejections', () => {
     expect(process.listenerCount('unhandledRejection')).toBe(rejectionListeners);
     expect(process.listenerCount('uncaughtException')).toBe(exceptionListeners);

@@ -11,7 +11,7 @@ import {
 } from '@receipts/core';
 import { READING_PLAN, mergeReadings, readingsAgree, type Reading, type ReadingPlan } from './merge-readings';
 import { parseReceiptText, type ParsedReceipt } from './parse-receipt';
-import { combineEngineReadings, confidencesOf } from './combine-engines';
+import { combineEngineReadings, confidencesOf, paddleNameStands } from './combine-engines';
 import { prepareImage, sniffImageType, type PreparedImage, type Rendering } from './preprocess';
 import { joinPageTexts, readPdfPages } from './pdf-pages';
 import { PaddleReader, type PaddleLine } from './paddle-ocr';
@@ -35,10 +35,11 @@ export interface OcrAnalyzerOptions {
   plan?: readonly ReadingPlan[];
   /**
    * `tesseract` (default): tesseract.js with several renderings merged; `paddle`: PaddleOCR (PP-OCRv4,
-   * ONNX) reads the image once; `combined`: PaddleOCR reads the whole receipt and Tesseract its
-   * heading (the top {@link HEADING_SHARE}), figures from PaddleOCR and the merchant from Tesseract
-   * (see `combineEngineReadings`); Tesseract reads the whole receipt too only when PaddleOCR found
-   * no total or no date.
+   * ONNX) reads the image once; `combined`: PaddleOCR reads the whole receipt, then Tesseract its
+   * heading (the top {@link HEADING_SHARE}) unless PaddleOCR's name stands on its own
+   * (`paddleNameStands`), figures from PaddleOCR and the merchant from Tesseract (see
+   * `combineEngineReadings`); Tesseract reads the whole receipt too only when PaddleOCR found no
+   * total or no date.
    */
   engine?: OcrEngine;
 }
@@ -232,29 +233,31 @@ export class OcrAnalyzer implements Analyzer {
       };
     }
     if (this.paddle) {
-      // PaddleOCR reads the whole receipt; Tesseract, side by side, only its heading (the
-      // business's name and address, where it reads better), and the whole receipt too only when
-      // PaddleOCR found no total or no date.
+      // PaddleOCR reads the whole receipt; then Tesseract its heading (the business's name and
+      // address, where it reads better) unless PaddleOCR's name stands on its own, and the whole
+      // receipt only when PaddleOCR found no total or no date.
       // Cutting the heading decodes the image: a file that is not one fails here, not retryable.
       const top = await imageTop(image, HEADING_SHARE);
-      const [paddle, header] = await Promise.all([
-        this.readWithPaddle(image),
-        this.readWithTesseract(top, 'image/png'),
-      ]);
+      const paddle = await this.readWithPaddle(image);
+      const needsHeading = !paddleNameStands(paddle.parsed);
       const needsWhole =
         paddle.parsed.receipt.total_amount === null || paddle.parsed.receipt.transaction_date === null;
-      const whole = needsWhole ? await this.readWithTesseract(image, actual) : null;
-      const tesseract = whole ? withMerchantOf(whole.parsed, header.parsed) : header.parsed;
+      const [header, whole] = await Promise.all([
+        needsHeading ? this.readWithTesseract(top, 'image/png') : null,
+        needsWhole ? this.readWithTesseract(image, actual) : null,
+      ]);
+      const tesseract =
+        whole && header ? withMerchantOf(whole.parsed, header.parsed) : ((whole ?? header)?.parsed ?? null);
       const combined = combineEngineReadings(paddle.parsed, tesseract);
       return {
         analyzer: this.name,
         ...combined,
         confidence: checkedConfidence(combined),
         raw: {
-          engine: 'paddleocr+tesseract.js',
+          engine: tesseract ? 'paddleocr+tesseract.js' : 'paddleocr',
           ms: Date.now() - started,
           paddle: paddle.raw,
-          tesseract: { ...header.raw, heading: HEADING_SHARE },
+          ...(header ? { tesseract: { ...header.raw, heading: HEADING_SHARE } } : {}),
           ...(whole ? { tesseractWhole: whole.raw } : {}),
         },
       };

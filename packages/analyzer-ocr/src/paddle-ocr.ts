@@ -96,6 +96,10 @@ function modelFiles(): { detectionPath: string; recognitionPath: string; diction
 
 const requireFromHere = createRequire(import.meta.url);
 
+/** Size text is detected at, against the image's (see {@link detectionImage}). */
+const DETECTION_SCALE = 0.5;
+/** Fewest pixels an image is shrunk to for detection. */
+const MIN_DETECTION_PIXELS = 250_000;
 /** Probability above which a pixel of the detection map is text. */
 const TEXT_THRESHOLD = 0.03;
 /** Height the recognition model reads a line at. */
@@ -366,7 +370,7 @@ export class PaddleReader {
       .raw()
       .toBuffer({ resolveWithObject: true });
     const source: Rgba = { data: input.data, width: input.info.width, height: input.info.height };
-    const detected = await pool.run('detection', ...spread(modelInput(source)));
+    const detected = await pool.run('detection', ...spread(modelInput(await detectionImage(source))));
     const mapHeight = detected.dims[2] ?? 0;
     const mapWidth = detected.dims[3] ?? 0;
     const mask = new Uint8Array(mapWidth * mapHeight * 4);
@@ -377,15 +381,22 @@ export class PaddleReader {
       mask[4 * i + 2] = value;
       mask[4 * i + 3] = 255;
     }
-    const lineImages = await splitLines(
+    const crops = await cutLines(
+      splitLines,
       new ImageRawBase({ data: mask, width: mapWidth, height: mapHeight }),
       new ImageRawBase(source),
     );
     const segments = await Promise.all(
-      lineImages.map(async (line) => {
-        const scaled = (await line.image.resize({ height: LINE_HEIGHT })) as Rgba;
-        const output = await pool.run('recognition', ...spread(modelInput(scaled)));
-        return { ...decodeLine(output, dictionary), box: line.box };
+      crops.map(async (crop) => {
+        const scaled = await sharp(crop.data, {
+          raw: { width: crop.width, height: crop.height, channels: 4 },
+        })
+          .resize({ height: LINE_HEIGHT, fit: 'contain' })
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        const line: Rgba = { data: scaled.data, width: scaled.info.width, height: scaled.info.height };
+        const output = await pool.run('recognition', ...spread(modelInput(line)));
+        return { ...decodeLine(output, dictionary), box: crop.box };
       }),
     );
     return segmentsToLines(segments.filter((s) => s.mean >= MIN_SEGMENT_SCORE));
@@ -408,7 +419,59 @@ interface Loaded {
 type SplitLines = (
   image: ImageRawBase,
   source: ImageRawBase,
-) => Promise<{ box: number[][]; image: { resize(size: { height: number }): Promise<unknown> } }[]>;
+) => Promise<{ box: number[][]; image: { data: Uint8Array; width: number; height: number } }[]>;
+
+/** Tries at cutting an image's lines before giving up (see {@link cutLines}). */
+const CUT_TRIES = 3;
+
+/**
+ * The text lines of `source` in the boxes the detection `mask` shows, each its own copy of its
+ * pixels, and its box. The line splitter's crops are views of OpenCV's WebAssembly memory, which
+ * the next cut that makes that memory grow (this receipt's or another read alongside) leaves
+ * empty: the pixels are copied out at once, and when a crop was emptied during the cut itself, the
+ * image is cut again (the memory has grown by then). Boxes of a speck that crop to nothing are left
+ * out.
+ */
+export async function cutLines(
+  split: SplitLines,
+  mask: ImageRawBase,
+  source: ImageRawBase,
+): Promise<Array<Rgba & { box: number[][] }>> {
+  for (let attempt = 0; attempt < CUT_TRIES; attempt++) {
+    const lines = (await split(mask, source)).filter((line) => line.image.width > 0 && line.image.height > 0);
+    // An emptied view has no pixels (and cannot be copied).
+    const emptied = lines.some((line) => line.image.data.length !== line.image.width * line.image.height * 4);
+    if (!emptied)
+      return lines.map((line) => ({
+        box: line.box,
+        data: line.image.data.slice(),
+        width: line.image.width,
+        height: line.image.height,
+      }));
+  }
+  throw new Error(`PaddleOCR could not cut the text lines out of the image in ${CUT_TRIES} tries`);
+}
+
+/**
+ * The image text is detected on: the receipt at half its size, the lines then cut from the full-size
+ * image for recognition. Detection costs a quarter as much, and finds each printed line as one box
+ * more often than at full size, with its spaces (on the SROIE photos PaddleOCR alone read 69 names
+ * and 37 addresses right instead of 60 and 18). An image is shrunk no further than
+ * {@link MIN_DETECTION_PIXELS}, so the text of a small one stays large enough to find.
+ */
+async function detectionImage(source: Rgba): Promise<Rgba> {
+  const pixels = source.width * source.height;
+  const scale = Math.min(1, Math.max(DETECTION_SCALE, Math.sqrt(MIN_DETECTION_PIXELS / pixels)));
+  // The detection model takes sides that are multiples of 32.
+  const width = Math.max(32, Math.round((source.width * scale) / 32) * 32);
+  const height = Math.max(32, Math.round((source.height * scale) / 32) * 32);
+  if (width === source.width && height === source.height) return source;
+  const small = await sharp(source.data, { raw: { width: source.width, height: source.height, channels: 4 } })
+    .resize({ width, height, fit: 'fill' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data: small.data, width: small.info.width, height: small.info.height };
+}
 
 const spread = (input: { data: Float32Array; dims: number[] }): [Float32Array, number[]] => [
   input.data,

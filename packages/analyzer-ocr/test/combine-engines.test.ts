@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { combineEngineReadings, parseReceiptText, respace } from '../src';
+import { combineEngineReadings, paddleNameStands, parseReceiptText, respace } from '../src';
 
 const paddle = parseReceiptText(
   ['SANSAMTRADINGCO', 'Date 25/12/20188:13:39PM', 'EZL A4 PAPER 1X 8.90 8.90', 'TOTAL RM 14.10'].join('\n'),
@@ -27,8 +27,11 @@ describe('combineEngineReadings', () => {
     expect(combineEngineReadings(sure, unsure).merchant.name).toBe('POPULAR BOOK CO. (M) SDN BHD');
     // Tesseract surer, or PaddleOCR with words run together: Tesseract's name stays.
     expect(combineEngineReadings(unsure, sure).merchant.name).toBe('POPULAR BOOK CO. (M) SDN BHD');
-    const glued = parseReceiptText(lines('POPULARBOOK CO. (M) SDN BHD'), { lineConfidences: [0.99, 0.99] });
-    expect(combineEngineReadings(glued, unsure).merchant.name).toBe('FOFULAR BODE. CO. (M) SDN BHD');
+    const glued = parseReceiptText(lines('POPULARBOOKHOUSE (M) SDN BHD'), { lineConfidences: [0.99, 0.99] });
+    const spaced = parseReceiptText(lines('FOFULAR BODE. HOUSE (M) SDN BHD'), {
+      lineConfidences: [0.7, 0.9],
+    });
+    expect(combineEngineReadings(glued, spaced).merchant.name).toBe('FOFULAR BODE. HOUSE (M) SDN BHD');
     // Another line altogether is no correction of the name.
     const other = parseReceiptText(lines('TAMAN BERKELEY'), { lineConfidences: [0.99, 0.99] });
     expect(combineEngineReadings(other, unsure).merchant.name).toBe('FOFULAR BODE. CO. (M) SDN BHD');
@@ -46,6 +49,28 @@ describe('combineEngineReadings', () => {
       country_region: 'GB',
       currency_code: 'GBP',
     });
+  });
+
+  it("keeps PaddleOCR's own company name, spaces put back, when it stands without Tesseract's reading", () => {
+    const lines = (name: string, confidence: number) =>
+      parseReceiptText([name, 'DATE 16/03/2018', 'TOTAL RM 44.30'].join('\n'), {
+        lineConfidences: [confidence, 0.95, 0.95],
+      });
+    const own = lines('KEDAIRUNCIT MAJU SDNBHD', 0.9);
+    expect(paddleNameStands(own)).toBe(true);
+    const alone = combineEngineReadings(own, null);
+    expect(alone.merchant.name).toBe('KEDAI RUNCIT MAJU SDN BHD');
+    expect(alone.receipt).toMatchObject({ total_amount: 44.3, transaction_date: '2018-03-16' });
+    // Without a second reading nothing is confirmed by agreement.
+    expect(alone.confidence['receipt.total_amount']).toBe(own.confidence['receipt.total_amount']);
+    // Read again by Tesseract (the whole page, for a missing figure), the name is still PaddleOCR's.
+    expect(combineEngineReadings(own, lines('KEDAI RUNCIT MAJV SDN BHD', 0.99)).merchant.name).toBe(
+      'KEDAI RUNCIT MAJU SDN BHD',
+    );
+    // Not a company name, read with too little confidence, or words still run together: Tesseract reads the heading.
+    expect(paddleNameStands(lines('KEDAI RUNCIT MAJU', 0.99))).toBe(false);
+    expect(paddleNameStands(lines('KEDAI RUNCIT MAJU SDN BHD', 0.6))).toBe(false);
+    expect(paddleNameStands(lines('KEDAIRUNCITMAJUMASJAYA SDN BHD', 0.99))).toBe(false);
   });
 
   it("falls back to Tesseract's reading when PaddleOCR found no total", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeLine, modelInput, segmentsToLines } from '../src';
+import { ImageRawBase } from '@gutenye/ocr-common';
+import { cutLines, decodeLine, modelInput, segmentsToLines } from '../src';
 
 const box = (left: number, top: number, right: number, bottom: number) => [
   [left, top],
@@ -53,5 +54,51 @@ describe('decodeLine', () => {
   it('reads nothing, with a mean of 0, from a line of blanks', () => {
     const line = decodeLine({ data: new Float32Array([0.9, 0.1, 0.8, 0.2]), dims: [1, 2, 2] }, ['A']);
     expect(line).toEqual({ text: '', mean: 0 });
+  });
+});
+
+describe('cutLines', () => {
+  const image = new ImageRawBase({ data: new Uint8Array(4 * 4 * 4), width: 4, height: 4 });
+  /** A crop as the line splitter gives it: a view of a shared memory, as OpenCV's WebAssembly heap is. */
+  const cropOf = (memory: ArrayBuffer, width: number, height: number) => ({
+    box: box(0, 0, width, height),
+    image: { data: new Uint8Array(memory, 0, width * height * 4), width, height },
+  });
+  /** What growing that memory does to the views of it: they become empty. */
+  const grow = (memory: ArrayBuffer) => structuredClone(memory, { transfer: [memory] });
+
+  it("copies each crop's pixels out of the splitter's memory and leaves out crops of nothing", async () => {
+    const memory = new ArrayBuffer(64);
+    new Uint8Array(memory).fill(7);
+    const crops = await cutLines(async () => [cropOf(memory, 2, 2), cropOf(memory, 0, 3)], image, image);
+    grow(memory);
+    expect(crops).toHaveLength(1);
+    expect(crops[0]).toMatchObject({ width: 2, height: 2 });
+    expect([...crops[0]!.data]).toEqual(new Array(16).fill(7));
+  });
+
+  it('cuts again when a crop was emptied while the image was cut, and gives up after three tries', async () => {
+    let calls = 0;
+    const crops = await cutLines(
+      async () => {
+        calls += 1;
+        const memory = new ArrayBuffer(64);
+        const lines = [cropOf(memory, 2, 2), cropOf(memory, 1, 1)];
+        if (calls === 1) grow(memory);
+        return lines;
+      },
+      image,
+      image,
+    );
+    expect(calls).toBe(2);
+    expect(crops.map((c) => c.data.length)).toEqual([16, 4]);
+
+    const always = async () => {
+      const memory = new ArrayBuffer(64);
+      const lines = [cropOf(memory, 2, 2)];
+      grow(memory);
+      return lines;
+    };
+    await expect(cutLines(always, image, image)).rejects.toThrow(/could not cut the text lines/);
   });
 });

@@ -13,7 +13,7 @@ import {
 } from '../table-store';
 import { dictionaryKey, receiptIdFor, shortHash } from './keys';
 import { ReceiptRepository } from './receipt-repository';
-import type { ItemRow, ReceiptRow } from './rows';
+import { rowToItem, type ItemRow, type ReceiptRow } from './rows';
 
 /**
  * Per-user report totals kept incrementally (see ./README.md, "Report totals"). A receipt written,
@@ -392,16 +392,47 @@ async function applyChange(
 
 const newChangeId = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
 
-/** The receipt's contribution now: nothing when its row is gone. */
+/**
+ * The item row keys a writer has just written, by receipt file name: the update then reads those
+ * rows by key (with the receipt row, in one round trip) instead of listing the receipt's partition.
+ * A listing is a query; point reads are what every store does best (Azurite answers a query by
+ * scanning the whole Items table, all users' items, see README "Reports").
+ */
+export type WrittenItems = ReadonlyMap<string, readonly string[]>;
+
+/**
+ * The receipt's contribution now: nothing when its row is gone. With `itemIds` (the keys its writer
+ * just wrote) the items are read by key, and used only when they are exactly the receipt's items as
+ * its row counts them (`item_count`) and every one is there; else (another writer changed the
+ * items meanwhile, or a row written before item counts) the receipt's partition is listed.
+ */
 async function currentContribution(
   store: TableStore,
   userId: string,
   fileName: string,
+  itemIds?: readonly string[],
 ): Promise<Contribution> {
   const repo = new ReceiptRepository(store);
   const receiptId = receiptIdFor(userId, fileName);
   // Both after the contribution row was read (see updateReceiptTotals); a receipt row that is gone
   // contributes nothing, whatever items are left.
+  if (itemIds && new Set(itemIds).size === itemIds.length) {
+    const [receipt, rows] = await Promise.all([
+      repo.getReceipt(userId, receiptId),
+      itemIds.length === 0
+        ? Promise.resolve([])
+        : store.getEntities(
+            TABLES.items,
+            itemIds.map((rowKey) => ({ partitionKey: receiptId, rowKey })),
+          ),
+    ]);
+    if (!receipt) return {};
+    const found = rows.filter((row): row is StoredEntity => row !== null);
+    if (receipt.item_count === itemIds.length && found.length === itemIds.length) {
+      return contributionOf(receipt, found.map(rowToItem));
+    }
+    return contributionOf(receipt, await repo.listItemsOfReceipt(receiptId));
+  }
   const [receipt, items] = await Promise.all([
     repo.getReceipt(userId, receiptId),
     repo.listItemsOfReceipt(receiptId),
@@ -419,6 +450,7 @@ async function currentContribution(
  * read in one call while the change is recorded, and written by etag in one transaction per
  * partition; a group another writer changed first is read again and retried.
  * @param first - the contribution row, when the caller has read it already (null: there is none)
+ * @param itemIds - the keys of the receipt's items as its writer just wrote them (see {@link WrittenItems})
  * @returns the number of aggregate rows changed
  */
 export async function updateReceiptTotals(
@@ -426,6 +458,7 @@ export async function updateReceiptTotals(
   userId: string,
   fileName: string,
   first?: StoredEntity | null,
+  itemIds?: readonly string[],
 ): Promise<number> {
   const partitionKey = totalsPartition(userId, 'applied');
   for (let attempt = 0; ; attempt++) {
@@ -443,7 +476,7 @@ export async function updateReceiptTotals(
         applied = to;
         etag = await writeApplied(store, partitionKey, fileName, applied, null, etag!);
       }
-      const target = await currentContribution(store, userId, fileName);
+      const target = await currentContribution(store, userId, fileName, itemIds);
       const delta = differenceOf(target, applied);
       const changed = Object.keys(delta).length;
       if (changed === 0) {
@@ -549,12 +582,14 @@ export const TOTALS_BUILD_LEASE_MS = 5 * 60_000;
  * note per receipt, which the build applies when it has finished. The writer then looks at the
  * `building` row once more and applies the receipts itself if the build has finished meanwhile, so
  * that one of the two always does.
+ * @param written - the item keys the caller just wrote per receipt, when it knows them (read by key)
  */
 export async function recordReceiptWrites(
   store: TableStore,
   userId: string,
   fileNames: string[],
   now: Date = new Date(),
+  written: WrittenItems = new Map(),
 ): Promise<'updated' | 'rebuilt' | 'noted'> {
   const summary = totalsPartition(userId, 'summary');
   // The markers and the first receipt's contribution row, in one read.
@@ -568,7 +603,7 @@ export async function recordReceiptWrites(
   ]);
   if (ready && !building) {
     for (const [i, fileName] of fileNames.entries()) {
-      await updateReceiptTotals(store, userId, fileName, i === 0 ? first : undefined);
+      await updateReceiptTotals(store, userId, fileName, i === 0 ? first : undefined, written.get(fileName));
     }
     return 'updated';
   }
@@ -604,7 +639,9 @@ export async function recordReceiptWrites(
     { partitionKey: summary, rowKey: BUILDING_ROW },
   ]);
   if (readyNow && !buildingNow) {
-    for (const fileName of fileNames) await updateReceiptTotals(store, userId, fileName);
+    for (const fileName of fileNames) {
+      await updateReceiptTotals(store, userId, fileName, undefined, written.get(fileName));
+    }
     return 'updated';
   }
   return 'noted';

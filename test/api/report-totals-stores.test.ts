@@ -9,6 +9,7 @@ import {
   appDataAt,
   itemIdFor,
   itemToRow,
+  listAllEntities,
   receiptIdFor,
   silentLogger,
   recordReceiptWrites,
@@ -207,6 +208,47 @@ for (const backend of backends) {
       expect(totals).toEqual(await recomputedTotals(store, user));
       expect(totals.brands.find((b) => b.name === "Kellogg's")?.purchases).toBe(2);
       expect(await pendingChanges(store, user)).toEqual([]);
+    });
+
+    it('rebuild totals kept in the earlier layout (one contribution partition per user) at the next write', async () => {
+      const user = 'layoutUser';
+      const receipts = generatedReceipts('layout', 12, 2);
+      await seedReceipts(store, user, receipts);
+      expect(await recordReceiptWrites(store, user, [])).toBe('rebuilt');
+      // As the earlier layout left them: every contribution row in `<user>~applied`, and a `ready`
+      // row without a layout.
+      const applied = await listAllEntities(store, TABLES.totals, { partitionKeyPrefix: `${user}~applied~` });
+      expect(new Set(applied.map((r) => r.partitionKey)).size).toBeGreaterThan(1);
+      for (const { etag: _etag, ...row } of applied) {
+        await store.upsertEntity(TABLES.totals, { ...row, partitionKey: `${user}~applied` }, 'Replace');
+        await store.deleteEntity(TABLES.totals, row.partitionKey, row.rowKey);
+      }
+      await store.upsertEntity(
+        TABLES.totals,
+        {
+          partitionKey: `${user}~summary`,
+          rowKey: 'ready',
+          built_at: new Date().toISOString(),
+          receipts: 12,
+        },
+        'Replace',
+      );
+      expect(await reportTotalsReady(store, user)).toBe(true); // its figures still serve the reports
+
+      const [edited] = receipts;
+      const repo = new ReceiptRepository(store);
+      const row = (await repo.getReceipt(user, receiptIdFor(user, edited!.fileName)))!;
+      await repo.saveReceipt({ ...row, total_amount: (row.total_amount ?? 0) + 10 });
+      expect(await recordReceiptWrites(store, user, [edited!.fileName])).toBe('rebuilt');
+      expect(await listAllEntities(store, TABLES.totals, { partitionKey: `${user}~applied` })).toEqual([]);
+      expect(
+        await listAllEntities(store, TABLES.totals, { partitionKeyPrefix: `${user}~applied~` }),
+      ).toHaveLength(12);
+      expect(await incrementalTotals(store, user)).toEqual(await recomputedTotals(store, user));
+      // And the next write is an update again.
+      await repo.saveReceipt({ ...row, total_amount: (row.total_amount ?? 0) + 20 });
+      expect(await recordReceiptWrites(store, user, [edited!.fileName])).toBe('updated');
+      expect(await incrementalTotals(store, user)).toEqual(await recomputedTotals(store, user));
     });
 
     it("build a user's totals from rows written before them, without another user's rows", async () => {

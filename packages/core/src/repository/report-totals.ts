@@ -27,7 +27,7 @@ import { rowToItem, type ItemRow, type ReceiptRow } from './rows';
  *   the totals were built for every receipt; `building` and `dirty~<fileName>`: a build under way
  *   and the writes made during it;
  * - `<user>~applied~<shard>` / fileName: the receipt's last applied contribution, and a change in
- *   progress; {@link APPLIED_SHARDS} partitions by a hash of the file name (see {@link appliedPartition}).
+ *   progress; {@link APPLIED_SHARDS} partitions by a hash of the file name ({@link appliedPartition}).
  */
 
 /**
@@ -469,7 +469,7 @@ async function currentContribution(
  * read in one call while the change is recorded, and written by etag in one transaction per
  * partition; a group another writer changed first is read again and retried.
  * @param first - the contribution row, when the caller has read it already (null: there is none)
- * @param itemIds - the keys of the receipt's items as its writer just wrote them (see {@link WrittenItems})
+ * @param itemIds - the keys of the receipt's items as its writer just wrote them ({@link WrittenItems})
  * @returns the number of aggregate rows changed
  */
 export async function updateReceiptTotals(
@@ -596,8 +596,8 @@ export const TOTALS_BUILD_LEASE_MS = 5 * 60_000;
 
 /**
  * Brings the user's totals up to date after writes of these receipts (their rows written, edited,
- * moved or deleted). With totals ready (in the current {@link TOTALS_LAYOUT}), each receipt is applied incrementally
- * ({@link updateReceiptTotals}). Without (the user's first write since totals exist, or after an
+ * moved or deleted). With totals ready in the current {@link TOTALS_LAYOUT}, each receipt is
+ * applied incrementally ({@link updateReceiptTotals}). Without (the user's first write since totals exist, or after an
  * update failed), the totals are built from all the user's rows ({@link rebuildReportTotals}) by
  * one writer, which holds the `building` row; a writer that finds a build going on leaves a `dirty`
  * note per receipt, which the build applies when it has finished. The writer then looks at the

@@ -5,11 +5,17 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   REQUIRED_TABLES,
   ReceiptRepository,
+  TABLES,
   appDataAt,
+  itemIdFor,
+  itemToRow,
+  listAllEntities,
+  receiptIdFor,
   silentLogger,
   recordReceiptWrites,
   reportTotalsReady,
   updateReceiptTotals,
+  type ItemRow,
   type TableStore,
 } from '@receipts/core';
 import { AzureTableStore } from '@receipts/store-azure';
@@ -135,6 +141,114 @@ for (const backend of backends) {
       ]);
       expect(totals.merchants.map((m) => m.visits)).toEqual([2]);
       expect(await pendingChanges(store, 'twinUser')).toEqual([]);
+    });
+
+    it("read the items a writer names by key, and list the receipt's items when those are not all of them", async () => {
+      const user = 'keyedUser';
+      await recordReceiptWrites(store, user, []); // ready, and empty
+      const [receipt] = generatedReceipts('keyed', 1, 3);
+      await seedReceipts(store, user, [receipt!]);
+      const fileName = receipt!.fileName;
+      const receiptId = receiptIdFor(user, fileName);
+      const repo = new ReceiptRepository(store);
+      const ids = [0, 1, 2].map((i) => itemIdFor(receiptId, i));
+      // The keys are right: the items are read by key, without listing the receipt's partition.
+      const listed: string[] = [];
+      const spied = new Proxy(store, {
+        get(target, property, receiver) {
+          const value: unknown = Reflect.get(target, property, receiver);
+          if (property !== 'listEntities' || typeof value !== 'function') return value;
+          return (table: string, ...rest: unknown[]) => {
+            listed.push(table);
+            return (value as (...a: unknown[]) => unknown).apply(target, [table, ...rest]);
+          };
+        },
+      });
+      await recordReceiptWrites(spied, user, [fileName], new Date(), new Map([[fileName, ids]]));
+      expect(listed).not.toContain(TABLES.items);
+      expect(await incrementalTotals(store, user)).toEqual(await recomputedTotals(store, user));
+      expect((await incrementalTotals(store, user)).summary.items).toBe(3);
+
+      // Another writer added an item since (and counted it on the receipt row): a writer that
+      // names the three it knew has its update read the receipt's items as they are.
+      const [first] = await repo.listItemsOfReceipt(receiptId);
+      const added: ItemRow = {
+        ...first!,
+        item_id: itemIdFor(receiptId, 7),
+        description: 'KELLOGGS CORN FLAKES',
+        total_price: 4.5,
+        unit_price: 4.5,
+        brand: "Kellogg's",
+        owning_corporation: 'WK Kellogg Co',
+      };
+      await store.upsertEntity(TABLES.items, itemToRow(added), 'Replace');
+      const row = (await repo.getReceipt(user, receiptId))!;
+      await repo.saveReceipt({ ...row, item_count: 4, total_amount: (row.total_amount ?? 0) + 4.5 });
+      await recordReceiptWrites(store, user, [fileName], new Date(), new Map([[fileName, ids]]));
+      let totals = await incrementalTotals(store, user);
+      expect(totals).toEqual(await recomputedTotals(store, user));
+      expect(totals.summary.items).toBe(4);
+      expect(totals.brands.map((b) => b.name)).toContain("Kellogg's");
+
+      // One item named is gone and another took its place (the count is the same): listed again.
+      await store.deleteEntity(TABLES.items, receiptId, ids[0]!);
+      await store.upsertEntity(
+        TABLES.items,
+        itemToRow({ ...added, item_id: itemIdFor(receiptId, 8), total_price: 2, unit_price: 2 }),
+        'Replace',
+      );
+      await recordReceiptWrites(
+        store,
+        user,
+        [fileName],
+        new Date(),
+        new Map([[fileName, [...ids, itemIdFor(receiptId, 7)]]]),
+      );
+      totals = await incrementalTotals(store, user);
+      expect(totals).toEqual(await recomputedTotals(store, user));
+      expect(totals.brands.find((b) => b.name === "Kellogg's")?.purchases).toBe(2);
+      expect(await pendingChanges(store, user)).toEqual([]);
+    });
+
+    it('rebuild totals kept in the earlier layout (one contribution partition per user) at the next write', async () => {
+      const user = 'layoutUser';
+      const receipts = generatedReceipts('layout', 12, 2);
+      await seedReceipts(store, user, receipts);
+      expect(await recordReceiptWrites(store, user, [])).toBe('rebuilt');
+      // As the earlier layout left them: every contribution row in `<user>~applied`, and a `ready`
+      // row without a layout.
+      const applied = await listAllEntities(store, TABLES.totals, { partitionKeyPrefix: `${user}~applied~` });
+      expect(new Set(applied.map((r) => r.partitionKey)).size).toBeGreaterThan(1);
+      for (const { etag: _etag, ...row } of applied) {
+        await store.upsertEntity(TABLES.totals, { ...row, partitionKey: `${user}~applied` }, 'Replace');
+        await store.deleteEntity(TABLES.totals, row.partitionKey, row.rowKey);
+      }
+      await store.upsertEntity(
+        TABLES.totals,
+        {
+          partitionKey: `${user}~summary`,
+          rowKey: 'ready',
+          built_at: new Date().toISOString(),
+          receipts: 12,
+        },
+        'Replace',
+      );
+      expect(await reportTotalsReady(store, user)).toBe(true); // its figures still serve the reports
+
+      const [edited] = receipts;
+      const repo = new ReceiptRepository(store);
+      const row = (await repo.getReceipt(user, receiptIdFor(user, edited!.fileName)))!;
+      await repo.saveReceipt({ ...row, total_amount: (row.total_amount ?? 0) + 10 });
+      expect(await recordReceiptWrites(store, user, [edited!.fileName])).toBe('rebuilt');
+      expect(await listAllEntities(store, TABLES.totals, { partitionKey: `${user}~applied` })).toEqual([]);
+      expect(
+        await listAllEntities(store, TABLES.totals, { partitionKeyPrefix: `${user}~applied~` }),
+      ).toHaveLength(12);
+      expect(await incrementalTotals(store, user)).toEqual(await recomputedTotals(store, user));
+      // And the next write is an update again.
+      await repo.saveReceipt({ ...row, total_amount: (row.total_amount ?? 0) + 20 });
+      expect(await recordReceiptWrites(store, user, [edited!.fileName])).toBe('updated');
+      expect(await incrementalTotals(store, user)).toEqual(await recomputedTotals(store, user));
     });
 
     it("build a user's totals from rows written before them, without another user's rows", async () => {

@@ -25,8 +25,10 @@ import {
   clearReportIndexes,
   getAppDataJson,
   invalidateReportTotals,
+  itemIdFor,
   queryReport,
   queryReportIndex,
+  receiptIdFor,
   recordReceiptWrites,
   reportIndexOf,
   reportQuery,
@@ -125,9 +127,15 @@ async function measure(
   let editCalls = 0;
   let editRequests = 0;
   for (const [i, receipt] of receipts.entries()) {
+    // The edit route reads the receipt's items before it writes (its total check) and hands their
+    // keys to the update, which reads them back by key.
+    const items = await repo.listItemsOfReceipt(receipt.receipt_id);
     await repo.saveReceipt({ ...receipt, total_amount: (receipt.total_amount ?? 0) + 1 + i });
+    const written = new Map([[receipt.file_name, items.map((item) => item.item_id)]]);
     const before = [calls(), requests()];
-    edits.push((await time(() => recordReceiptWrites(countedStore, uid, [receipt.file_name])))[0]);
+    edits.push(
+      (await time(() => recordReceiptWrites(countedStore, uid, [receipt.file_name], new Date(), written)))[0],
+    );
     editCalls = calls() - before[0]!;
     editRequests = requests() - before[1]!;
   }
@@ -139,8 +147,13 @@ async function measure(
   let newRequests = 0;
   for (const receipt of added) {
     await seedReceipts(store, uid, [receipt], 1);
+    // As the scan worker: the keys of the items it has just written.
+    const receiptId = receiptIdFor(uid, receipt.fileName);
+    const written = new Map([[receipt.fileName, receipt.items.map((_, i) => itemIdFor(receiptId, i))]]);
     const before = [calls(), requests()];
-    news.push((await time(() => recordReceiptWrites(countedStore, uid, [receipt.fileName])))[0]);
+    news.push(
+      (await time(() => recordReceiptWrites(countedStore, uid, [receipt.fileName], new Date(), written)))[0],
+    );
     newCalls = calls() - before[0]!;
     newRequests = requests() - before[1]!;
   }

@@ -60,7 +60,7 @@ class InstrumentedStore extends MemoryTableStore {
   ops = 0;
   failAggregates = false;
   private check(table: string, entity: { partitionKey: string }): void {
-    if (this.failAggregates && table === TABLES.totals && !entity.partitionKey.endsWith('~applied')) {
+    if (this.failAggregates && table === TABLES.totals && !entity.partitionKey.includes('~applied~')) {
       throw new Error('the store is unavailable');
     }
   }

@@ -13,7 +13,7 @@ import {
 } from '../table-store';
 import { dictionaryKey, receiptIdFor, shortHash } from './keys';
 import { ReceiptRepository } from './receipt-repository';
-import type { ItemRow, ReceiptRow } from './rows';
+import { rowToItem, type ItemRow, type ReceiptRow } from './rows';
 
 /**
  * Per-user report totals kept incrementally (see ./README.md, "Report totals"). A receipt written,
@@ -26,7 +26,8 @@ import type { ItemRow, ReceiptRow } from './rows';
  * - `<user>~summary` / `receipts`, `items`: the user's totals over all receipts and items; `ready`:
  *   the totals were built for every receipt; `building` and `dirty~<fileName>`: a build under way
  *   and the writes made during it;
- * - `<user>~applied` / fileName: the receipt's last applied contribution, and a change in progress.
+ * - `<user>~applied~<shard>` / fileName: the receipt's last applied contribution, and a change in
+ *   progress; {@link APPLIED_SHARDS} partitions by a hash of the file name ({@link appliedPartition}).
  */
 
 /**
@@ -55,6 +56,24 @@ export type TotalsKind = 'merchants' | 'brands' | 'corporations' | 'months' | 's
 /** The partition of one kind of the user's totals rows (a single partition per report table). */
 export function totalsPartition(userId: string, kind: TotalsKind | 'applied'): string {
   return `${userId}~${kind}`;
+}
+
+/**
+ * Partitions the contribution rows are spread over. A partition of one row per receipt grows with the
+ * account, and Azurite (LokiJS) finds a row by scanning its partition: a point read or write of a
+ * contribution row cost ~5 ms in a 10,000-row partition against ~1 ms in a 1,000-row one.
+ */
+export const APPLIED_SHARDS = 16;
+/**
+ * How the totals rows are laid out, stored on the `ready` row: totals written in another layout
+ * (before the contribution rows were sharded, layout 1) are rebuilt at the user's next write.
+ */
+export const TOTALS_LAYOUT = 2;
+
+/** The partition of a receipt's contribution row: `<user>~applied~<0-f>`, by a hash of the file name. */
+export function appliedPartition(userId: string, fileName: string): string {
+  const shard = Number.parseInt(shortHash(fileName).slice(-4), 16) % APPLIED_SHARDS;
+  return `${userId}~applied~${shard.toString(16)}`;
 }
 
 /** Row key of a brand or corporation: its dictionary key plus a hash of the exact name. */
@@ -392,16 +411,47 @@ async function applyChange(
 
 const newChangeId = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
 
-/** The receipt's contribution now: nothing when its row is gone. */
+/**
+ * The item row keys a writer has just written, by receipt file name: the update then reads those
+ * rows by key (with the receipt row, in one round trip) instead of listing the receipt's partition.
+ * A listing is a query; point reads are what every store does best (Azurite answers a query by
+ * scanning the whole Items table, all users' items, see README "Reports").
+ */
+export type WrittenItems = ReadonlyMap<string, readonly string[]>;
+
+/**
+ * The receipt's contribution now: nothing when its row is gone. With `itemIds` (the keys its writer
+ * just wrote) the items are read by key, and used only when they are exactly the receipt's items as
+ * its row counts them (`item_count`) and every one is there; else (another writer changed the
+ * items meanwhile, or a row written before item counts) the receipt's partition is listed.
+ */
 async function currentContribution(
   store: TableStore,
   userId: string,
   fileName: string,
+  itemIds?: readonly string[],
 ): Promise<Contribution> {
   const repo = new ReceiptRepository(store);
   const receiptId = receiptIdFor(userId, fileName);
   // Both after the contribution row was read (see updateReceiptTotals); a receipt row that is gone
   // contributes nothing, whatever items are left.
+  if (itemIds && new Set(itemIds).size === itemIds.length) {
+    const [receipt, rows] = await Promise.all([
+      repo.getReceipt(userId, receiptId),
+      itemIds.length === 0
+        ? Promise.resolve([])
+        : store.getEntities(
+            TABLES.items,
+            itemIds.map((rowKey) => ({ partitionKey: receiptId, rowKey })),
+          ),
+    ]);
+    if (!receipt) return {};
+    const found = rows.filter((row): row is StoredEntity => row !== null);
+    if (receipt.item_count === itemIds.length && found.length === itemIds.length) {
+      return contributionOf(receipt, found.map(rowToItem));
+    }
+    return contributionOf(receipt, await repo.listItemsOfReceipt(receiptId));
+  }
   const [receipt, items] = await Promise.all([
     repo.getReceipt(userId, receiptId),
     repo.listItemsOfReceipt(receiptId),
@@ -419,6 +469,7 @@ async function currentContribution(
  * read in one call while the change is recorded, and written by etag in one transaction per
  * partition; a group another writer changed first is read again and retried.
  * @param first - the contribution row, when the caller has read it already (null: there is none)
+ * @param itemIds - the keys of the receipt's items as its writer just wrote them ({@link WrittenItems})
  * @returns the number of aggregate rows changed
  */
 export async function updateReceiptTotals(
@@ -426,8 +477,9 @@ export async function updateReceiptTotals(
   userId: string,
   fileName: string,
   first?: StoredEntity | null,
+  itemIds?: readonly string[],
 ): Promise<number> {
-  const partitionKey = totalsPartition(userId, 'applied');
+  const partitionKey = appliedPartition(userId, fileName);
   for (let attempt = 0; ; attempt++) {
     try {
       const row =
@@ -443,7 +495,7 @@ export async function updateReceiptTotals(
         applied = to;
         etag = await writeApplied(store, partitionKey, fileName, applied, null, etag!);
       }
-      const target = await currentContribution(store, userId, fileName);
+      const target = await currentContribution(store, userId, fileName, itemIds);
       const delta = differenceOf(target, applied);
       const changed = Object.keys(delta).length;
       if (changed === 0) {
@@ -486,18 +538,20 @@ async function writeApplied(
   return (await store.createEntity(TABLES.totals, entity)).etag;
 }
 
-/** Whether the user's totals were built for all their receipts (else the report index serves). */
+/**
+ * Whether the user's totals were built for all their receipts (else the report index serves). Totals
+ * of an older layout count: their figures are right; the next write rebuilds them in the new one.
+ */
 export async function reportTotalsReady(store: TableStore, userId: string): Promise<boolean> {
   return (await store.getEntity(TABLES.totals, totalsPartition(userId, 'summary'), READY_ROW)) !== null;
 }
 
-const TOTALS_KINDS: (TotalsKind | 'applied')[] = [
-  'merchants',
-  'brands',
-  'corporations',
-  'months',
-  'summary',
-  'applied',
+/** The user's totals partitions: one per kind, and the contribution rows' (any layout) by prefix. */
+const TOTALS_LISTINGS = (userId: string) => [
+  ...(['merchants', 'brands', 'corporations', 'months', 'summary'] as const).map((kind) => ({
+    partitionKey: totalsPartition(userId, kind),
+  })),
+  { partitionKeyPrefix: totalsPartition(userId, 'applied') },
 ];
 
 /** Deletes every totals row of the user (a deleted account, or before a rebuild), but `keep`. */
@@ -508,10 +562,10 @@ export async function deleteReportTotals(
 ): Promise<void> {
   // The ready marker goes first: the reports stop using the totals before any row goes.
   await deleteIfThere(store, totalsPartition(userId, 'summary'), READY_ROW);
-  for (const kind of TOTALS_KINDS) {
-    const rows = (
-      await listAllEntities(store, TABLES.totals, { partitionKey: totalsPartition(userId, kind) })
-    ).filter((r) => !(keep && r.partitionKey === keep.partitionKey && r.rowKey === keep.rowKey));
+  for (const listing of TOTALS_LISTINGS(userId)) {
+    const rows = (await listAllEntities(store, TABLES.totals, listing)).filter(
+      (r) => !(keep && r.partitionKey === keep.partitionKey && r.rowKey === keep.rowKey),
+    );
     for (let i = 0; i < rows.length; i += 100) {
       const batch = rows.slice(i, i + 100);
       await store
@@ -542,19 +596,21 @@ export const TOTALS_BUILD_LEASE_MS = 5 * 60_000;
 
 /**
  * Brings the user's totals up to date after writes of these receipts (their rows written, edited,
- * moved or deleted). With totals ready, each receipt is applied incrementally
- * ({@link updateReceiptTotals}). Without (the user's first write since totals exist, or after an
+ * moved or deleted). With totals ready in the current {@link TOTALS_LAYOUT}, each receipt is
+ * applied incrementally ({@link updateReceiptTotals}). Without (the user's first write since totals exist, or after an
  * update failed), the totals are built from all the user's rows ({@link rebuildReportTotals}) by
  * one writer, which holds the `building` row; a writer that finds a build going on leaves a `dirty`
  * note per receipt, which the build applies when it has finished. The writer then looks at the
  * `building` row once more and applies the receipts itself if the build has finished meanwhile, so
  * that one of the two always does.
+ * @param written - the item keys the caller just wrote per receipt, when it knows them (read by key)
  */
 export async function recordReceiptWrites(
   store: TableStore,
   userId: string,
   fileNames: string[],
   now: Date = new Date(),
+  written: WrittenItems = new Map(),
 ): Promise<'updated' | 'rebuilt' | 'noted'> {
   const summary = totalsPartition(userId, 'summary');
   // The markers and the first receipt's contribution row, in one read.
@@ -564,11 +620,11 @@ export async function recordReceiptWrites(
     { partitionKey: summary, rowKey: BUILDING_ROW },
     ...(firstName === undefined
       ? []
-      : [{ partitionKey: totalsPartition(userId, 'applied'), rowKey: firstName }]),
+      : [{ partitionKey: appliedPartition(userId, firstName), rowKey: firstName }]),
   ]);
-  if (ready && !building) {
+  if (ready?.layout === TOTALS_LAYOUT && !building) {
     for (const [i, fileName] of fileNames.entries()) {
-      await updateReceiptTotals(store, userId, fileName, i === 0 ? first : undefined);
+      await updateReceiptTotals(store, userId, fileName, i === 0 ? first : undefined, written.get(fileName));
     }
     return 'updated';
   }
@@ -603,8 +659,10 @@ export async function recordReceiptWrites(
     { partitionKey: summary, rowKey: READY_ROW },
     { partitionKey: summary, rowKey: BUILDING_ROW },
   ]);
-  if (readyNow && !buildingNow) {
-    for (const fileName of fileNames) await updateReceiptTotals(store, userId, fileName);
+  if (readyNow?.layout === TOTALS_LAYOUT && !buildingNow) {
+    for (const fileName of fileNames) {
+      await updateReceiptTotals(store, userId, fileName, undefined, written.get(fileName));
+    }
     return 'updated';
   }
   return 'noted';
@@ -645,7 +703,7 @@ export async function rebuildReportTotals(
     const contribution = contributionOf(receipt, itemsOf.get(receipt.receipt_id) ?? []);
     for (const [key, figures] of Object.entries(contribution)) addFigures(figuresOf(whole, key), figures, 1);
     const entity: TableEntity = {
-      partitionKey: totalsPartition(userId, 'applied'),
+      partitionKey: appliedPartition(userId, receipt.file_name),
       rowKey: receipt.file_name,
       pending_id: null,
     };
@@ -662,6 +720,7 @@ export async function rebuildReportTotals(
     rowKey: READY_ROW,
     built_at: new Date().toISOString(),
     receipts: receipts.length,
+    layout: TOTALS_LAYOUT,
   });
   await deleteIfThere(store, summary, BUILDING_ROW, buildingEtag);
   const notes = await listAllEntities(store, TABLES.totals, { partitionKey: summary });

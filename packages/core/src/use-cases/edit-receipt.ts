@@ -81,16 +81,19 @@ async function writeReceipt(repo: ReceiptRepository, receipt: ReceiptRow, etag: 
 /**
  * After any edit: the report totals take the difference of the edited receipts (by file name), and
  * the report data changes version, logging those receipts and any `merchants` edited beyond them,
- * so a copy of the report is brought up to date by reading those rows again.
+ * so a copy of the report is brought up to date by reading those rows again. `items`: a receipt's
+ * items as the edit left them (by file name), when it knows them: the totals read them by key.
  */
 export async function afterEdit(
   deps: EditDeps,
   userId: string,
   fileNames: string[],
   merchants: string[] = [],
+  items?: { fileName: string; items: readonly ItemRow[] },
 ): Promise<void> {
   const repo = new ReceiptRepository(deps.store);
-  await afterReceiptWrites(deps, userId, fileNames);
+  const written = items && new Map([[items.fileName, items.items.map((i) => i.item_id)]]);
+  await afterReceiptWrites(deps, userId, fileNames, written);
   await repo.bumpDataVersion(userId, nowOf(deps), { files: fileNames, merchants });
 }
 
@@ -191,7 +194,7 @@ export async function updateReceipt(
     ]);
   }
   if (next.merchant_id !== oldMerchantId) await removeMerchantIfUnused(repo, uid, oldMerchantId);
-  await afterEdit(deps, uid, [receipt.file_name]);
+  await afterEdit(deps, uid, [receipt.file_name], [], { fileName: receipt.file_name, items });
   deps.logger.info('receipt edited', { userId: uid, receiptId: receipt.receipt_id, fields: changed });
   return { receiptId: receipt.receipt_id, etag };
 }
@@ -270,7 +273,7 @@ export async function saveItem(
     await repo.saveBrand(brand.name, brand.owner);
     if (brand.owner) await repo.saveCorporation(brand.owner);
   }
-  await afterEdit(deps, identity.uid, [receipt.file_name]);
+  await afterEdit(deps, identity.uid, [receipt.file_name], [], { fileName: receipt.file_name, items: after });
   deps.logger.info(existing ? 'item edited' : 'item added', { userId: identity.uid, itemId: item.item_id });
   return { receiptId: receipt.receipt_id, etag, itemId: item.item_id };
 }
@@ -302,7 +305,7 @@ export async function deleteItem(
   };
   const etag = await writeReceipt(repo, next, receipt.etag);
   await repo.deleteItem(receipt.receipt_id, input.itemId);
-  await afterEdit(deps, identity.uid, [receipt.file_name]);
+  await afterEdit(deps, identity.uid, [receipt.file_name], [], { fileName: receipt.file_name, items: after });
   deps.logger.info('item deleted', { userId: identity.uid, itemId: input.itemId });
   return { receiptId: receipt.receipt_id, etag };
 }

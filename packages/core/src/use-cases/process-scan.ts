@@ -131,6 +131,7 @@ export async function processScan(deps: ScanWorkerDeps, job: ScanJob): Promise<S
 
   const started = Date.now();
   let receipt: ReceiptRow;
+  let itemIds: string[];
   try {
     const image = await deps.blobs.get(imageKey(job.userId, job.fileName));
     if (!image) {
@@ -148,7 +149,7 @@ export async function processScan(deps: ScanWorkerDeps, job: ScanJob): Promise<S
     result = { ...result, ...assessReview(result, nowOf(deps).toISOString().slice(0, 10)) };
     // Analysis takes long; the user may have deleted the scan meanwhile.
     if (!(await fence.renew(nowOf(deps)))) return dropped(deps, job, 'before writing');
-    receipt = await persistAnalysis(deps, repo, job, result, image.bytes);
+    ({ receipt, itemIds } = await persistAnalysis(deps, repo, job, result, image.bytes));
   } catch (error) {
     return recordFailure(deps, fence, error);
   }
@@ -162,7 +163,8 @@ export async function processScan(deps: ScanWorkerDeps, job: ScanJob): Promise<S
   // The user's report totals take this receipt's difference (not a rebuild of the whole report),
   // before the data version changes and the entry goes: a client that sees its queue shrink and
   // reloads finds the receipt in the totals. The receipts and items tables are rebuilt on read.
-  await afterReceiptWrites(deps, job.userId, [job.fileName]);
+  // The items just written are read back by key.
+  await afterReceiptWrites(deps, job.userId, [job.fileName], new Map([[job.fileName, itemIds]]));
   await repo.bumpDataVersion(job.userId, nowOf(deps), { files: [job.fileName] });
   // The report data is rebuilt here, off the user's path, and the entry removed only after: a client
   // that sees its queue shrink and reloads gets the new receipt from the cache, not from a rebuild
@@ -315,6 +317,7 @@ async function recordFailure(deps: ScanWorkerDeps, fence: ClaimFence, error: unk
  * Writes what an analysis found: items and taxes, the merchant, the brand and corporation
  * dictionaries, the analysis JSON and last the receipt row (the rows themselves come from
  * merchant-match.ts and analysis-rows.ts). The order keeps the reports consistent at every step.
+ * @returns the receipt row and the keys of its items
  */
 async function persistAnalysis(
   deps: ScanWorkerDeps,
@@ -322,7 +325,7 @@ async function persistAnalysis(
   job: ScanJob,
   result: AnalysisResult,
   image: Uint8Array,
-): Promise<ReceiptRow> {
+): Promise<{ receipt: ReceiptRow; itemIds: string[] }> {
   const { userId, fileName } = job;
   const receiptId = receiptIdFor(userId, fileName);
   const ids = { userId, receiptId };
@@ -382,7 +385,7 @@ async function persistAnalysis(
   if (previous && previous.merchant_id !== merchant.merchant_id) {
     await removeMerchantIfUnused(repo, userId, previous.merchant_id, receiptId);
   }
-  return receipt;
+  return { receipt, itemIds: items.map((item) => item.item_id) };
 }
 
 async function notify(deps: ScanWorkerDeps, repo: ReceiptRepository, receipt: ReceiptRow): Promise<void> {

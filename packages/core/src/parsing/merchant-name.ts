@@ -82,21 +82,40 @@ const NAME_WORDS = [
 /** Shortest word repaired: shorter ones are too easily another real word one letter away. */
 const MIN_REPAIRED_WORD = 7;
 
-/** The name word `word` is with one letter misread, or null when it is none or could be two. */
+/**
+ * The name word `word` is with one letter misread or left out (`STATONERY`), or null when it is
+ * none or could be two. A word that is a name word less its plural `S` is a word of its own
+ * (`SERVICE`, `PRODUCT`).
+ */
 function nameWordOf(word: string): string | null {
   if (word.length < MIN_REPAIRED_WORD) return null;
   const upper = word.toUpperCase();
   if (NAME_WORDS.includes(upper)) return null;
   let found: string | null = null;
   for (const candidate of NAME_WORDS) {
-    if (candidate.length !== upper.length) continue;
-    let differences = 0;
-    for (let i = 0; i < upper.length && differences < 2; i++) if (candidate[i] !== upper[i]) differences++;
-    if (differences !== 1) continue;
+    const fits =
+      candidate.length === upper.length
+        ? oneLetterMisread(candidate, upper)
+        : candidate.length === upper.length + 1 &&
+          candidate !== `${upper}S` &&
+          oneLetterLeftOut(candidate, upper);
+    if (!fits) continue;
     if (found) return null;
     found = candidate;
   }
   return found;
+}
+
+function oneLetterMisread(candidate: string, word: string): boolean {
+  let differences = 0;
+  for (let i = 0; i < word.length && differences < 2; i++) if (candidate[i] !== word[i]) differences++;
+  return differences === 1;
+}
+
+function oneLetterLeftOut(candidate: string, word: string): boolean {
+  let i = 0;
+  while (i < word.length && candidate[i] === word[i]) i++;
+  return candidate.slice(i + 1) === word.slice(i);
 }
 
 /** A name word glued to the word before it (OCR's lost space): `SANYUSTATIONERY`. */

@@ -12,6 +12,13 @@ describe('tidyMerchantName', () => {
     expect(tidyMerchantName('Aik Huat Hardhare Enterprise')).toBe('Aik Huat Hardware Enterprise');
   });
 
+  it('puts back one letter OCR left out of such a word, but not a plural S', () => {
+    expect(tidyMerchantName('SANYU STATONERY SHOP')).toBe('SANYU STATIONERY SHOP');
+    expect(tidyMerchantName('Lim Hardwre Trading')).toBe('Lim Hardware Trading');
+    expect(tidyMerchantName('ELKEN SERVICE SDN BHD')).toBe('ELKEN SERVICE SDN BHD');
+    expect(tidyMerchantName('KAISON PRODUCT SDN BHD')).toBe('KAISON PRODUCT SDN BHD');
+  });
+
   it('puts back the space OCR lost before such a word', () => {
     expect(tidyMerchantName('SANYUSTATIONERY SHOP')).toBe('SANYU STATIONERY SHOP');
     expect(tidyMerchantName('Golden Bakeries')).toBe('Golden Bakeries');

@@ -15,7 +15,7 @@ import { combineEngineReadings, confidencesOf, paddleNameStands } from './combin
 import { prepareImage, sniffImageType, type PreparedImage, type Rendering } from './preprocess';
 import { joinPageTexts, readPdfPages } from './pdf-pages';
 import { PaddleReader, type PaddleLine } from './paddle-ocr';
-import { HEADING_SHARE, imageTop } from './receipt-header';
+import { HEADING_SHARE, readUpright, topOf } from './receipt-header';
 
 /** The OCR engines the local analyzer can read images with (see the package README for their costs). */
 export type OcrEngine = 'tesseract' | 'paddle' | 'combined';
@@ -236,14 +236,15 @@ export class OcrAnalyzer implements Analyzer {
       // PaddleOCR reads the whole receipt; then Tesseract its heading (the business's name and
       // address, where it reads better) unless PaddleOCR's name stands on its own, and the whole
       // receipt only when PaddleOCR found no total or no date.
-      // Cutting the heading decodes the image: a file that is not one fails here, not retryable.
-      const top = await imageTop(image, HEADING_SHARE);
+      // Decoding the image first: a file that is not one fails here, not retryable. Its heading is
+      // cut from the decoded pixels only when Tesseract is to read it.
+      const upright = await readUpright(image);
       const paddle = await this.readWithPaddle(image);
       const needsHeading = !paddleNameStands(paddle.parsed);
       const needsWhole =
         paddle.parsed.receipt.total_amount === null || paddle.parsed.receipt.transaction_date === null;
       const [header, whole] = await Promise.all([
-        needsHeading ? this.readWithTesseract(top, 'image/png') : null,
+        needsHeading ? this.readWithTesseract(await topOf(upright, HEADING_SHARE), 'image/png') : null,
         needsWhole ? this.readWithTesseract(image, actual) : null,
       ]);
       const tesseract =

@@ -88,6 +88,23 @@ export type ReportFilter = {
   [K in keyof typeof reportFilterShape]?: z.output<(typeof reportFilterShape)[K]>;
 };
 
+/**
+ * The filters other than the search text: each narrows the rows themselves. The report index answers
+ * a receipts or items query with any of them by a pass over the rows; the report totals answer no
+ * query with any of them.
+ */
+export const ROW_FILTERS = [
+  'from',
+  'to',
+  'currency',
+  'category',
+  'merchant',
+  'brand',
+  'corporation',
+  'review',
+] as const satisfies readonly Exclude<keyof typeof reportFilterShape, 'q'>[];
+export type RowFilter = (typeof ROW_FILTERS)[number];
+
 const pageSizeSchema = z
   .string()
   .regex(/^\d{1,6}$/, `pageSize must be a whole number from 1 to ${MAX_REPORT_PAGE_SIZE}.`)

@@ -11,6 +11,8 @@ import {
   type ReceiptRow,
   type ReportTable,
 } from '../src';
+import { merchantRow } from './support/report-rows';
+import { prng } from './support/totals-scenario';
 
 /**
  * The receipts and items tables in their default order, unfiltered or searched, are answered from the
@@ -19,18 +21,6 @@ import {
  * and random queries, every page (rows, order, count, totals, sums, tokens) is the one a pass over
  * all rows gives.
  */
-
-/** A small seeded generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Pick = <T>(values: readonly T[]) => T;
 
@@ -66,19 +56,9 @@ const AMOUNTS = [10, 0.1, 0.2, 3.6, 12.345, 1.005, 99.99, null];
 const QUANTITIES = [1, 1, 2, 0.5, 0.333, 1.25, null];
 
 function account(seed: number) {
-  const next = random(seed);
+  const next = prng(seed);
   const pick: Pick = (values) => values[Math.floor(next() * values.length)]!;
-  const merchants: MerchantRow[] = MERCHANTS.map(([id, name, city]) => ({
-    merchant_id: id,
-    name,
-    phone_number: null,
-    postal_code: null,
-    city,
-    street_address: null,
-    user_id: 'u',
-    owning_corporation: null,
-    name_key: name.toLowerCase(),
-  }));
+  const merchants: MerchantRow[] = MERCHANTS.map(([id, name, city]) => merchantRow(id, name, city));
   const receipts: ReceiptRow[] = [];
   const items: ItemRow[] = [];
   const count = 20 + Math.floor(next() * 40);
@@ -176,7 +156,7 @@ describe('report index: default order and search from the dictionary', () => {
     let queries = 0;
     for (let seed = 1; seed <= 30; seed++) {
       const index = buildReportIndex(account(seed));
-      const next = random(1000 + seed);
+      const next = prng(1000 + seed);
       const pick: Pick = (values) => values[Math.floor(next() * values.length)]!;
       for (let n = 0; n < 40; n++) {
         const query = randomQuery(pick, next);

@@ -6,12 +6,12 @@ import {
   queryReportIndex,
   sortedRows,
   type ItemRow,
-  type MerchantRow,
   type PageQuery,
   type ReceiptRow,
   type ReportIndex,
   type ReportTable,
 } from '../src';
+import { merchantRow } from './support/report-rows';
 
 /**
  * The report index behind GET /api/report and the CSV export: the order of every table (ties broken
@@ -37,18 +37,6 @@ const receipt = (id: string, over: Partial<ReceiptRow>): ReceiptRow => ({
   file_name: id,
   analyzed_at: '',
   ...over,
-});
-
-const merchant = (id: string, name: string, city: string | null): MerchantRow => ({
-  merchant_id: id,
-  name,
-  phone_number: null,
-  postal_code: null,
-  city,
-  street_address: null,
-  user_id: 'u',
-  owning_corporation: null,
-  name_key: name.toLowerCase(),
 });
 
 let itemNumber = 0;
@@ -78,9 +66,9 @@ function sampleData() {
   return buildAppData({
     version: 'v7',
     merchants: [
-      merchant('m-delhaize', 'Delhaize', 'Ixelles'),
-      merchant('m-tesco', 'Tesco Metro', 'London'),
-      merchant('m-cafe', 'Café Élysée', 'Paris'),
+      merchantRow('m-delhaize', 'Delhaize', 'Ixelles'),
+      merchantRow('m-tesco', 'Tesco Metro', 'London'),
+      merchantRow('m-cafe', 'Café Élysée', 'Paris'),
     ],
     receipts: [
       receipt('a.jpg', { transaction_date: '2024-01-05', total_amount: 10 }),
@@ -180,7 +168,7 @@ describe('report index order', () => {
     const analysed = buildReportIndex(
       buildAppData({
         version: 'v1',
-        merchants: [merchant('m-delhaize', 'Delhaize', 'Ixelles')],
+        merchants: [merchantRow('m-delhaize', 'Delhaize', 'Ixelles')],
         receipts: [
           receipt('old.jpg', { analyzed_at: '2024-05-01T10:00:00Z', transaction_date: '2024-04-30' }),
           receipt('new.jpg', { analyzed_at: '2024-05-03T10:00:00Z', transaction_date: '2024-01-01' }),

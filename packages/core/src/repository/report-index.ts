@@ -11,6 +11,7 @@ import {
   type ReportRows,
   type ReportTable,
   type SortDirection,
+  ROW_FILTERS,
 } from '../report-api';
 import { normaliseName, receiptIdOfItem, shortHash } from './keys';
 
@@ -861,21 +862,6 @@ function comparatorOf<T extends ReportTable>(
   const sign = order.dir === 'desc' ? -1 : 1;
   return (a, b) => sign * (compare(a, b) || byId(idOf(a), idOf(b)));
 }
-
-/**
- * The filters other than the search text. The index answers a receipts or items query with any of
- * them by a pass over the rows; the report totals answer no query with any of them.
- */
-export const ROW_FILTERS = [
-  'from',
-  'to',
-  'currency',
-  'category',
-  'merchant',
-  'brand',
-  'corporation',
-  'review',
-] as const;
 
 /** Most search words a search through the dictionary takes (one bit each); more are rare, and scanned. */
 const MAX_DICTIONARY_WORDS = 30;

@@ -6,9 +6,9 @@ import {
   type ReportPage,
   type ReportQuery,
   type ReportRows,
+  ROW_FILTERS,
 } from '../report-api';
 import {
-  ROW_FILTERS,
   buildReportIndex,
   pageOf,
   queryReportIndex,

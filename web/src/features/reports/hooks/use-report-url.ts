@@ -1,19 +1,21 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import type { SortingState } from '@tanstack/react-table';
-import { REPORT_DEFAULT_SORT, type ReportTable } from '@receipts/core/report-api';
+import {
+  REPORT_DEFAULT_SORT,
+  ROW_FILTERS,
+  type ReportTable,
+  type RowFilter,
+} from '@receipts/core/report-api';
 import type { ReportParams } from '../../../lib/reports';
 
-/** The filters shared by every table of a page, by their URL (and API) names. */
+/**
+ * The filters shared by every table of a page, by their URL (and API) names: the search text and
+ * the row filters, but the review list's own.
+ */
 export const FILTER_KEYS = [
   'q',
-  'from',
-  'to',
-  'currency',
-  'category',
-  'merchant',
-  'brand',
-  'corporation',
+  ...ROW_FILTERS.filter((name): name is Exclude<RowFilter, 'review'> => name !== 'review'),
 ] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
 

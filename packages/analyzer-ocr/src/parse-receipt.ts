@@ -3,6 +3,7 @@ import {
   findAmounts,
   findDates,
   findTimes,
+  isoDate,
   roundMoney,
   totalChecksOut,
   type AmountMatch,
@@ -108,9 +109,14 @@ function pickDate(lines: ReceiptLine[], order: DateOrder): Picked<FoundDate> | n
   let standalone: Picked<FoundDate> | null = null;
   for (const line of lines) {
     if (NOT_TRANSACTION_DATE_RE.test(line.upper)) continue;
+    const labelled = DATE_LABEL_RE.test(line.upper);
     const found = findDates(line.text, order);
-    if (found.length === 0) continue;
-    if (DATE_LABEL_RE.test(line.upper)) return { value: found[0]!, line };
+    if (found.length === 0) {
+      const unseparated = labelled ? labelledDigits(line.text) : null;
+      if (unseparated) return { value: unseparated, line };
+      continue;
+    }
+    if (labelled) return { value: found[0]!, line };
     // The till prints the date with the time: `15-07-18 10:35` beats any other unlabelled date.
     const timed = found.find((d) => findTimes(line.text.slice(d.index + d.text.length)).length > 0);
     if (timed) return { value: timed, line };
@@ -122,6 +128,39 @@ function pickDate(lines: ReceiptLine[], order: DateOrder): Picked<FoundDate> | n
     if (own) standalone = { value: own, line };
   }
   return standalone ?? first;
+}
+
+/**
+ * A date after its label printed as a run of digits: the till's own `DDMMYYYY` (`DATE: 25042017`), or
+ * a `DD/MM/YYYY` whose slashes OCR dropped or read as a 1 or a 7, thin strokes all
+ * (`DATE: 250412017`). Read only when exactly one day-first reading is a real day.
+ */
+function labelledDigits(text: string): FoundDate | null {
+  const label = DATE_LABEL_RE.exec(text.toUpperCase());
+  const run = /(?<!\d)\d{8,10}(?!\d)/.exec(text.slice(label ? label.index : 0));
+  if (!label || !run) return null;
+  const digits = run[0];
+  const readings = new Set<string>();
+  // Each of the two separators was dropped, or read as one digit: try every way of reading them.
+  for (const first of [0, 1]) {
+    for (const second of [0, 1]) {
+      const month = 2 + first;
+      const year = month + 2 + second;
+      if (digits.length !== year + 4) continue;
+      if (first && !/[17]/.test(digits[2]!)) continue;
+      if (second && !/[17]/.test(digits[month + 2]!)) continue;
+      const iso = isoDate(
+        Number(digits.slice(year)),
+        Number(digits.slice(month, month + 2)),
+        Number(digits.slice(0, 2)),
+      );
+      if (iso) readings.add(iso);
+    }
+  }
+  if (readings.size !== 1) return null;
+  const iso = [...readings][0]!;
+  const index = label.index + run.index;
+  return { iso, index, text: run[0], certain: false, order: 'dmy' };
 }
 
 /** Day/month order: from an unambiguous numeric date on the receipt, else from the country. */
@@ -225,6 +264,7 @@ function readTotals(lines: ReceiptLine[], itemSum: number | null): TotalsReading
   const taxes: TotalsReading['taxes'] = [];
   let subtotal: Picked<number> | null = null;
   let rounding: number | null = null;
+  let roundingAt = -1;
   let paid: number | null = null;
   let change: number | null = null;
   let inSummary = false;
@@ -236,7 +276,10 @@ function readTotals(lines: ReceiptLine[], itemSum: number | null): TotalsReading
     if (!amount) continue;
     const strong = STRONG_TOTAL_RE.test(u);
     if (ROUNDING_RE.test(u) && !strong) {
-      rounding ??= amount.value;
+      if (rounding === null) {
+        rounding = amount.value;
+        roundingAt = at;
+      }
       continue;
     }
     if (COUNT_RE.test(u) || (DISCOUNT_RE.test(u) && !strong)) continue;
@@ -249,7 +292,8 @@ function readTotals(lines: ReceiptLine[], itemSum: number | null): TotalsReading
       continue;
     }
     if (PAYMENT_RE.test(u) && !strong && !/\bTOTAL\b/.test(u)) {
-      paid ??= amount.value;
+      // Tendered cash is printed as a deduction on some tills (`Cash -50.00`).
+      paid ??= Math.abs(amount.value);
       continue;
     }
     const isTax = TAX_RE.test(u) && !TAX_NOT_AMOUNT_RE.test(u) && !strong;
@@ -300,6 +344,8 @@ function readTotals(lines: ReceiptLine[], itemSum: number | null): TotalsReading
   }
 
   let total: Picked<number> | null = best ? { value: best.c.value, line: best.c.line } : null;
+  const rounded = roundedTotal(lines, candidates, rounding, roundingAt);
+  if (rounded) total = rounded;
   // A receipt that rounds the amount due (a rounding line with an amount) was paid the rounded
   // amount: cash minus change settles it when the rounded total line itself was misread or not
   // recognised (the total read is on no other line).
@@ -329,6 +375,37 @@ function readTotals(lines: ReceiptLine[], itemSum: number | null): TotalsReading
     total = { value: roundMoney(subtotal.value + (taxSum ?? 0)), line: subtotal.line };
   }
   return { total, subtotal, taxes, rounding, paid, change };
+}
+
+/**
+ * The amount due of a till that rounds cash payments, read from the three lines it prints: a total,
+ * the rounding adjustment right under it, and the rounded amount on the line after that. The rounded
+ * amount is taken whatever its label reads as (OCR often garbles it: `Tatel Ant Payabte: 8.50`) when
+ * it is the total moved by exactly the adjustment (either sign: tills print it as `-0.02`, `(0.02)`
+ * or `0.02`), to a multiple of 0.05.
+ */
+function roundedTotal(
+  lines: ReceiptLine[],
+  candidates: TotalCandidate[],
+  rounding: number | null,
+  roundingAt: number,
+): Picked<number> | null {
+  if (rounding === null || rounding === 0 || Math.abs(rounding) > MAX_ROUNDING + 0.005) return null;
+  const above = candidates.filter((c) => c.at < roundingAt && c.at >= roundingAt - 2);
+  if (above.length === 0) return null;
+  const totalAbove = above[above.length - 1]!;
+  for (let at = roundingAt + 1; at <= roundingAt + 2 && at < lines.length; at++) {
+    const amounts = lineAmounts(lines[at]!);
+    if (amounts.length === 0) continue;
+    const value = amounts[amounts.length - 1]!.value;
+    const cents = Math.round(value * 100);
+    const moved = Math.abs(
+      Math.round(Math.abs(value - totalAbove.value) * 100) - Math.round(Math.abs(rounding) * 100),
+    );
+    if (moved === 0 && cents % 5 === 0 && value !== totalAbove.value) return { value, line: lines[at]! };
+    return null;
+  }
+  return null;
 }
 
 function classifyReceipt(upper: string): string {

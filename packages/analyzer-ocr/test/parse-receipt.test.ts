@@ -508,6 +508,57 @@ describe('confidence and empty input', () => {
     expect(agreed.receipt.total_amount).toBe(5);
   });
 
+  it('takes the amount under the rounding line when it is the total moved by the adjustment, whatever its label reads', () => {
+    const garbled = parseReceiptText(
+      text([
+        'PRINT SHOP',
+        'LAMINATION A4 2 @ 2.00 4.24',
+        'COLOUR COPY 2 @ 2.00 4.24',
+        'Total Amt Id GSTO 6%: 8.48',
+        'Rounding Adjueawent (0.02)',
+        'Tatel Ant Payabte: 8.50',
+        'Paid Amount: 100.00',
+        'Chonge 91.50',
+      ]),
+    );
+    expect(garbled.receipt.total_amount).toBe(8.5);
+    // An amount under the rounding line that is not the total moved by it (the cash paid) is not the
+    // amount due, nor is one that is not a multiple of 0.05.
+    const cash = parseReceiptText(
+      text(['SHOP', 'SOAP 8.48', 'Total 8.48', 'Rounding (0.02)', 'Cash 10.00', 'Change 1.52']),
+    );
+    expect(cash.receipt.total_amount).toBe(8.48);
+    const odd = parseReceiptText(text(['SHOP', 'SOAP 8.47', 'Total 8.47', 'Rounding 0.02', 'Xyz 8.49']));
+    expect(odd.receipt.total_amount).toBe(8.47);
+  });
+
+  it('reads cash printed as a deduction (`Cash -50.00`) as the amount tendered', () => {
+    const parsed = parseReceiptText(
+      text([
+        'BOOK SHOP',
+        'PAPER 3 @ 13.69 41.07',
+        'Member Saving -9.60',
+        'Total RM Incl. of GST 31.47',
+        'Rounding Adi -0.02',
+        'Total RN 31.45',
+        'Cash -50.00',
+        'CHANGE 18.55',
+      ]),
+    );
+    expect(parsed.receipt.total_amount).toBe(31.45);
+  });
+
+  it('reads a labelled date whose slashes OCR dropped or read as a 1', () => {
+    const read = (line: string) =>
+      parseReceiptText(text(['SHOP', line, 'TOTAL 5.00'])).receipt.transaction_date;
+    expect(read('RECEIPT #: CS00633800 DATE: 250412017')).toBe('2017-04-25');
+    expect(read('DATE: 25042017')).toBe('2017-04-25');
+    // Digits with no reading that is a real day are not read as a date.
+    expect(read('DATE: 993312017')).toBeNull();
+    // Without the label a run of digits is a number, not a date.
+    expect(read('INVOICE 25042017')).toBeNull();
+  });
+
   it('takes the date printed with the time over a product code that looks like a date', () => {
     const parsed = parseReceiptText(
       text(['HARDWARE SHOP', 'HA06HD01-3-70', '9065940 4X1.79 7.16', 'TOTAL 7.16', '15-07-18 10:35 SH01']),

@@ -10,7 +10,7 @@
  * analyzers derive it from another date on the same document that the text alone fixes, or from the
  * country, see {@link MONTH_FIRST_COUNTRIES}); without one, day first, as most of the world writes
  * dates. OCR noise is tolerated: mixed separators in year-first dates, spaces around separators,
- * words glued to a date. Two-digit years are 20YY below 70 and 19YY from 70 on. Years outside
+ * words glued to a date, a year glued to the time after it, a zero for the O of a month name. Two-digit years are 20YY below 70 and 19YY from 70 on. Years outside
  * 1970–2099 and impossible days (31 April, 29 February 2019) are not dates.
  */
 
@@ -57,7 +57,12 @@ const MONTHS: ReadonlyArray<readonly [number, readonly string[]]> = [
 const MONTH_BY_NAME = new Map<string, number>(
   MONTHS.flatMap(([n, names]) => names.map((name) => [name, n] as const)),
 );
-const MONTH_ALT = [...MONTH_BY_NAME.keys()].sort((a, b) => b.length - a.length).join('|');
+// OCR reads the O of a month name as a zero (`10 0CT 2017`, `N0V`).
+const MONTH_ALT = [...MONTH_BY_NAME.keys()]
+  .sort((a, b) => b.length - a.length)
+  .map((name) => name.replace(/o/g, '[o0]'))
+  .join('|');
+const monthNumber = (name: string) => MONTH_BY_NAME.get(name.toLowerCase().replace(/0/g, 'o'))!;
 
 // Year first tolerates mixed separators (`2019-03/12`), as OCR reads them.
 const YEAR_FIRST = /(?<!\d)((?:19|20)\d{2})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)/g;
@@ -67,6 +72,11 @@ const NUMERIC = new RegExp(
   String.raw`(?<![\d./-])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(${GLUED_YEAR}|(?:\d{4}|\d{2})(?![\d/]|\.\d))`,
   'g',
 );
+// Two forms of OCR's lost space that NUMERIC leaves: a two-digit year run into the time after it
+// (`11/02/1819:21`, read only when the four digits are no year), and a slashed or dotted date run on
+// from a number and a dash before it (`REG #19-02/03/2018`).
+const GLUED_SHORT_YEAR = /(?<![\d./-])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{2})(?=\d{1,2}:\d{2})/g;
+const AFTER_DASH = /(?<=\d-)(\d{1,2})([/.])(\d{1,2})\2((?:\d{4}|\d{2})(?![\d/]|\.\d))/g;
 // A word glued before the day or after a four-digit year (`DATE12 MAR 2018PM`) is OCR's lost space;
 // a two-digit year must still end at a word boundary so that `5 Jan 12pcs` is no date.
 const DAY_MONTH_YEAR = new RegExp(
@@ -119,12 +129,13 @@ export function findDates(text: string, order: DateOrder = 'dmy'): FoundDate[] {
     add(m, isoDate(Number(m[1]), Number(m[2]), Number(m[3])), true, 'ymd');
   }
   for (const m of src.matchAll(DAY_MONTH_YEAR)) {
-    add(m, isoDate(fullYear(m[3]!), MONTH_BY_NAME.get(m[2]!.toLowerCase())!, Number(m[1])), true, 'named');
+    add(m, isoDate(fullYear(m[3]!), monthNumber(m[2]!), Number(m[1])), true, 'named');
   }
   for (const m of src.matchAll(MONTH_DAY_YEAR)) {
-    add(m, isoDate(fullYear(m[3]!), MONTH_BY_NAME.get(m[1]!.toLowerCase())!, Number(m[2])), true, 'named');
+    add(m, isoDate(fullYear(m[3]!), monthNumber(m[1]!), Number(m[2])), true, 'named');
   }
-  for (const m of src.matchAll(NUMERIC)) {
+  const numeric = [...src.matchAll(NUMERIC), ...src.matchAll(GLUED_SHORT_YEAR), ...src.matchAll(AFTER_DASH)];
+  for (const m of numeric) {
     const a = Number(m[1]);
     const b = Number(m[3]);
     const year = fullYear(m[4]!);

@@ -189,7 +189,26 @@ describe('dates whose year runs into the time', () => {
     ['Date 25/12/20188:13:39PM', '2018-12-25'],
     ['Date: 22/12/201714:03', '2017-12-22'],
     ['05Mar201818:24', '2018-03-05'],
+    // A two-digit year run into the time: read so only when the four digits are no year.
+    ['11/02/1819:21 Slip No.: 6030098553', '2018-02-11'],
+    ['02-03-1847:23 SH01ZJ42', '2018-03-02'],
+    ['11/02/2019:21', '2019-02-11'],
   ])('reads %j as %s', (text, iso) => {
     expect(parseDate(text)).toBe(iso);
+  });
+});
+
+describe('dates OCR ran into the text before them or read with a zero for an O', () => {
+  it.each([
+    ['ORD #15-REG #19-02/03/2018 12:59:16', '2018-03-02'],
+    ['DATE : 10 0CT 2017 TUE', '2017-10-10'],
+    ['N0V 5, 2019', '2019-11-05'],
+  ])('reads %j as %s', (text, iso) => {
+    expect(parseDate(text)).toBe(iso);
+  });
+
+  it('still reads no date in a phone number or a dashed code', () => {
+    expect(parseDate('Tel No.03-6092-1968')).toBeNull();
+    expect(parseDate('REF 12-345-6789')).toBeNull();
   });
 });

@@ -169,7 +169,12 @@ export function tidyMerchantName(text: string): string {
         /(\b(?:S[DO0]N\.?\s*[B8]HD|BHD|BERHAD|S\/B|LTD|LIMITED|INC|LLC|PLC)\.?)\s*\([^)]*\)?\s*$/i,
         '$1',
       )
+      // A bracket left open before the legal form was closed on the receipt, its `)` read as a thin
+      // letter run on to the word: `ENTERPRISE (SETIA ALAMI SDN BHD`.
+      .replace(/\(([^()]*\p{L}{2})[Il1|\]](?=\s+(?:S[Dd][Nn]\b|BHD\b|Bhd\b)[^()]*$)/u, '($1)')
       .replace(/[\s:;,|#*~_=]+$/, '')
+      // A lone figure with a dot before the name is a speck or a list mark: `1 . Yam Fresh`.
+      .replace(/^\d\s+\.\s+(?=\p{L}{2})/u, '')
       .replace(/^[\s:;,|.]+/, '')
       .trim()
   );

@@ -54,4 +54,20 @@ describe('tidyMerchantName', () => {
     // Numbers that are numbers stay: a lot number, a version.
     expect(tidyMerchantName('LOT 1.2.3 MART')).toBe('LOT 1.2.3 MART');
   });
+
+  it('closes a bracket left open before the legal form, its `)` read as a thin letter', () => {
+    expect(tidyMerchantName('AIK HUAT HARDWARE ENTERPRISE (SETIA ALAMI SDN BHD')).toBe(
+      'AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD',
+    );
+    expect(tidyMerchantName('ABC TRADING (KL1 SDN BHD')).toBe('ABC TRADING (KL) SDN BHD');
+    // A closed bracket, or a word ending in another letter, stays as read.
+    expect(tidyMerchantName('KEDAI (BUKIT JALIL) SDN BHD')).toBe('KEDAI (BUKIT JALIL) SDN BHD');
+    expect(tidyMerchantName('KEDAI (BUKIT JALAN SDN BHD')).toBe('KEDAI (BUKIT JALAN SDN BHD');
+  });
+
+  it('drops a lone figure and dot printed apart before the name', () => {
+    expect(tidyMerchantName('1 . Yam Fresh')).toBe('Yam Fresh');
+    expect(tidyMerchantName('1. Utama Bakery')).toBe('1. Utama Bakery');
+    expect(tidyMerchantName('99 SPEED MART S/B')).toBe('99 SPEED MART S/B');
+  });
 });

@@ -9,11 +9,14 @@ export const LEGAL_ENTITY_RE = new RegExp(
   String.raw`\bS[DO]N\.?\s*[B8]HD\b|\bBHD\b|\bBERHAD\b|\bS\/B\b|\bLTD\b|\bLIMITED\b|\bLLC\b|\bINC\b|\bPLC\b|\bGMBH\b|\bPTE\b|\bCORP(?:ORATION)?\b|\bCO\.\s|\bCO\.$|\bCOMPANY\b|\bENTERPRISE\b|\bTRADING\b|\bB\.?V\.?$|\bN\.?V\.?$|\bS\.?A\.?$|\bSRL\b|\bAG\b`,
 );
 
-/** Removes a company registration number printed after a name: `AEON CO. (M) BHD (126826-H)`. */
+/**
+ * Removes a company registration number printed after a name: `AEON CO. (M) BHD (126826-H)`, its
+ * hyphen read as a dot or a middle dot (`(519537·X)`).
+ */
 export function stripRegistration(text: string): string {
   return text
-    .replace(/\(\s*(?:CO\.?\s*(?:REG|NO)\.?\s*:?\s*)?\d{4,}[\s-]*[A-Z]?\s*\)?\s*$/i, '')
-    .replace(/\s+\(?\d{5,}[\s-]?[A-Z]\s*\)?\s*$/, '')
+    .replace(/\(\s*(?:CO\.?\s*(?:REG|NO)\.?\s*:?\s*)?\d{4,}[\s\-·.]*[A-Z]?\s*\)?\s*$/i, '')
+    .replace(/\s+\(?\d{5,}[\s\-·.]?[A-Z]\s*\)?\s*$/, '')
     .trim();
 }
 
@@ -83,13 +86,30 @@ const NAME_WORDS = [
 const MIN_REPAIRED_WORD = 7;
 
 /**
+ * Shorter words of shop names, repaired only where one letter was read as another of the same shape
+ * ({@link SAME_SHAPE}): `NART` is MART, `Heauty` BEAUTY. (BOOK is left out: `HOOK` is a word.)
+ */
+const SHORT_NAME_WORDS = ['MART', 'MARKET', 'SHOP', 'STORE', 'STORES', 'BEAUTY', 'HEALTH', 'BAKERY', 'HOUSE'];
+/** Letters OCR reads one for the other: the same strokes, one missing or added. */
+const SAME_SHAPE = new Set(['MN', 'NM', 'BH', 'HB']);
+
+function shortNameWordOf(upper: string): string | null {
+  for (const candidate of SHORT_NAME_WORDS) {
+    if (candidate.length !== upper.length || !oneLetterMisread(candidate, upper)) continue;
+    const at = [...upper].findIndex((c, i) => c !== candidate[i]);
+    if (SAME_SHAPE.has(`${candidate[at]}${upper[at]}`)) return candidate;
+  }
+  return null;
+}
+
+/**
  * The name word `word` is with one letter misread or left out (`STATONERY`), or null when it is
  * none or could be two. A word that is a name word less its plural `S` is a word of its own
  * (`SERVICE`, `PRODUCT`).
  */
 function nameWordOf(word: string): string | null {
-  if (word.length < MIN_REPAIRED_WORD) return null;
   const upper = word.toUpperCase();
+  if (word.length < MIN_REPAIRED_WORD) return word.length >= 4 ? shortNameWordOf(upper) : null;
   if (NAME_WORDS.includes(upper)) return null;
   let found: string | null = null;
   for (const candidate of NAME_WORDS) {
@@ -141,9 +161,9 @@ function repairNameWords(text: string): string {
 export function tidyMerchantName(text: string): string {
   return (
     repairNameWords(stripRegistration(text))
-      // SDN BHD with its last letters misread or cut off: `Sdn Bnd`, `SDN BH` at the end.
+      // SDN BHD with its letters misread or its last cut off: `Sdn Bnd`, `Sdn Hhd`, `SDN BH` at the end.
       .replace(
-        /\b(S[Dd][Nn]\.?\s*)(B[Nn][Dd]|BH$|Bh$)/g,
+        /\b(S[Dd][Nn]\.?\s*)(B[Nn][Dd]|H[Hh][Dd]\b|BH$|Bh$)/g,
         (_, sdn: string, bhd: string) => sdn + (bhd[1] === bhd[1]!.toUpperCase() ? 'BHD' : 'Bhd'),
       )
       // `(M)` (Malaysia) before SDN BHD, its M read as 4, H, N, W, IVI or rn: `ANZEL ADVERTISING (4) SDN BHD`.

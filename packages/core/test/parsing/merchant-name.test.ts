@@ -65,6 +65,19 @@ describe('tidyMerchantName', () => {
     expect(tidyMerchantName('KEDAI (BUKIT JALAN SDN BHD')).toBe('KEDAI (BUKIT JALAN SDN BHD');
   });
 
+  it('repairs a shorter shop word only where a letter was read as one of the same shape (M/N, B/H)', () => {
+    expect(tidyMerchantName('99 SPEED NART S/B (S19537-X)')).toBe('99 SPEED MART S/B');
+    expect(tidyMerchantName('Guardian Health And Heauty Sdn Hhd')).toBe('Guardian Health And Beauty Sdn Bhd');
+    // A real word, or a letter of another shape, stays as read.
+    expect(tidyMerchantName('HOOK SEAFOOD')).toBe('HOOK SEAFOOD');
+    expect(tidyMerchantName('MOUSE HOUSE')).toBe('MOUSE HOUSE');
+    expect(tidyMerchantName('SHOT BAR')).toBe('SHOT BAR');
+  });
+
+  it('removes a registration number whose hyphen was read as a middle dot', () => {
+    expect(tidyMerchantName('99 SPEED MART S/D (519537·X)')).toBe('99 SPEED MART S/B');
+  });
+
   it('drops a lone figure and dot printed apart before the name', () => {
     expect(tidyMerchantName('1 . Yam Fresh')).toBe('Yam Fresh');
     expect(tidyMerchantName('1. Utama Bakery')).toBe('1. Utama Bakery');

@@ -164,12 +164,15 @@ function nameScore(line: ReceiptLine, position: number): number | null {
   if (phoneIn(line)) return null;
   if (findDates(line.text).length > 0) return null;
   let score = 0;
-  if (LEGAL_ENTITY_RE.test(line.upper)) score += 3;
+  const legal = LEGAL_ENTITY_RE.test(line.upper);
+  if (legal) score += 3;
   if (BUSINESS_WORD_RE.test(line.upper)) score += 0.5;
   const upper = upperRatio(text);
   if (upper >= 0.8) score += 2;
   else if (text.split(/\s+/).every((w) => !/^\p{Ll}/u.test(w))) score += 1;
-  else if (upper < 0.3) score -= 2;
+  // Mostly small letters make a sentence (`Thank you`), not a name, unless the line carries a legal
+  // form: companies print `Anzel Advertising (M) Sdn bhd` too.
+  else if (upper < 0.3 && !legal) score -= 2;
   // Many one- and two-letter fragments are what OCR makes of a logo or a smudge.
   const words = text.split(/\s+/);
   const fragments = words.filter((w) => w.replace(/[^\p{L}]/gu, '').length <= 2).length;

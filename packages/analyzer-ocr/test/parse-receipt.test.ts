@@ -361,6 +361,22 @@ describe('items', () => {
 });
 
 describe('merchant', () => {
+  it('takes the company printed in small letters with its legal form over a brand above it', () => {
+    const parsed = parseReceiptText(
+      text([
+        'EXPrint',
+        'Anzel Advertising (M) Sdn bhd (759785-H)',
+        'No 21,Jalan Pinang',
+        '50450 Kuala Lumpur,Malaysia',
+        'Total 8.50',
+      ]),
+    );
+    expect(parsed.merchant.name).toBe('Anzel Advertising (M) Sdn bhd');
+    // Without a legal form, a line of mostly small letters is a sentence, not the name.
+    const sentence = parseReceiptText(text(['EXPrint', 'thank you for your visit', 'Total 8.50']));
+    expect(sentence.merchant.name).toBe('EXPrint');
+  });
+
   it('skips document titles, specks and registration numbers above the name', () => {
     const parsed = parseReceiptText(
       text([

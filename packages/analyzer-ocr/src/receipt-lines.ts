@@ -50,8 +50,11 @@ export function cleanLine(raw: string): string {
   return s.trim();
 }
 
-/** `TOTAL` as OCR reads it: `T0TAL`, `TOLAL`, `TOTAI`, `Tota1`. */
-export const TOTAL = String.raw`T[O0Q][TL1I][A4][L1I|]`;
+/**
+ * `TOTAL` as OCR reads it: `T0TAL`, `TOLAL`, `TOTAI`, `Tota1`, and from faint print whose T lost its
+ * bar and O its top, `IUIAL`.
+ */
+export const TOTAL = String.raw`[TI][O0QU][TL1I][A4][L1I|]`;
 
 const re = (source: string) => new RegExp(source);
 

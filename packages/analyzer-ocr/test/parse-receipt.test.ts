@@ -548,6 +548,20 @@ describe('confidence and empty input', () => {
     expect(odd.receipt.total_amount).toBe(8.47);
   });
 
+  it('reads TOTAL from faint print whose T lost its bar and O its top (`IUIAL`)', () => {
+    const parsed = parseReceiptText(
+      text([
+        'PHARMACY',
+        '121062680 100 PLUS 500ML 2.28',
+        'SUBIUIAL 2.28',
+        'IUIAL (GSI INLL) 2.28',
+        'CHANGE DUE 0.70',
+      ]),
+    );
+    expect(parsed.receipt.total_amount).toBe(2.28);
+    expect(parsed.receipt.subtotal).toBe(2.28);
+  });
+
   it('reads cash printed as a deduction (`Cash -50.00`) as the amount tendered', () => {
     const parsed = parseReceiptText(
       text([

@@ -65,8 +65,11 @@ export function totalsPartition(userId: string, kind: TotalsKind | 'applied'): s
  */
 export const APPLIED_SHARDS = 16;
 /**
- * How the totals rows are laid out, stored on the `ready` row: totals written in another layout
- * (before the contribution rows were sharded, layout 1) are rebuilt at the user's next write.
+ * How the totals rows are laid out (layout 1: before the contribution rows were sharded). Each layout
+ * marks its totals complete with a row of its own ({@link READY_ROW}), so that code of another layout
+ * never takes them for its own: while two versions run side by side (a deploy), each one finds no
+ * totals of its layout after the other's write, and builds them again from all rows at its own next
+ * write, rather than applying a receipt to rows laid out for the other.
  */
 export const TOTALS_LAYOUT = 2;
 
@@ -81,7 +84,10 @@ export function nameRowKey(name: string): string {
   return `${dictionaryKey(name).slice(0, 100)}~${shortHash(name)}`;
 }
 
-const READY_ROW = 'ready';
+/** The marker of totals complete in this layout; `ready` alone is layout 1's (and an earlier build's). */
+const READY_ROW = `ready~${TOTALS_LAYOUT}`;
+/** The marker of earlier versions: removed with this layout's, so their code stops trusting the totals. */
+const EARLIER_READY_ROW = 'ready';
 /** Change ids an aggregate row remembers, so a change retried after a crash is applied once. */
 const RECENT_CHANGES = 64;
 const MAX_ATTEMPTS = 30;
@@ -539,8 +545,8 @@ async function writeApplied(
 }
 
 /**
- * Whether the user's totals were built for all their receipts (else the report index serves). Totals
- * of an older layout count: their figures are right; the next write rebuilds them in the new one.
+ * Whether the user's totals were built in this layout for all their receipts (else the report index
+ * serves). Totals of another layout do not count: the user's next write builds them in this one.
  */
 export async function reportTotalsReady(store: TableStore, userId: string): Promise<boolean> {
   return (await store.getEntity(TABLES.totals, totalsPartition(userId, 'summary'), READY_ROW)) !== null;
@@ -560,8 +566,8 @@ export async function deleteReportTotals(
   userId: string,
   keep: { partitionKey: string; rowKey: string } | null = null,
 ): Promise<void> {
-  // The ready marker goes first: the reports stop using the totals before any row goes.
-  await deleteIfThere(store, totalsPartition(userId, 'summary'), READY_ROW);
+  // The ready markers go first: the reports stop using the totals before any row goes.
+  await deleteReadyMarkers(store, userId);
   for (const listing of TOTALS_LISTINGS(userId)) {
     const rows = (await listAllEntities(store, TABLES.totals, listing)).filter(
       (r) => !(keep && r.partitionKey === keep.partitionKey && r.rowKey === keep.rowKey),
@@ -622,7 +628,7 @@ export async function recordReceiptWrites(
       ? []
       : [{ partitionKey: appliedPartition(userId, firstName), rowKey: firstName }]),
   ]);
-  if (ready?.layout === TOTALS_LAYOUT && !building) {
+  if (ready && !building) {
     for (const [i, fileName] of fileNames.entries()) {
       await updateReceiptTotals(store, userId, fileName, i === 0 ? first : undefined, written.get(fileName));
     }
@@ -659,7 +665,7 @@ export async function recordReceiptWrites(
     { partitionKey: summary, rowKey: READY_ROW },
     { partitionKey: summary, rowKey: BUILDING_ROW },
   ]);
-  if (readyNow?.layout === TOTALS_LAYOUT && !buildingNow) {
+  if (readyNow && !buildingNow) {
     for (const fileName of fileNames) {
       await updateReceiptTotals(store, userId, fileName, undefined, written.get(fileName));
     }
@@ -670,7 +676,16 @@ export async function recordReceiptWrites(
 
 /** Marks the user's totals as not to be trusted: the reports fall back, and the next write rebuilds them. */
 export async function invalidateReportTotals(store: TableStore, userId: string): Promise<void> {
-  await deleteIfThere(store, totalsPartition(userId, 'summary'), READY_ROW);
+  await deleteReadyMarkers(store, userId);
+}
+
+/** Removes the marker of totals complete, of this layout and of earlier ones. */
+async function deleteReadyMarkers(store: TableStore, userId: string): Promise<void> {
+  const summary = totalsPartition(userId, 'summary');
+  await Promise.all([
+    deleteIfThere(store, summary, READY_ROW),
+    deleteIfThere(store, summary, EARLIER_READY_ROW),
+  ]);
 }
 
 /**

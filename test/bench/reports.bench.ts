@@ -6,7 +6,8 @@
  * write's incremental update of the report totals (p50), the report data built from all rows (after
  * a bulk import), the first page on a fresh process and after an edit (the report data patched with
  * the edited receipt) and the first search after it (the search dictionary made), the first page
- * p50 of each report table and search p50, each the first time
+ * p50 of each report table and search p50 (each beside the p50 of the data version's point read, timed
+ * after each of its samples: the page's floor at the same moments), each the first time
  * a query is asked and asked again (and, for the receipts and items tables and search, the index's own
  * part of the first ask, without the store read), bytes per page, then the growth of each figure from the smallest
  * size to the largest. The merchants, brands and corporations tables are read from the report
@@ -197,8 +198,11 @@ async function measure(
   // filter, which are then kept with the index), the second time (they are sorted once) and later
   // (the next page, or the table opened again, is cut from the sorted rows).
   const forget = async () => (await reportIndexOf(deps, uid)).results.clear();
+  // Each sample is followed by the point read every page starts with (the user's data version), so
+  // the page and its floor are measured at the same moments of the machine's load.
   const firstAndAgain = async (label: string, queries: Record<string, string>[]) => {
     const runs: [number[], number[], number[]] = [[], [], []];
+    const floor: number[] = [];
     let bytes = 0;
     for (let i = 0; i < SAMPLES; i++) {
       const query = queries[i % queries.length]!;
@@ -208,10 +212,12 @@ async function measure(
         run.push(elapsed);
         bytes = Math.max(bytes, Buffer.byteLength(JSON.stringify(page)));
       }
+      floor.push((await time(() => repo.getDataVersion(uid)))[0]);
     }
     figures.set(`${label} p50`, [percentile(runs[0], 50), 'ms']);
     figures.set(`${label} p50, second time (sorts)`, [percentile(runs[1], 50), 'ms']);
     figures.set(`${label} p50, later`, [percentile(runs[2], 50), 'ms']);
+    figures.set(`${label}: point read beside it p50`, [percentile(floor, 50), 'ms']);
     return bytes;
   };
   // The same first asks of the index alone, without the data version read before them: the part of

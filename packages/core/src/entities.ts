@@ -181,8 +181,10 @@ export const TABLES = {
   brands: 'Brands',
   corporations: 'Corporations',
   scanQueue: 'ScanQueue',
-  /** Per-user report totals kept incrementally (repository/report-totals.ts). */
+  /** Per-user report totals kept incrementally: the aggregate rows the reports read (repository/report-totals.ts). */
   totals: 'Totals',
+  /** The report totals' bookkeeping: each receipt's last applied contribution, and the build markers. */
+  totalsApplied: 'TotalsApplied',
 } as const;
 
 export type TableName = (typeof TABLES)[keyof typeof TABLES];

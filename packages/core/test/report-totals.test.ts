@@ -12,7 +12,7 @@ import {
   reportQuery,
   reportTotalsReady,
   silentLogger,
-  totalsPartition,
+  markersPartition,
   updateReceiptTotals,
   type ListOptions,
   type TableEntity,
@@ -60,7 +60,7 @@ class InstrumentedStore extends MemoryTableStore {
   ops = 0;
   failAggregates = false;
   private check(table: string, entity: { partitionKey: string }): void {
-    if (this.failAggregates && table === TABLES.totals && !entity.partitionKey.includes('~applied~')) {
+    if (this.failAggregates && table === TABLES.totals) {
       throw new Error('the store is unavailable');
     }
   }
@@ -242,7 +242,7 @@ describe('afterReceiptWrites', () => {
     store.failNext = { method: 'submitTransaction', error: new Error('the store is unavailable'), times: 1 };
     await afterReceiptWrites({ store, logger: silentLogger }, 'erin', [receipts[0]!.fileName]);
     expect(await reportTotalsReady(store, 'erin')).toBe(false);
-    expect(await store.getEntity(TABLES.totals, totalsPartition('erin', 'summary'), 'building')).toBeNull();
+    expect(await store.getEntity(TABLES.totalsApplied, markersPartition('erin'), 'building')).toBeNull();
     expect(await recordReceiptWrites(store, 'erin', [receipts[1]!.fileName])).toBe('rebuilt');
     expect(await incrementalTotals(store, 'erin')).toEqual(await recomputedTotals(store, 'erin'));
   });
@@ -253,15 +253,15 @@ describe('afterReceiptWrites', () => {
     const receipts = generatedReceipts('n', 6, 2);
     await seedReceipts(store, 'dan', receipts.slice(0, 5));
     // Another writer holds the build.
-    const summary = totalsPartition('dan', 'summary');
-    await store.createEntity(TABLES.totals, {
-      partitionKey: summary,
+    const markers = markersPartition('dan');
+    await store.createEntity(TABLES.totalsApplied, {
+      partitionKey: markers,
       rowKey: 'building',
       started_at: new Date().toISOString(),
     });
     await seedReceipts(store, 'dan', receipts.slice(5));
     expect(await recordReceiptWrites(store, 'dan', [receipts[5]!.fileName])).toBe('noted');
-    expect(await store.getEntity(TABLES.totals, summary, `dirty~${receipts[5]!.fileName}`)).not.toBeNull();
+    expect(await store.getEntity(TABLES.totalsApplied, markers, `dirty~${receipts[5]!.fileName}`)).not.toBeNull();
     // That build was abandoned: a write after the lease takes it over and rebuilds everything.
     const later = new Date(Date.now() + 10 * 60_000);
     expect(await recordReceiptWrites(store, 'dan', [receipts[0]!.fileName], later)).toBe('rebuilt');

@@ -6,6 +6,7 @@ import {
   listAllEntities,
   MAX_TRANSACTION_ACTIONS,
   type EntityKeys,
+  type ListOptions,
   type StoredEntity,
   type TableEntity,
   type TableStore,
@@ -19,13 +20,18 @@ import { rowToItem, type ItemRow, type ReceiptRow } from './rows';
  * Per-user report totals kept incrementally (see ./README.md, "Report totals"). A receipt written,
  * edited, moved or deleted changes its user's totals by the difference between what it adds now and
  * what it added when last applied, so the work is proportional to that receipt, never to the user's
- * history. The rows live in the Totals table:
+ * history. The aggregate rows, which the reports read, live in the Totals table:
  *
  * - `<user>~merchants` / merchant_id, `<user>~brands` / brand key, `<user>~corporations` /
  *   corporation key, `<user>~months` / `YYYY-MM` (or `undated`): one aggregate row each;
- * - `<user>~summary` / `receipts`, `items`: the user's totals over all receipts and items; `ready`:
- *   the totals were built for every receipt; `building` and `dirty~<fileName>`: a build under way
- *   and the writes made during it;
+ * - `<user>~summary` / `receipts`, `items`: the user's totals over all receipts and items.
+ *
+ * The writers' bookkeeping, which grows with the user's receipts, lives in the TotalsApplied table, so
+ * that a listing of an aggregate partition never passes over it (Azurite answers every query with a
+ * pass over the whole table):
+ *
+ * - `<user>~markers` / `ready~3`: the totals were built for every receipt; `building` and
+ *   `dirty~<fileName>`: a build under way and the writes made during it;
  * - `<user>~applied~<shard>` / fileName: the receipt's last applied contribution, and a change in
  *   progress; {@link APPLIED_SHARDS} partitions by a hash of the file name ({@link appliedPartition}).
  */
@@ -65,15 +71,22 @@ export function totalsPartition(userId: string, kind: TotalsKind | 'applied'): s
  */
 export const APPLIED_SHARDS = 16;
 /**
- * How the totals rows are laid out (layout 1: before the contribution rows were sharded). Each layout
+ * How the totals rows are laid out (layout 1: before the contribution rows were sharded; layout 2:
+ * everything in the Totals table, markers in `<user>~summary`; layout 3: the contribution rows and
+ * markers in TotalsApplied). Each layout
  * marks its totals complete with a row of its own ({@link READY_ROW}), so that code of another layout
  * never takes them for its own: while two versions run side by side (a deploy), each one finds no
  * totals of its layout after the other's write, and builds them again from all rows at its own next
  * write, rather than applying a receipt to rows laid out for the other.
  */
-export const TOTALS_LAYOUT = 2;
+export const TOTALS_LAYOUT = 3;
 
-/** The partition of a receipt's contribution row: `<user>~applied~<0-f>`, by a hash of the file name. */
+/** The partition of the markers (ready, building, dirty) in TotalsApplied. */
+export function markersPartition(userId: string): string {
+  return `${userId}~markers`;
+}
+
+/** The partition of a receipt's contribution row (TotalsApplied): `<user>~applied~<0-f>`, by a hash of the file name. */
 export function appliedPartition(userId: string, fileName: string): string {
   const shard = Number.parseInt(shortHash(fileName).slice(-4), 16) % APPLIED_SHARDS;
   return `${userId}~applied~${shard.toString(16)}`;
@@ -84,10 +97,13 @@ export function nameRowKey(name: string): string {
   return `${dictionaryKey(name).slice(0, 100)}~${shortHash(name)}`;
 }
 
-/** The marker of totals complete in this layout; `ready` alone is layout 1's (and an earlier build's). */
+/** The marker of totals complete in this layout (TotalsApplied, `<user>~markers`). */
 const READY_ROW = `ready~${TOTALS_LAYOUT}`;
-/** The marker of earlier versions: removed with this layout's, so their code stops trusting the totals. */
-const EARLIER_READY_ROW = 'ready';
+/**
+ * The markers of earlier layouts, in Totals' `<user>~summary` (`ready`: layout 1's, `ready~2`: layout
+ * 2's): removed with this layout's, so their code stops trusting the totals and builds its own.
+ */
+const EARLIER_READY_ROWS = ['ready', 'ready~2'];
 /** Change ids an aggregate row remembers, so a change retried after a crash is applied once. */
 const RECENT_CHANGES = 64;
 const MAX_ATTEMPTS = 30;
@@ -491,7 +507,7 @@ export async function updateReceiptTotals(
       const row =
         attempt === 0 && first !== undefined
           ? first
-          : await store.getEntity(TABLES.totals, partitionKey, fileName);
+          : await store.getEntity(TABLES.totalsApplied, partitionKey, fileName);
       let applied: Contribution = row ? getJson(row, 'applied', {}) : {};
       let etag = row?.etag;
       const pending = row && typeof row.pending_id === 'string' ? row.pending_id : null;
@@ -506,7 +522,7 @@ export async function updateReceiptTotals(
       const changed = Object.keys(delta).length;
       if (changed === 0) {
         if (etag && Object.keys(target).length === 0)
-          await store.deleteEntity(TABLES.totals, partitionKey, fileName, { etag });
+          await store.deleteEntity(TABLES.totalsApplied, partitionKey, fileName, { etag });
         return 0;
       }
       const changeId = newChangeId();
@@ -518,7 +534,7 @@ export async function updateReceiptTotals(
       etag = recorded;
       await applyChange(store, userId, changeId, delta, rows);
       if (Object.keys(target).length === 0)
-        await store.deleteEntity(TABLES.totals, partitionKey, fileName, { etag });
+        await store.deleteEntity(TABLES.totalsApplied, partitionKey, fileName, { etag });
       else await writeApplied(store, partitionKey, fileName, target, null, etag);
       return changed;
     } catch (error) {
@@ -540,8 +556,8 @@ async function writeApplied(
   const entity: TableEntity = { partitionKey, rowKey, pending_id: pending?.id ?? null };
   putJson(entity, 'applied', applied);
   if (pending) putJson(entity, 'pending', pending.to);
-  if (etag) return (await store.updateEntity(TABLES.totals, entity, 'Replace', { etag })).etag;
-  return (await store.createEntity(TABLES.totals, entity)).etag;
+  if (etag) return (await store.updateEntity(TABLES.totalsApplied, entity, 'Replace', { etag })).etag;
+  return (await store.createEntity(TABLES.totalsApplied, entity)).etag;
 }
 
 /**
@@ -549,18 +565,29 @@ async function writeApplied(
  * serves). Totals of another layout do not count: the user's next write builds them in this one.
  */
 export async function reportTotalsReady(store: TableStore, userId: string): Promise<boolean> {
-  return (await store.getEntity(TABLES.totals, totalsPartition(userId, 'summary'), READY_ROW)) !== null;
+  return (await store.getEntity(TABLES.totalsApplied, markersPartition(userId), READY_ROW)) !== null;
 }
 
-/** The user's totals partitions: one per kind, and the contribution rows' (any layout) by prefix. */
-const TOTALS_LISTINGS = (userId: string) => [
-  ...(['merchants', 'brands', 'corporations', 'months', 'summary'] as const).map((kind) => ({
-    partitionKey: totalsPartition(userId, kind),
-  })),
-  { partitionKeyPrefix: totalsPartition(userId, 'applied') },
+type TotalsTable = typeof TABLES.totals | typeof TABLES.totalsApplied;
+
+/**
+ * The user's totals partitions, of every layout: in Totals one per kind (the `<user>~summary` one
+ * holds earlier layouts' markers too) and the contribution rows of earlier layouts (`<user>~applied`,
+ * `<user>~applied~*`) by prefix; in TotalsApplied the markers and the contribution rows.
+ */
+const TOTALS_LISTINGS = (userId: string): [TotalsTable, ListOptions][] => [
+  ...(['merchants', 'brands', 'corporations', 'months', 'summary'] as const).map(
+    (kind): [TotalsTable, ListOptions] => [TABLES.totals, { partitionKey: totalsPartition(userId, kind) }],
+  ),
+  [TABLES.totals, { partitionKeyPrefix: totalsPartition(userId, 'applied') }],
+  [TABLES.totalsApplied, { partitionKey: markersPartition(userId) }],
+  [TABLES.totalsApplied, { partitionKeyPrefix: totalsPartition(userId, 'applied') }],
 ];
 
-/** Deletes every totals row of the user (a deleted account, or before a rebuild), but `keep`. */
+/**
+ * Deletes every totals row of the user, of any layout, in both tables (a deleted account, or before
+ * a rebuild), but `keep` (a row of TotalsApplied).
+ */
 export async function deleteReportTotals(
   store: TableStore,
   userId: string,
@@ -568,28 +595,42 @@ export async function deleteReportTotals(
 ): Promise<void> {
   // The ready markers go first: the reports stop using the totals before any row goes.
   await deleteReadyMarkers(store, userId);
-  for (const listing of TOTALS_LISTINGS(userId)) {
-    const rows = (await listAllEntities(store, TABLES.totals, listing)).filter(
-      (r) => !(keep && r.partitionKey === keep.partitionKey && r.rowKey === keep.rowKey),
+  for (const [table, listing] of TOTALS_LISTINGS(userId)) {
+    const rows = (await listAllEntities(store, table, listing)).filter(
+      (r) =>
+        !(keep && table === TABLES.totalsApplied && r.partitionKey === keep.partitionKey && r.rowKey === keep.rowKey),
     );
     for (let i = 0; i < rows.length; i += 100) {
       const batch = rows.slice(i, i + 100);
+      // A batch holds rows of one partition (listings of one partition, or a prefix listed in order).
+      const partitions = new Set(batch.map((r) => r.partitionKey));
+      const deleteOne = async () => {
+        for (const r of batch) await deleteIfThere(store, table, r.partitionKey, r.rowKey);
+      };
+      if (partitions.size > 1) {
+        await deleteOne();
+        continue;
+      }
       await store
         .submitTransaction(
-          TABLES.totals,
+          table,
           batch.map((r): TransactionAction => ['delete', { partitionKey: r.partitionKey, rowKey: r.rowKey }]),
         )
-        .catch(async () => {
-          // A row another writer removed meanwhile fails the batch; delete the rest one by one.
-          for (const r of batch) await deleteIfThere(store, r.partitionKey, r.rowKey);
-        });
+        // A row another writer removed meanwhile fails the batch; delete the rest one by one.
+        .catch(deleteOne);
     }
   }
 }
 
-async function deleteIfThere(store: TableStore, partitionKey: string, rowKey: string, etag?: string) {
+async function deleteIfThere(
+  store: TableStore,
+  table: TotalsTable,
+  partitionKey: string,
+  rowKey: string,
+  etag?: string,
+) {
   await store
-    .deleteEntity(TABLES.totals, partitionKey, rowKey, etag ? { etag } : {})
+    .deleteEntity(table, partitionKey, rowKey, etag ? { etag } : {})
     .catch((error: unknown) => {
       if (!(error instanceof NotFoundError)) throw error;
     });
@@ -618,12 +659,12 @@ export async function recordReceiptWrites(
   now: Date = new Date(),
   written: WrittenItems = new Map(),
 ): Promise<'updated' | 'rebuilt' | 'noted'> {
-  const summary = totalsPartition(userId, 'summary');
-  // The markers and the first receipt's contribution row, in one read.
+  const markers = markersPartition(userId);
+  // The markers and the first receipt's contribution row, in one read of TotalsApplied.
   const firstName = fileNames[0];
-  const [ready, building, first] = await store.getEntities(TABLES.totals, [
-    { partitionKey: summary, rowKey: READY_ROW },
-    { partitionKey: summary, rowKey: BUILDING_ROW },
+  const [ready, building, first] = await store.getEntities(TABLES.totalsApplied, [
+    { partitionKey: markers, rowKey: READY_ROW },
+    { partitionKey: markers, rowKey: BUILDING_ROW },
     ...(firstName === undefined
       ? []
       : [{ partitionKey: appliedPartition(userId, firstName), rowKey: firstName }]),
@@ -638,12 +679,12 @@ export async function recordReceiptWrites(
   const abandoned =
     building && !(now.getTime() - Date.parse(String(building.started_at ?? '')) <= TOTALS_BUILD_LEASE_MS);
   if (!building || abandoned) {
-    const lease: TableEntity = { partitionKey: summary, rowKey: BUILDING_ROW, started_at: now.toISOString() };
+    const lease: TableEntity = { partitionKey: markers, rowKey: BUILDING_ROW, started_at: now.toISOString() };
     let etag: string | null = null;
     try {
       ({ etag } = building
-        ? await store.updateEntity(TABLES.totals, lease, 'Replace', { etag: building.etag })
-        : await store.createEntity(TABLES.totals, lease));
+        ? await store.updateEntity(TABLES.totalsApplied, lease, 'Replace', { etag: building.etag })
+        : await store.createEntity(TABLES.totalsApplied, lease));
     } catch (error) {
       if (!raced(error)) throw error; // another writer took the lease first
     }
@@ -652,18 +693,18 @@ export async function recordReceiptWrites(
         await rebuildReportTotals(store, userId, etag);
       } catch (error) {
         // Give the lease back, so the next write builds again at once.
-        await deleteIfThere(store, summary, BUILDING_ROW, etag).catch(() => undefined);
+        await deleteIfThere(store, TABLES.totalsApplied, markers, BUILDING_ROW, etag).catch(() => undefined);
         throw error;
       }
       return 'rebuilt';
     }
   }
   for (const fileName of fileNames) {
-    await store.upsertEntity(TABLES.totals, { partitionKey: summary, rowKey: `${DIRTY_PREFIX}${fileName}` });
+    await store.upsertEntity(TABLES.totalsApplied, { partitionKey: markers, rowKey: `${DIRTY_PREFIX}${fileName}` });
   }
-  const [readyNow, buildingNow] = await store.getEntities(TABLES.totals, [
-    { partitionKey: summary, rowKey: READY_ROW },
-    { partitionKey: summary, rowKey: BUILDING_ROW },
+  const [readyNow, buildingNow] = await store.getEntities(TABLES.totalsApplied, [
+    { partitionKey: markers, rowKey: READY_ROW },
+    { partitionKey: markers, rowKey: BUILDING_ROW },
   ]);
   if (readyNow && !buildingNow) {
     for (const fileName of fileNames) {
@@ -683,16 +724,16 @@ export async function invalidateReportTotals(store: TableStore, userId: string):
 async function deleteReadyMarkers(store: TableStore, userId: string): Promise<void> {
   const summary = totalsPartition(userId, 'summary');
   await Promise.all([
-    deleteIfThere(store, summary, READY_ROW),
-    deleteIfThere(store, summary, EARLIER_READY_ROW),
+    deleteIfThere(store, TABLES.totalsApplied, markersPartition(userId), READY_ROW),
+    ...EARLIER_READY_ROWS.map((rowKey) => deleteIfThere(store, TABLES.totals, summary, rowKey)),
   ]);
 }
 
 /**
  * Builds the user's totals from all their rows, while holding the `building` row (see
- * {@link recordReceiptWrites}): removes the user's other totals rows, writes one aggregate row per
- * merchant, brand, corporation and month and one contribution row per receipt, then the `ready`
- * marker, and gives up the `building` row. Receipts written meanwhile left a `dirty` note each,
+ * {@link recordReceiptWrites}): removes the user's other totals rows (of any layout), writes one
+ * aggregate row per merchant, brand, corporation and month (Totals) and one contribution row per
+ * receipt (TotalsApplied), then the `ready` marker, and gives up the `building` row. Receipts written meanwhile left a `dirty` note each,
  * applied last with {@link updateReceiptTotals}, which is idempotent. Costs as much as a full report
  * rebuild plus one write per aggregate row and per 100 receipts.
  */
@@ -701,9 +742,9 @@ export async function rebuildReportTotals(
   userId: string,
   buildingEtag: string,
 ): Promise<void> {
-  const summary = totalsPartition(userId, 'summary');
+  const markers = markersPartition(userId);
   const repo = new ReceiptRepository(store);
-  await deleteReportTotals(store, userId, { partitionKey: summary, rowKey: BUILDING_ROW });
+  await deleteReportTotals(store, userId, { partitionKey: markers, rowKey: BUILDING_ROW });
   const receipts = await repo.listReceipts(userId);
   const items = await repo.listItemsOfReceipts(userId, receipts);
   const itemsOf = new Map<string, ItemRow[]>();
@@ -713,7 +754,7 @@ export async function rebuildReportTotals(
     else itemsOf.set(item.receipt_id, [item]);
   }
   const whole: Contribution = {};
-  const rows: TableEntity[] = [];
+  const appliedRows: TableEntity[] = [];
   for (const receipt of receipts) {
     const contribution = contributionOf(receipt, itemsOf.get(receipt.receipt_id) ?? []);
     for (const [key, figures] of Object.entries(contribution)) addFigures(figuresOf(whole, key), figures, 1);
@@ -723,30 +764,33 @@ export async function rebuildReportTotals(
       pending_id: null,
     };
     putJson(entity, 'applied', contribution);
-    rows.push(entity);
+    appliedRows.push(entity);
   }
-  for (const [key, figures] of Object.entries(whole)) {
+  const aggregateRows = Object.entries(whole).map(([key, figures]) => {
     const { partitionKey, rowKey } = splitKey(userId, key);
-    rows.push(figuresToRow(partitionKey, rowKey, figures, []));
-  }
-  await inBatches(store, rows);
-  await store.upsertEntity(TABLES.totals, {
-    partitionKey: summary,
+    return figuresToRow(partitionKey, rowKey, figures, []);
+  });
+  await Promise.all([
+    inBatches(store, TABLES.totals, aggregateRows),
+    inBatches(store, TABLES.totalsApplied, appliedRows),
+  ]);
+  await store.upsertEntity(TABLES.totalsApplied, {
+    partitionKey: markers,
     rowKey: READY_ROW,
     built_at: new Date().toISOString(),
     receipts: receipts.length,
     layout: TOTALS_LAYOUT,
   });
-  await deleteIfThere(store, summary, BUILDING_ROW, buildingEtag);
-  const notes = await listAllEntities(store, TABLES.totals, { partitionKey: summary });
+  await deleteIfThere(store, TABLES.totalsApplied, markers, BUILDING_ROW, buildingEtag);
+  const notes = await listAllEntities(store, TABLES.totalsApplied, { partitionKey: markers });
   for (const note of notes.filter((r) => r.rowKey.startsWith(DIRTY_PREFIX))) {
     await updateReceiptTotals(store, userId, note.rowKey.slice(DIRTY_PREFIX.length));
-    await deleteIfThere(store, summary, note.rowKey);
+    await deleteIfThere(store, TABLES.totalsApplied, markers, note.rowKey);
   }
 }
 
 /** Upserts rows in transactions of up to 100 rows of one partition, four at a time. */
-async function inBatches(store: TableStore, rows: TableEntity[]): Promise<void> {
+async function inBatches(store: TableStore, table: TotalsTable, rows: TableEntity[]): Promise<void> {
   const byPartition = new Map<string, TableEntity[]>();
   for (const row of rows) {
     const list = byPartition.get(row.partitionKey);
@@ -763,7 +807,7 @@ async function inBatches(store: TableStore, rows: TableEntity[]): Promise<void> 
       while (next < batches.length) {
         const batch = batches[next++]!;
         await store.submitTransaction(
-          TABLES.totals,
+          table,
           batch.map((r): TransactionAction => ['upsert', r, 'Replace']),
         );
       }

@@ -312,7 +312,7 @@ export async function incrementalTotals(store: TableStore, userId: string) {
 
 /** Every contribution row left with a change in progress (there must be none after the writes). */
 export async function pendingChanges(store: TableStore, userId: string): Promise<string[]> {
-  const rows = await listAllEntities(store, TABLES.totals, { partitionKeyPrefix: `${userId}~applied~` });
+  const rows = await listAllEntities(store, TABLES.totalsApplied, { partitionKeyPrefix: `${userId}~applied~` });
   return rows.filter((r) => typeof r.pending_id === 'string').map((r) => r.rowKey);
 }
 
@@ -336,7 +336,7 @@ export function heldUntilAllRead(
     setTimeout(resolve, 5000).unref();
   });
   const aggregate = (table: unknown, partitionKey: unknown) =>
-    table === TABLES.totals && typeof partitionKey === 'string' && !partitionKey.includes('~applied~');
+    table === TABLES.totals && typeof partitionKey === 'string';
   const held: TableStore = Object.create(store) as TableStore;
   held.getEntities = async <T extends TableEntity = TableEntity>(
     table: string,

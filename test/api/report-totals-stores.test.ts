@@ -11,6 +11,7 @@ import {
   itemIdFor,
   itemToRow,
   listAllEntities,
+  merchantRowsFromTotals,
   receiptIdFor,
   silentLogger,
   recordReceiptWrites,
@@ -211,27 +212,23 @@ for (const backend of backends) {
       expect(await pendingChanges(store, user)).toEqual([]);
     });
 
-    it('rebuild totals kept in the earlier layout (one contribution partition per user) at the next write', async () => {
+    it('rebuild totals kept in the first layout (one contribution partition per user) at the next write', async () => {
       const user = 'layoutUser';
       const receipts = generatedReceipts('layout', 12, 2);
       await seedReceipts(store, user, receipts);
       expect(await recordReceiptWrites(store, user, [])).toBe('rebuilt');
-      // As the earlier layout left them: every contribution row in `<user>~applied`, and a `ready`
-      // row without a layout.
-      const applied = await listAllEntities(store, TABLES.totals, { partitionKeyPrefix: `${user}~applied~` });
+      const applied = await listAllEntities(store, TABLES.totalsApplied, {
+        partitionKeyPrefix: `${user}~applied~`,
+      });
       expect(new Set(applied.map((r) => r.partitionKey)).size).toBeGreaterThan(1);
-      // An older version's build removes the summary rows (this layout's marker among them) but not
-      // the sharded contribution rows it does not know: one is left behind here.
-      for (const { etag: _etag, ...row } of applied.slice(1)) {
-        await store.upsertEntity(TABLES.totals, { ...row, partitionKey: `${user}~applied` }, 'Replace');
-        await store.deleteEntity(TABLES.totals, row.partitionKey, row.rowKey);
+      // As the first layout left them: every contribution row in Totals' `<user>~applied`, and a
+      // `ready` row without a layout; layout 2 left a sharded contribution row behind in Totals.
+      await store.deleteEntity(TABLES.totalsApplied, `${user}~markers`, 'ready~3');
+      for (const [i, { etag: _etag, ...row }] of applied.entries()) {
+        const partitionKey = i === 0 ? row.partitionKey : `${user}~applied`;
+        await store.upsertEntity(TABLES.totals, { ...row, partitionKey }, 'Replace');
+        await store.deleteEntity(TABLES.totalsApplied, row.partitionKey, row.rowKey);
       }
-      await store.upsertEntity(
-        TABLES.totals,
-        { ...applied[0]!, etag: undefined, partitionKey: `${user}~applied` },
-        'Replace',
-      );
-      await store.deleteEntity(TABLES.totals, `${user}~summary`, 'ready~2');
       await store.upsertEntity(
         TABLES.totals,
         {
@@ -250,9 +247,12 @@ for (const backend of backends) {
       const row = (await repo.getReceipt(user, receiptIdFor(user, edited!.fileName)))!;
       await repo.saveReceipt({ ...row, total_amount: (row.total_amount ?? 0) + 10 });
       expect(await recordReceiptWrites(store, user, [edited!.fileName])).toBe('rebuilt');
-      expect(await listAllEntities(store, TABLES.totals, { partitionKey: `${user}~applied` })).toEqual([]);
+      expect(await listAllEntities(store, TABLES.totals, { partitionKeyPrefix: `${user}~applied` })).toEqual(
+        [],
+      );
+      expect(await store.getEntity(TABLES.totals, `${user}~summary`, 'ready')).toBeNull();
       expect(
-        await listAllEntities(store, TABLES.totals, { partitionKeyPrefix: `${user}~applied~` }),
+        await listAllEntities(store, TABLES.totalsApplied, { partitionKeyPrefix: `${user}~applied~` }),
       ).toHaveLength(12);
       expect(await incrementalTotals(store, user)).toEqual(await recomputedTotals(store, user));
       // And the next write is an update again.
@@ -261,19 +261,111 @@ for (const backend of backends) {
       expect(await incrementalTotals(store, user)).toEqual(await recomputedTotals(store, user));
     });
 
+    it("rebuild a user's layout-2 totals (all in Totals) into the two tables at the next write, leaving nothing of layout 2", async () => {
+      const user = 'layoutTwoUser';
+      const receipts = generatedReceipts('two', 14, 2);
+      await seedReceipts(store, user, receipts);
+      expect(await recordReceiptWrites(store, user, [])).toBe('rebuilt');
+      // As layout 2 keeps them: the contribution rows in Totals (same partitions), the markers in
+      // Totals' `<user>~summary`, no layout rows; a build's lease and a note left over too.
+      const applied = await listAllEntities(store, TABLES.totalsApplied, {
+        partitionKeyPrefix: `${user}~applied~`,
+      });
+      expect(applied).toHaveLength(14);
+      for (const { etag: _etag, ...row } of applied) {
+        await store.upsertEntity(TABLES.totals, row, 'Replace');
+        await store.deleteEntity(TABLES.totalsApplied, row.partitionKey, row.rowKey);
+      }
+      await store.deleteEntity(TABLES.totalsApplied, `${user}~markers`, 'ready~3');
+      for (const kind of ['merchants', 'brands', 'corporations', 'months', 'summary']) {
+        await store.deleteEntity(TABLES.totals, `${user}~${kind}`, '~layout~3');
+      }
+      const summary = `${user}~summary`;
+      await store.upsertEntity(TABLES.totals, { partitionKey: summary, rowKey: 'ready~2', layout: 2 });
+      await store.upsertEntity(TABLES.totals, {
+        partitionKey: summary,
+        rowKey: 'building',
+        started_at: '2020-01-01T00:00:00Z',
+      });
+      await store.upsertEntity(TABLES.totals, {
+        partitionKey: summary,
+        rowKey: `dirty~${receipts[3]!.fileName}`,
+      });
+      expect(await reportTotalsReady(store, user)).toBe(false);
+
+      const repo = new ReceiptRepository(store);
+      const row = (await repo.getReceipt(user, receiptIdFor(user, receipts[0]!.fileName)))!;
+      await repo.saveReceipt({ ...row, total_amount: (row.total_amount ?? 0) + 7 });
+      expect(await recordReceiptWrites(store, user, [receipts[0]!.fileName])).toBe('rebuilt');
+      // Nothing of layout 2 is left in Totals: only aggregate rows (and this layout's rows).
+      expect(await listAllEntities(store, TABLES.totals, { partitionKeyPrefix: `${user}~applied` })).toEqual(
+        [],
+      );
+      const summaryRows = await listAllEntities(store, TABLES.totals, { partitionKey: summary });
+      expect(summaryRows.map((r) => r.rowKey).sort()).toEqual(['items', 'receipts', '~layout~3']);
+      // The bookkeeping is in TotalsApplied.
+      expect(
+        await listAllEntities(store, TABLES.totalsApplied, { partitionKeyPrefix: `${user}~applied~` }),
+      ).toHaveLength(14);
+      const markers = await listAllEntities(store, TABLES.totalsApplied, { partitionKey: `${user}~markers` });
+      expect(markers.map((r) => r.rowKey)).toEqual(['ready~3']);
+      expect(await reportTotalsReady(store, user)).toBe(true);
+      expect(await incrementalTotals(store, user)).toEqual(await recomputedTotals(store, user));
+      await repo.saveReceipt({ ...row, total_amount: (row.total_amount ?? 0) + 9 });
+      expect(await recordReceiptWrites(store, user, [receipts[0]!.fileName])).toBe('updated');
+      expect(await incrementalTotals(store, user)).toEqual(await recomputedTotals(store, user));
+    });
+
+    it('do not take aggregates that code of layout 2 rebuilt meanwhile for their own', async () => {
+      const user = 'besideUser';
+      const receipts = generatedReceipts('beside', 6, 2);
+      await seedReceipts(store, user, receipts);
+      expect(await recordReceiptWrites(store, user, [])).toBe('rebuilt');
+      // Layout 2's build, run by the other version during a deploy: it lists its partitions in Totals
+      // and deletes them whole, then writes its aggregate and contribution rows and `ready~2` there.
+      for (const kind of ['merchants', 'brands', 'corporations', 'months', 'summary']) {
+        for (const { etag: _etag, ...row } of await listAllEntities(store, TABLES.totals, {
+          partitionKey: `${user}~${kind}`,
+        })) {
+          await store.deleteEntity(TABLES.totals, row.partitionKey, row.rowKey);
+          if (row.rowKey !== '~layout~3') await store.upsertEntity(TABLES.totals, row, 'Replace');
+        }
+      }
+      await store.upsertEntity(TABLES.totals, {
+        partitionKey: `${user}~summary`,
+        rowKey: 'ready~2',
+        layout: 2,
+      });
+      // This layout's marker is still there, but the pages do not serve those rows…
+      expect(await reportTotalsReady(store, user)).toBe(true);
+      expect(await merchantRowsFromTotals(store, user)).toBeNull();
+      // …and the next write builds this layout's totals again, removing layout 2's marker.
+      const repo = new ReceiptRepository(store);
+      const row = (await repo.getReceipt(user, receiptIdFor(user, receipts[1]!.fileName)))!;
+      await repo.saveReceipt({ ...row, total_amount: (row.total_amount ?? 0) + 3 });
+      expect(await recordReceiptWrites(store, user, [receipts[1]!.fileName])).toBe('rebuilt');
+      expect(await store.getEntity(TABLES.totals, `${user}~summary`, 'ready~2')).toBeNull();
+      expect(await incrementalTotals(store, user)).toEqual(await recomputedTotals(store, user));
+      expect(await pendingChanges(store, user)).toEqual([]);
+    });
+
     it('mark totals ready with a row of their layout, which code of an earlier layout does not read as its own', async () => {
       const user = 'markerUser';
       await seedReceipts(store, user, generatedReceipts('marker', 3, 2));
       expect(await recordReceiptWrites(store, user, [])).toBe('rebuilt');
-      expect(await store.getEntity(TABLES.totals, `${user}~summary`, 'ready~2')).not.toBeNull();
-      // The row an earlier version looks for is absent: its writers build their own totals rather
-      // than apply a receipt to these, and its report routes use the report index.
+      expect(await store.getEntity(TABLES.totalsApplied, `${user}~markers`, 'ready~3')).not.toBeNull();
+      // The rows earlier versions look for are absent: their writers build their own totals rather
+      // than apply a receipt to these, and their report routes use the report index.
       expect(await store.getEntity(TABLES.totals, `${user}~summary`, 'ready')).toBeNull();
-      // An earlier version's marker left from before is removed with this one's when totals are
+      expect(await store.getEntity(TABLES.totals, `${user}~summary`, 'ready~2')).toBeNull();
+      // Earlier versions' markers left from before are removed with this one's when totals are
       // marked untrustworthy.
       await store.upsertEntity(TABLES.totals, { partitionKey: `${user}~summary`, rowKey: 'ready' });
+      await store.upsertEntity(TABLES.totals, { partitionKey: `${user}~summary`, rowKey: 'ready~2' });
       await invalidateReportTotals(store, user);
       expect(await store.getEntity(TABLES.totals, `${user}~summary`, 'ready')).toBeNull();
+      expect(await store.getEntity(TABLES.totals, `${user}~summary`, 'ready~2')).toBeNull();
+      expect(await store.getEntity(TABLES.totalsApplied, `${user}~markers`, 'ready~3')).toBeNull();
       expect(await reportTotalsReady(store, user)).toBe(false);
     });
 

@@ -261,7 +261,9 @@ describe('afterReceiptWrites', () => {
     });
     await seedReceipts(store, 'dan', receipts.slice(5));
     expect(await recordReceiptWrites(store, 'dan', [receipts[5]!.fileName])).toBe('noted');
-    expect(await store.getEntity(TABLES.totalsApplied, markers, `dirty~${receipts[5]!.fileName}`)).not.toBeNull();
+    expect(
+      await store.getEntity(TABLES.totalsApplied, markers, `dirty~${receipts[5]!.fileName}`),
+    ).not.toBeNull();
     // That build was abandoned: a write after the lease takes it over and rebuilds everything.
     const later = new Date(Date.now() + 10 * 60_000);
     expect(await recordReceiptWrites(store, 'dan', [receipts[0]!.fileName], later)).toBe('rebuilt');

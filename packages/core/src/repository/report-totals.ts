@@ -104,6 +104,18 @@ const READY_ROW = `ready~${TOTALS_LAYOUT}`;
  * 2's): removed with this layout's, so their code stops trusting the totals and builds its own.
  */
 const EARLIER_READY_ROWS = ['ready', 'ready~2'];
+/**
+ * A row a build of this layout writes in each aggregate partition (Totals). Code of layout 2 keeps its
+ * markers in Totals and its build lists and deletes these partitions whole, this row with them: the
+ * aggregates are then its own, and this code, which keeps its marker in TotalsApplied, must not take
+ * them for its own. Without this row in the summary partition a writer builds the totals again, and
+ * without it in its partition a report page is served by the report index.
+ */
+const LAYOUT_ROW = `~layout~${TOTALS_LAYOUT}`;
+const AGGREGATE_KINDS = ['merchants', 'brands', 'corporations', 'months', 'summary'] as const;
+
+/** The aggregate rows were rebuilt by code of another layout since this layout's build. */
+class TotalsOfAnotherLayout extends Error {}
 /** Change ids an aggregate row remembers, so a change retried after a crash is applied once. */
 const RECENT_CHANGES = 64;
 const MAX_ATTEMPTS = 30;
@@ -398,17 +410,22 @@ function groupsOf(userId: string, delta: Contribution): RowChange[][] {
   return groups;
 }
 
-/** Reads every aggregate row the delta changes, in one call: what {@link applyChange} starts from. */
+/**
+ * Reads every aggregate row the delta changes, in one call: what {@link applyChange} starts from;
+ * with them the summary partition's {@link LAYOUT_ROW}, without which the rows are not this layout's.
+ */
 async function readRows(
   store: TableStore,
   userId: string,
   delta: Contribution,
 ): Promise<Map<string, StoredEntity | null>> {
   const keys = Object.keys(delta);
-  const rows = await store.getEntities(
-    TABLES.totals,
-    keys.map((key) => splitKey(userId, key)),
-  );
+  const rows = await store.getEntities(TABLES.totals, [
+    ...keys.map((key) => splitKey(userId, key)),
+    { partitionKey: totalsPartition(userId, 'summary'), rowKey: LAYOUT_ROW },
+  ]);
+  if (!rows[keys.length])
+    throw new TotalsOfAnotherLayout('the totals were rebuilt by code of another layout');
   return new Map(keys.map((key, i) => [key, rows[i] ?? null]));
 }
 
@@ -576,9 +593,10 @@ type TotalsTable = typeof TABLES.totals | typeof TABLES.totalsApplied;
  * `<user>~applied~*`) by prefix; in TotalsApplied the markers and the contribution rows.
  */
 const TOTALS_LISTINGS = (userId: string): [TotalsTable, ListOptions][] => [
-  ...(['merchants', 'brands', 'corporations', 'months', 'summary'] as const).map(
-    (kind): [TotalsTable, ListOptions] => [TABLES.totals, { partitionKey: totalsPartition(userId, kind) }],
-  ),
+  ...AGGREGATE_KINDS.map((kind): [TotalsTable, ListOptions] => [
+    TABLES.totals,
+    { partitionKey: totalsPartition(userId, kind) },
+  ]),
   [TABLES.totals, { partitionKeyPrefix: totalsPartition(userId, 'applied') }],
   [TABLES.totalsApplied, { partitionKey: markersPartition(userId) }],
   [TABLES.totalsApplied, { partitionKeyPrefix: totalsPartition(userId, 'applied') }],
@@ -598,7 +616,12 @@ export async function deleteReportTotals(
   for (const [table, listing] of TOTALS_LISTINGS(userId)) {
     const rows = (await listAllEntities(store, table, listing)).filter(
       (r) =>
-        !(keep && table === TABLES.totalsApplied && r.partitionKey === keep.partitionKey && r.rowKey === keep.rowKey),
+        !(
+          keep &&
+          table === TABLES.totalsApplied &&
+          r.partitionKey === keep.partitionKey &&
+          r.rowKey === keep.rowKey
+        ),
     );
     for (let i = 0; i < rows.length; i += 100) {
       const batch = rows.slice(i, i + 100);
@@ -629,11 +652,9 @@ async function deleteIfThere(
   rowKey: string,
   etag?: string,
 ) {
-  await store
-    .deleteEntity(table, partitionKey, rowKey, etag ? { etag } : {})
-    .catch((error: unknown) => {
-      if (!(error instanceof NotFoundError)) throw error;
-    });
+  await store.deleteEntity(table, partitionKey, rowKey, etag ? { etag } : {}).catch((error: unknown) => {
+    if (!(error instanceof NotFoundError)) throw error;
+  });
 }
 
 const BUILDING_ROW = 'building';
@@ -670,8 +691,21 @@ export async function recordReceiptWrites(
       : [{ partitionKey: appliedPartition(userId, firstName), rowKey: firstName }]),
   ]);
   if (ready && !building) {
-    for (const [i, fileName] of fileNames.entries()) {
-      await updateReceiptTotals(store, userId, fileName, i === 0 ? first : undefined, written.get(fileName));
+    try {
+      for (const [i, fileName] of fileNames.entries()) {
+        await updateReceiptTotals(
+          store,
+          userId,
+          fileName,
+          i === 0 ? first : undefined,
+          written.get(fileName),
+        );
+      }
+    } catch (error) {
+      if (!(error instanceof TotalsOfAnotherLayout)) throw error;
+      // Rebuilt by code of layout 2 running beside this one: this layout builds its own again.
+      await deleteReadyMarkers(store, userId);
+      return recordReceiptWrites(store, userId, fileNames, now, written);
     }
     return 'updated';
   }
@@ -700,7 +734,10 @@ export async function recordReceiptWrites(
     }
   }
   for (const fileName of fileNames) {
-    await store.upsertEntity(TABLES.totalsApplied, { partitionKey: markers, rowKey: `${DIRTY_PREFIX}${fileName}` });
+    await store.upsertEntity(TABLES.totalsApplied, {
+      partitionKey: markers,
+      rowKey: `${DIRTY_PREFIX}${fileName}`,
+    });
   }
   const [readyNow, buildingNow] = await store.getEntities(TABLES.totalsApplied, [
     { partitionKey: markers, rowKey: READY_ROW },
@@ -770,6 +807,13 @@ export async function rebuildReportTotals(
     const { partitionKey, rowKey } = splitKey(userId, key);
     return figuresToRow(partitionKey, rowKey, figures, []);
   });
+  for (const kind of AGGREGATE_KINDS) {
+    aggregateRows.push({
+      partitionKey: totalsPartition(userId, kind),
+      rowKey: LAYOUT_ROW,
+      layout: TOTALS_LAYOUT,
+    });
+  }
   await Promise.all([
     inBatches(store, TABLES.totals, aggregateRows),
     inBatches(store, TABLES.totalsApplied, appliedRows),
@@ -817,16 +861,21 @@ async function inBatches(store: TableStore, table: TotalsTable, rows: TableEntit
 
 // ---- Reading -----------------------------------------------------------------------------------------
 
-/** The aggregate rows of one kind of the user, without rows whose figures are all zero. */
+/**
+ * The aggregate rows of one kind of the user, without rows whose figures are all zero; null when the
+ * partition was not built in this layout (it lacks the {@link LAYOUT_ROW}).
+ */
 export async function listTotals(
   store: TableStore,
   userId: string,
   kind: TotalsKind,
-): Promise<{ rowKey: string; figures: Figures }[]> {
+): Promise<{ rowKey: string; figures: Figures }[] | null> {
   const rows: StoredEntity[] = await listAllEntities(store, TABLES.totals, {
     partitionKey: totalsPartition(userId, kind),
   });
+  if (!rows.some((row) => row.rowKey === LAYOUT_ROW)) return null;
   return rows
+    .filter((row) => row.rowKey !== LAYOUT_ROW)
     .filter((row) => kind !== 'summary' || row.rowKey === 'receipts' || row.rowKey === 'items')
     .map((row) => ({ rowKey: row.rowKey, figures: rowToFigures(row).figures }))
     .filter(({ figures }) => figures.n > 0);
@@ -882,15 +931,19 @@ function visitSpan(figures: Figures): { first: string | null; last: string | nul
   return { first: days[0] ?? null, last: days.at(-1) ?? null };
 }
 
-/** The merchants table's rows from the user's merchant totals and merchant rows (name, city). */
+/**
+ * The merchants table's rows from the user's merchant totals and merchant rows (name, city); null
+ * when the totals are not of this layout (so are the brands' and corporations' below).
+ */
 export async function merchantRowsFromTotals(
   store: TableStore,
   userId: string,
-): Promise<MerchantReportRow[]> {
+): Promise<MerchantReportRow[] | null> {
   const [totals, merchants] = await Promise.all([
     listTotals(store, userId, 'merchants'),
     new ReceiptRepository(store).listMerchants(userId),
   ]);
+  if (!totals) return null;
   const byId = new Map(merchants.map((m) => [m.merchant_id, m]));
   return totals.map(({ rowKey, figures }) => {
     const merchant = byId.get(rowKey);
@@ -910,28 +963,37 @@ export async function merchantRowsFromTotals(
 }
 
 /** The brands table's rows; a brand's corporation is the one most of its items name. */
-export async function brandRowsFromTotals(store: TableStore, userId: string): Promise<BrandReportRow[]> {
-  return (await listTotals(store, userId, 'brands')).map(({ rowKey, figures }) => ({
-    name: figures.label ?? rowKey,
-    owning_corporation: mostFrequent(figures.tags.corporations),
-    purchases: figures.n,
-    ...mainOf(figures),
-    totals_by_currency: totalsRecord(figures),
-  }));
+export async function brandRowsFromTotals(
+  store: TableStore,
+  userId: string,
+): Promise<BrandReportRow[] | null> {
+  const totals = await listTotals(store, userId, 'brands');
+  return (
+    totals?.map(({ rowKey, figures }) => ({
+      name: figures.label ?? rowKey,
+      owning_corporation: mostFrequent(figures.tags.corporations),
+      purchases: figures.n,
+      ...mainOf(figures),
+      totals_by_currency: totalsRecord(figures),
+    })) ?? null
+  );
 }
 
 /** The corporations table's rows, with the brands of theirs the user bought. */
 export async function corporationRowsFromTotals(
   store: TableStore,
   userId: string,
-): Promise<CorporationReportRow[]> {
-  return (await listTotals(store, userId, 'corporations')).map(({ rowKey, figures }) => ({
-    name: figures.label ?? rowKey,
-    brands: Object.keys(figures.tags.brands ?? {}).sort((a, b) => byText(a.toLowerCase(), b.toLowerCase())),
-    purchases: figures.n,
-    ...mainOf(figures),
-    totals_by_currency: totalsRecord(figures),
-  }));
+): Promise<CorporationReportRow[] | null> {
+  const totals = await listTotals(store, userId, 'corporations');
+  return (
+    totals?.map(({ rowKey, figures }) => ({
+      name: figures.label ?? rowKey,
+      brands: Object.keys(figures.tags.brands ?? {}).sort((a, b) => byText(a.toLowerCase(), b.toLowerCase())),
+      purchases: figures.n,
+      ...mainOf(figures),
+      totals_by_currency: totalsRecord(figures),
+    })) ?? null
+  );
 }
 
 /** Per-currency totals of one month or of all receipts / items, as a report's total rows show them. */
@@ -945,12 +1007,13 @@ export interface TotalsSummary {
   months: { month: string; receipts: number; totals: Record<string, number> }[];
 }
 
-/** The user's totals over all receipts and items, and per month. */
-export async function summaryFromTotals(store: TableStore, userId: string): Promise<TotalsSummary> {
+/** The user's totals over all receipts and items, and per month; null when not of this layout. */
+export async function summaryFromTotals(store: TableStore, userId: string): Promise<TotalsSummary | null> {
   const [summary, months] = await Promise.all([
     listTotals(store, userId, 'summary'),
     listTotals(store, userId, 'months'),
   ]);
+  if (!summary || !months) return null;
   const receipts = summary.find((r) => r.rowKey === 'receipts')?.figures ?? empty();
   const items = summary.find((r) => r.rowKey === 'items')?.figures ?? empty();
   return {

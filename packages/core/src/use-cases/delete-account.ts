@@ -105,7 +105,11 @@ export async function deleteAccount(
   rows += await deleteRows(store, TABLES.merchants, merchants);
   // The report totals, aggregates and bookkeeping (their partitions start with the user id, as items' do).
   rows += await deleteRows(store, TABLES.totals, await listAllEntities(store, TABLES.totals, prefix));
-  rows += await deleteRows(store, TABLES.totalsApplied, await listAllEntities(store, TABLES.totalsApplied, prefix));
+  rows += await deleteRows(
+    store,
+    TABLES.totalsApplied,
+    await listAllEntities(store, TABLES.totalsApplied, prefix),
+  );
 
   // 5. Push tokens the user owns. The owner rows are keyed by token hash, so they are found by a
   // filter over the owners partition; that reads other users' owner rows too, which only this rare

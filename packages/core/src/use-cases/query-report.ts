@@ -155,7 +155,8 @@ async function pageFromTotals<T extends SummaryTable>(
     new ReceiptRepository(store).getDataVersion(userId),
     TOTALS_ROWS[query.table](store, userId),
   ]);
-  if (!ready) return null;
+  // Totals of another layout, or aggregates rebuilt by code of another layout: the report index serves.
+  if (!ready || !rows) return null;
   return pageOf(query, version, (q) => ({
     summed: summed(q.table, rows as ReportRows[T][], searchWords(q.q)),
     sorted: false,

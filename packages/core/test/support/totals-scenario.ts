@@ -294,7 +294,7 @@ export async function recomputedTotals(store: TableStore, userId: string) {
   };
 }
 
-/** The same figures as the incremental totals hold them. */
+/** The same figures as the incremental totals hold them (which must be of this layout). */
 export async function incrementalTotals(store: TableStore, userId: string) {
   const [merchants, brands, corporations, summary] = await Promise.all([
     merchantRowsFromTotals(store, userId),
@@ -302,6 +302,9 @@ export async function incrementalTotals(store: TableStore, userId: string) {
     corporationRowsFromTotals(store, userId),
     summaryFromTotals(store, userId),
   ]);
+  if (!merchants || !brands || !corporations || !summary) {
+    throw new Error(`The totals of ${userId} are not of this layout (a partition lacks its layout row).`);
+  }
   return {
     merchants: merchants.sort(byKey((m) => m.merchant_id)),
     brands: brands.sort(byKey((b) => b.name)),
@@ -312,7 +315,9 @@ export async function incrementalTotals(store: TableStore, userId: string) {
 
 /** Every contribution row left with a change in progress (there must be none after the writes). */
 export async function pendingChanges(store: TableStore, userId: string): Promise<string[]> {
-  const rows = await listAllEntities(store, TABLES.totalsApplied, { partitionKeyPrefix: `${userId}~applied~` });
+  const rows = await listAllEntities(store, TABLES.totalsApplied, {
+    partitionKeyPrefix: `${userId}~applied~`,
+  });
   return rows.filter((r) => typeof r.pending_id === 'string').map((r) => r.rowKey);
 }
 

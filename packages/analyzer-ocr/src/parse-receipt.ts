@@ -398,11 +398,11 @@ function roundedTotal(
     const amounts = lineAmounts(lines[at]!);
     if (amounts.length === 0) continue;
     const value = amounts[amounts.length - 1]!.value;
-    const cents = Math.round(value * 100);
-    const moved = Math.abs(
-      Math.round(Math.abs(value - totalAbove.value) * 100) - Math.round(Math.abs(rounding) * 100),
-    );
-    if (moved === 0 && cents % 5 === 0 && value !== totalAbove.value) return { value, line: lines[at]! };
+    // In whole cents: the amount is the total moved by exactly the adjustment, to a multiple of 0.05.
+    const cents = (n: number) => Math.round(n * 100);
+    const movedBy = Math.abs(cents(value) - cents(totalAbove.value));
+    if (movedBy !== 0 && movedBy === cents(Math.abs(rounding)) && cents(value) % 5 === 0)
+      return { value, line: lines[at]! };
     return null;
   }
   return null;

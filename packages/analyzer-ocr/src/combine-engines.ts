@@ -15,13 +15,16 @@ const RUN_TOGETHER = /\p{L}{16,}/u;
 /**
  * Whether PaddleOCR's reading of the merchant's name stands on its own, without Tesseract reading
  * the heading: with the spaces it dropped put back it is a company name with its legal form
- * (`SDN BHD`, `S/B`, `LTD`…), no run of letters is several words still run together, and its line
- * was read with a confidence of at least 0.8. On the SROIE photos such names were as often right as
+ * (`SDN BHD`, `S/B`, `LTD`…), no run of letters is several words still run together, no known word
+ * had to be split from its neighbour (`(TAMAN DAYA)SDN BHD`: the line lost its spaces, maybe between
+ * other words too), and its line was read with a confidence of at least 0.8. On the SROIE photos such names were as often right as
  * the combined reading's, and 2 receipts in 3 have one.
  */
 export function paddleNameStands(paddle: ParsedReceipt): boolean {
   const name = respace(paddle.merchant.name);
   if (!name || RUN_TOGETHER.test(name)) return false;
+  // Words that had to be split apart show that the line lost its spaces, maybe between other words.
+  if (name !== paddle.merchant.name!.replace(/\s+/g, ' ').trim()) return false;
   return (
     LEGAL_ENTITY_RE.test(tidyMerchantName(name).toUpperCase()) &&
     (paddle.confidence['merchant.name'] ?? 0) >= OWN_NAME_CONFIDENCE
@@ -77,8 +80,10 @@ export function combineEngineReadings(
       tesseract.receipt.transaction_date,
     );
   }
-  // Both engines read the same name line: the more confident reading wins, when PaddleOCR kept (or
-  // got back) the spaces between the words (`POPULAR BOOK` where Tesseract read `FOFULAR BODE.`).
+  // Both engines read the same name line: the more confident reading's letters win, with the spaces
+  // between the words as Tesseract read them (`POPULAR BOOK` where Tesseract read `FOFULAR BODE.`;
+  // `SANYU STATIONERY SHOP` from PaddleOCR's `SANYU STATIONERYSHOP` and Tesseract's `SANYO STATIONERY
+  // SHOP`).
   const paddleName = paddle.merchant.name && tidyMerchantName(respace(paddle.merchant.name) ?? '');
   const sameNameLine =
     words === tesseract &&
@@ -89,7 +94,7 @@ export function combineEngineReadings(
     words === paddle
       ? { ...paddle.merchant, name: paddleName }
       : sameNameLine
-        ? { ...tesseract.merchant, name: paddleName }
+        ? { ...tesseract.merchant, name: spacedLike(paddleName, tesseract.merchant.name!) }
         : words.merchant;
   return {
     receipt,
@@ -123,7 +128,7 @@ export function respace(name: string | null): string | null {
 
 /**
  * Whether two readings of a name are the same printed line: their letters and digits (spaces aside)
- * differ in at most a quarter of the characters, and `b` has at least as many words as `a`.
+ * differ in at most a quarter of the characters.
  */
 function sameLine(a: string | null, b: string): boolean {
   if (!a) return false;
@@ -131,8 +136,56 @@ function sameLine(a: string | null, b: string): boolean {
   const x = bare(a);
   const y = bare(b);
   if (x.length < 4 || y.length < 4) return false;
-  const words = (t: string) => t.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
-  return words(b) >= words(a) && editDistance(x, y) <= Math.max(x.length, y.length) / 4;
+  return editDistance(x, y) <= Math.max(x.length, y.length) / 4;
+}
+
+/**
+ * `letters` (one reading of a line) with the spaces of `spaced` (another reading of the same line):
+ * the two are lined up character by character (spaces aside, case aside), and a space goes before
+ * each character of `letters` whose counterpart in `spaced` follows a space, or follows characters
+ * of `spaced` that `letters` lacks after a space (`BOOKTAK` and `BOOK TA .K` give `BOOK TA K`).
+ * PaddleOCR reads the letters of a heading better; Tesseract keeps the spaces between its words.
+ */
+export function spacedLike(letters: string, spaced: string): string {
+  const a = [...letters.replace(/\s+/g, '')];
+  const b: { char: string; spaceBefore: boolean }[] = [];
+  for (const [index, char] of [...spaced.trim()].entries())
+    if (!/\s/.test(char)) b.push({ char, spaceBefore: index > 0 && /\s/.test(spaced.trim()[index - 1]!) });
+  // Edit distance table, then a walk back through it for the pairing.
+  const same = (i: number, j: number) => a[i]!.toUpperCase() === b[j]!.char.toUpperCase();
+  const cost = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++)
+      cost[i]![j] = Math.min(
+        cost[i - 1]![j]! + 1,
+        cost[i]![j - 1]! + 1,
+        cost[i - 1]![j - 1]! + (same(i - 1, j - 1) ? 0 : 1),
+      );
+  // For each character of `letters`, whether a space goes before it.
+  const spaceBefore = Array.from({ length: a.length }, () => false);
+  let i = a.length;
+  let j = b.length;
+  let pending = false;
+  const steps: { i: number | null; j: number | null }[] = [];
+  while (i > 0 || j > 0) {
+    if (i > 0 && j > 0 && cost[i]![j] === cost[i - 1]![j - 1]! + (same(i - 1, j - 1) ? 0 : 1)) {
+      steps.push({ i: --i, j: --j });
+    } else if (j > 0 && (i === 0 || cost[i]![j] === cost[i]![j - 1]! + 1)) {
+      steps.push({ i: null, j: --j });
+    } else {
+      steps.push({ i: --i, j: null });
+    }
+  }
+  for (const step of steps.reverse()) {
+    if (step.j !== null && b[step.j]!.spaceBefore) pending = true;
+    if (step.i !== null) {
+      spaceBefore[step.i] = pending && step.i > 0;
+      pending = false;
+    }
+  }
+  return a.map((char, index) => (spaceBefore[index] ? ' ' : '') + char).join('');
 }
 
 /** Levenshtein distance: the fewest single-character insertions, deletions and substitutions. */

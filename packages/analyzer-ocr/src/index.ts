@@ -15,7 +15,7 @@ export {
   type PaddleLine,
 } from './paddle-ocr';
 export { HEADING_SHARE, imageTop } from './receipt-header';
-export { combineEngineReadings, paddleNameStands, respace } from './combine-engines';
+export { combineEngineReadings, paddleNameStands, respace, spacedLike } from './combine-engines';
 export { parseReceiptText, guessCountry, type ParsedReceipt, type ParseOptions } from './parse-receipt';
 export { READING_PLAN, mergeReadings, readingsAgree, type Reading, type ReadingPlan } from './merge-readings';
 export { prepareImage, sniffImageType, type Rendering, type PreparedImage } from './preprocess';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { combineEngineReadings, paddleNameStands, parseReceiptText, respace } from '../src';
+import { combineEngineReadings, paddleNameStands, parseReceiptText, respace, spacedLike } from '../src';
 
 const paddle = parseReceiptText(
   ['SANSAMTRADINGCO', 'Date 25/12/20188:13:39PM', 'EZL A4 PAPER 1X 8.90 8.90', 'TOTAL RM 14.10'].join('\n'),
@@ -25,13 +25,14 @@ describe('combineEngineReadings', () => {
     const sure = parseReceiptText(lines('POPULAR BOOK CO. (M) SDN BHD'), { lineConfidences: [0.95, 0.95] });
     const unsure = parseReceiptText(lines('FOFULAR BODE. CO. (M) SDN BHD'), { lineConfidences: [0.7, 0.9] });
     expect(combineEngineReadings(sure, unsure).merchant.name).toBe('POPULAR BOOK CO. (M) SDN BHD');
-    // Tesseract surer, or PaddleOCR with words run together: Tesseract's name stays.
+    // Tesseract surer: its name stays.
     expect(combineEngineReadings(unsure, sure).merchant.name).toBe('POPULAR BOOK CO. (M) SDN BHD');
     const glued = parseReceiptText(lines('POPULARBOOKHOUSE (M) SDN BHD'), { lineConfidences: [0.99, 0.99] });
     const spaced = parseReceiptText(lines('FOFULAR BODE. HOUSE (M) SDN BHD'), {
       lineConfidences: [0.7, 0.9],
     });
-    expect(combineEngineReadings(glued, spaced).merchant.name).toBe('FOFULAR BODE. HOUSE (M) SDN BHD');
+    // PaddleOCR's letters with the spaces Tesseract kept.
+    expect(combineEngineReadings(glued, spaced).merchant.name).toBe('POPULAR BOOK HOUSE (M) SDN BHD');
     // Another line altogether is no correction of the name.
     const other = parseReceiptText(lines('TAMAN BERKELEY'), { lineConfidences: [0.99, 0.99] });
     expect(combineEngineReadings(other, unsure).merchant.name).toBe('FOFULAR BODE. CO. (M) SDN BHD');
@@ -56,10 +57,14 @@ describe('combineEngineReadings', () => {
       parseReceiptText([name, 'DATE 16/03/2018', 'TOTAL RM 44.30'].join('\n'), {
         lineConfidences: [confidence, 0.95, 0.95],
       });
-    const own = lines('KEDAIRUNCIT MAJU SDNBHD', 0.9);
+    const own = lines('KEDAI RUNCIT MAJU SDN BHD', 0.9);
     expect(paddleNameStands(own)).toBe(true);
     const alone = combineEngineReadings(own, null);
     expect(alone.merchant.name).toBe('KEDAI RUNCIT MAJU SDN BHD');
+    // With no heading read, the spaces PaddleOCR dropped before known words are put back.
+    expect(combineEngineReadings(lines('KEDAIRUNCIT MAJU SDNBHD', 0.9), null).merchant.name).toBe(
+      'KEDAI RUNCIT MAJU SDN BHD',
+    );
     expect(alone.receipt).toMatchObject({ total_amount: 44.3, transaction_date: '2018-03-16' });
     // Without a second reading nothing is confirmed by agreement.
     expect(alone.confidence['receipt.total_amount']).toBe(own.confidence['receipt.total_amount']);
@@ -71,11 +76,37 @@ describe('combineEngineReadings', () => {
     expect(paddleNameStands(lines('KEDAI RUNCIT MAJU', 0.99))).toBe(false);
     expect(paddleNameStands(lines('KEDAI RUNCIT MAJU SDN BHD', 0.6))).toBe(false);
     expect(paddleNameStands(lines('KEDAIRUNCITMAJUMASJAYA SDN BHD', 0.99))).toBe(false);
+    // A known word that had to be split from its neighbour: the line lost its spaces, maybe elsewhere too.
+    expect(paddleNameStands(lines('KEDAIRUNCIT MAJU SDNBHD', 0.99))).toBe(false);
+    expect(paddleNameStands(lines('BOOKTAK (TAMAN DAYA)SDN BHD', 0.99))).toBe(false);
+  });
+
+  it("reads the name with PaddleOCR's letters and Tesseract's spaces when both read the same line", () => {
+    const read = (name: string, confidence: number) =>
+      parseReceiptText([name, 'TOTAL RM 9.00'].join('\n'), { lineConfidences: [confidence, 0.95] });
+    const name = (paddleName: string, tesseractName: string) =>
+      combineEngineReadings(read(paddleName, 0.97), read(tesseractName, 0.87)).merchant.name;
+    expect(name('SANYU STATIONERYSHOP', 'SANYO STATIONERY SHOP')).toBe('SANYU STATIONERY SHOP');
+    expect(name('LIANHING STATIONERYSDNBHD', 'LIAN HING STATI0NERY SDN BHD')).toBe(
+      'LIAN HING STATIONERY SDN BHD',
+    );
   });
 
   it("falls back to Tesseract's reading when PaddleOCR found no total", () => {
     const none = parseReceiptText('SANSAMTRADINGCO');
     expect(combineEngineReadings(none, tesseract).receipt.total_amount).toBe(14.01);
+  });
+});
+
+describe('spacedLike', () => {
+  it("puts one reading's letters between the other reading's spaces", () => {
+    expect(spacedLike('SANYU STATIONERYSHOP', 'SANYO STATIONERY SHOP')).toBe('SANYU STATIONERY SHOP');
+    // A space that only one reading put inside a word goes.
+    expect(spacedLike('Guar dian Health', 'buardian Health')).toBe('Guardian Health');
+    // Characters only the spaced reading has carry their space to the next letter.
+    expect(spacedLike('BOOKTAK(TAMAN DAYA)', 'BOOK TA .K (TAMAN DAYA)')).toBe('BOOK TA K (TAMAN DAYA)');
+    // Letters only the first reading has keep their place.
+    expect(spacedLike('THREE STOOGES', 'HREE STOOGES')).toBe('THREE STOOGES');
   });
 });
 

@@ -28,14 +28,14 @@ const scope = (half: Half) => (half === 'all' ? {} : { split: half });
 const SROIE_FLOORS = {
   total: [50, 25, 25],
   date: [50, 25, 25],
-  company: [43, 22, 21],
+  company: [44, 22, 22],
 } as const;
 
 /** CORD: receipts with total and tax both right, and items matched in full: [whole, even, odd]. */
 const CORD_FLOORS = {
   totalAndTax: [45, 23, 22],
-  itemsMatched: [112, 47, 65],
-  itemF1: [0.9, 0.86, 0.94],
+  itemsMatched: [113, 48, 65],
+  itemF1: [0.91, 0.88, 0.94],
 } as const;
 
 describe('Textract mapping on the SROIE responses', () => {

@@ -49,8 +49,9 @@ import {
  * fees, balances, and last tax, subtotal, change and savings lines. Ties go to the value printed most
  * often, then to the one lowest on the page (the last one when there is no geometry).
  *
- * **Other fields.** Vendor: VENDOR_NAME (or NAME in the VENDOR group) with the highest confidence,
- * else a VENDOR_URL's domain. Address parts: STREET, CITY, ZIP_CODE, COUNTRY in the VENDOR group, or
+ * **Other fields.** Vendor: VENDOR_NAME (or NAME in the VENDOR group): a company with its legal form
+ * first (one printed apart before one that opens an address block; never one labelled as the owner),
+ * then the highest confidence; else a VENDOR_URL's domain. Address parts: STREET, CITY, ZIP_CODE, COUNTRY in the VENDOR group, or
  * ungrouped ones whose text lies inside VENDOR_ADDRESS (older responses have no groups). Date:
  * INVOICE_RECEIPT_DATE, else ORDER_DATE, else an OTHER field labelled as a date (not a due, birth or
  * expiry date); numeric dates are read month first for US and Philippine documents (by country or
@@ -59,6 +60,8 @@ import {
  * line (never a time alone, which may be opening hours). Tax: a TAX field labelled as the total
  * tax, else the sum of the distinct TAX fields. Currency: `Currency.Code` when Textract gives one,
  * else the marks printed with the amounts (a bare `$` only with a known country).
+ * Items: one per line item; when the items do not add up to the subtotal, one item's misread amount
+ * may be read back from a figure on its row ({@link amountsToSum}).
  * Multi-line values are joined with spaces; lines that are only punctuation at either end are dropped.
  * Confidences are the values' `ValueDetection.Confidence` scaled to 0..1.
  *
@@ -126,6 +129,10 @@ export function mapAnalyzeExpense(response: AnalyzeExpenseResponse | unknown): A
     note(`items.${index}.description`, mapped.descriptionField);
     note(`items.${index}.total_price`, mapped.priceField);
   }
+
+  const itemsTarget = subtotalField ? money(subtotalField.value, ctx) : total;
+  if (itemsTarget !== null)
+    mappedItems.splice(0, mappedItems.length, ...amountsToSum(mappedItems, itemsTarget));
 
   const currency =
     totalField?.currency ??
@@ -311,10 +318,23 @@ const OWNER_LABEL = /\b(owned|operated|managed)\s+by\b/i;
 function mapMerchant(summary: Field[], note: Note): MerchantParts {
   const names = summary.filter((f) => isVendorName(f) && f.value !== '');
   // The trading company (a name with its legal form) is who issued the receipt; a name labelled as
-  // the owner (`Owned By:`) is the company behind the shop, not the shop. Then the most confident.
+  // the owner (`Owned By:`) is the company behind the shop, not the shop. Of two companies, the one
+  // printed apart is the receipt's heading; one printed as the first line of an address block is a
+  // former name, a licensor or an operator (`Golden Arches Restaurants Sdn Bhd` / `Licensee of
+  // McDonald's` / the address, under the heading `Gerbang Alaf Restaurants Sdn Bhd`). Then the
+  // most confident.
+  const blockOpeners = new Set(
+    summary
+      .filter((f) => f.type === 'VENDOR_ADDRESS' || f.type === 'ADDRESS')
+      .map((f) => normKey(f.raw.split('\n')[0])),
+  );
   const rank = (f: Field) =>
     (OWNER_LABEL.test(f.label ?? '') ? -2 : 0) +
-    (LEGAL_ENTITY_RE.test(tidyMerchantName(f.value).toUpperCase()) ? 1 : 0);
+    (LEGAL_ENTITY_RE.test(tidyMerchantName(f.value).toUpperCase())
+      ? blockOpeners.has(normKey(f.value))
+        ? 0.5
+        : 1
+      : 0);
   let nameField: Field | undefined = names.reduce<Field | undefined>(
     (best, f) =>
       best === undefined ||
@@ -728,6 +748,39 @@ function mapLineItem(lineItem: LineItemFields, ctx: MoneyContext): MappedItem | 
     descriptionField,
     priceField,
   };
+}
+
+/**
+ * One item's misread amount (`€0.000` for `60.000`) read back from the receipt's own arithmetic: when
+ * the items do not add up to `target` (the subtotal, else the total) and exactly one item's amount
+ * disagrees with its own quantity times unit price, the amount that makes them add up is taken, if
+ * it is a figure printed on that row: its unit price (then the row's one price was the amount, and
+ * the unit price is derived from it) or its quantity times unit price. Otherwise the items stay.
+ */
+export function amountsToSum(items: AnalyzedItem[], target: number): AnalyzedItem[] {
+  const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
+  const sum = roundMoney(items.reduce((s, i) => s + (i.total_price ?? 0), 0));
+  if (near(sum, target)) return items;
+  const odd = items.filter(
+    (i) =>
+      i.quantity !== null &&
+      i.unit_price !== null &&
+      i.total_price !== null &&
+      !near(i.total_price, roundMoney(i.quantity * i.unit_price)),
+  );
+  if (odd.length !== 1) return items;
+  const item = odd[0]!;
+  const needed = roundMoney(target - (sum - item.total_price!));
+  if (needed <= 0) return items;
+  const line = near(needed, roundMoney(item.quantity! * item.unit_price!))
+    ? { quantity: item.quantity, unitPrice: item.unit_price, total: needed }
+    : near(needed, item.unit_price!)
+      ? completeLinePrices({ quantity: item.quantity, unitPrice: null, total: needed })
+      : null;
+  if (!line) return items;
+  return items.map((i) =>
+    i === item ? { ...i, quantity: line.quantity, unit_price: line.unitPrice, total_price: line.total } : i,
+  );
 }
 
 /**

@@ -761,6 +761,38 @@ describe('mapAnalyzeExpense: receipt structure', () => {
     expect(misread.merchant.name).toBe('99 SPEED MART S/B');
   });
 
+  it('names the company printed apart over one that opens an address block (a former name, a licensor)', () => {
+    const summary = [
+      field('VENDOR_NAME', 'Golden Arches Restaurants Sdn Bhd', { confidence: 99.9 }),
+      field('VENDOR_NAME', "McDonald's", { confidence: 99.8 }),
+      field('VENDOR_NAME', 'Gerbang Alaf Restaurants Sdn Bhd', { confidence: 99.7 }),
+      field('TOTAL', '8.50'),
+    ];
+    const block = field(
+      'VENDOR_ADDRESS',
+      "Golden Arches Restaurants Sdn Bhd\nLicensee of McDonald's\nLevel 6, Bangunan TH\n47400 Petaling Jaya",
+    );
+    expect(mapAnalyzeExpense(expenseResponse({ summary: [...summary, block] })).merchant.name).toBe(
+      'Gerbang Alaf Restaurants Sdn Bhd',
+    );
+    // Without the address block to tell them apart, the surer reading.
+    expect(mapAnalyzeExpense(expenseResponse({ summary })).merchant.name).toBe(
+      'Golden Arches Restaurants Sdn Bhd',
+    );
+    // The only company opening the address block is still the company, over a brand.
+    const only = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [
+          field('VENDOR_NAME', 'KEDAI MAJU SDN BHD', { confidence: 90 }),
+          field('VENDOR_NAME', 'MAJU MART', { confidence: 99.9 }),
+          field('VENDOR_ADDRESS', 'KEDAI MAJU SDN BHD\nNO 5, JALAN MAWAR'),
+          field('TOTAL', '1.00'),
+        ],
+      }),
+    );
+    expect(only.merchant.name).toBe('KEDAI MAJU SDN BHD');
+  });
+
   it("completes a vendor name cut short of its legal form from the vendor address's first line", () => {
     const nameOf = (name: string, address: string) =>
       mapAnalyzeExpense(
@@ -778,6 +810,28 @@ describe('mapAnalyzeExpense: receipt structure', () => {
 });
 
 describe('mapAnalyzeExpense: item rows', () => {
+  it("reads back an item's misread amount from the subtotal when a figure on its row makes the items add up", () => {
+    const items = (price: string, subtotal: string) =>
+      mapAnalyzeExpense(
+        expenseResponse({
+          summary: [field('SUBTOTAL', subtotal, { label: 'Subtotal' }), field('TOTAL', '85.000')],
+          items: [
+            lineItem(['ITEM', '-TICKET CP'], ['QUANTITY', '2'], ['UNIT_PRICE', '60,000'], ['PRICE', price]),
+            lineItem(['ITEM', 'POPCORN'], ['QUANTITY', '1'], ['UNIT_PRICE', '25,000'], ['PRICE', '25,000']),
+          ],
+        }),
+      ).items.map((i) => [i.description, i.quantity, i.unit_price, i.total_price]);
+    // `€0.000` for 60.000: the row's one price was the amount; the unit price is derived from it.
+    expect(items('€0.000', '85.000')).toEqual([
+      ['-TICKET CP', 2, 30000, 60000],
+      ['POPCORN', 1, 25000, 25000],
+    ]);
+    // The quantity times the unit price, when that is what makes the items add up.
+    expect(items('€0.000', '145.000')[0]).toEqual(['-TICKET CP', 2, 60000, 120000]);
+    // No figure of the row makes them add up: the amount stays as read.
+    expect(items('€0.000', '99.000')[0]).toEqual(['-TICKET CP', 2, 60000, 0]);
+  });
+
   it('adds the line a name runs on to before its price line when Textract left it out', () => {
     const r = mapAnalyzeExpense(
       expenseResponse({

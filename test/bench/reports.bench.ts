@@ -13,11 +13,15 @@
  * size to the largest. The merchants, brands and corporations tables are read from the report
  * totals. Data is seeded through the repository (items in one transaction per receipt, as the worker
  * writes them), not OCR and not HTTP; the totals are then built once from those rows, as at a user's
- * first write after totals exist.
+ * first write after totals exist. dynalite runs in a process of its own, as Azurite does
+ * (BENCH_DYNALITE=inline: in the bench's own process, as before).
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   REPORT_TABLES,
@@ -339,8 +343,39 @@ async function benchAzure(): Promise<void> {
   }
 }
 
+/**
+ * dynalite in a process of its own (BENCH_DYNALITE=inline: in this one). DynamoDB is a service
+ * apart from the app, and Azurite runs as a process of its own here too; in this process, the
+ * database's rows (330,000 with the other users) would weigh on every garbage collection of the
+ * process measured.
+ */
+async function startDynaliteApart(): Promise<{ endpoint: string; stop(): Promise<void> }> {
+  if (process.env.BENCH_DYNALITE === 'inline') return startDynalite();
+  const script = join(dirname(fileURLToPath(import.meta.url)), 'soak/store-process.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', script, '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  const endpoint = await new Promise<string>((done, fail) => {
+    child.once('exit', (code) => fail(new Error(`dynalite exited (${code}) before it listened`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const ready = /SOAK_READY (\S+)/.exec(output);
+      if (ready) done(ready[1]!);
+    });
+  });
+  return {
+    endpoint,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
 async function benchDynamo(): Promise<void> {
-  const dynalite = await startDynalite();
+  const dynalite = await startDynaliteApart();
   const client = new DynamoDBClient({
     endpoint: dynalite.endpoint,
     region: 'us-east-1',

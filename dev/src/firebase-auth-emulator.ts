@@ -51,6 +51,8 @@ export interface AuthEmulator {
 const DEFAULT_PROJECT_ID = 'demo-receipts';
 const METADATA_FILE = 'firebase-export-metadata.json';
 const OUTPUT_LINES_KEPT = 40;
+/** What firebase-tools prints once every emulator has started and imported its saved data. */
+const ALL_READY = /All emulators ready/;
 const START_ATTEMPTS_ON_FREE_PORTS = 3;
 
 /**
@@ -109,7 +111,8 @@ async function startOnce(options: AuthEmulatorOptions): Promise<AuthEmulator> {
     projectId,
     '--non-interactive',
   ];
-  if (existsSync(join(dataDir, METADATA_FILE))) args.push('--import', dataDir);
+  const importing = existsSync(join(dataDir, METADATA_FILE));
+  if (importing) args.push('--import', dataDir);
   args.push('--export-on-exit', dataDir);
 
   // In its own process group (detached) so a terminal's Ctrl-C reaches only us and we can stop it cleanly.
@@ -130,21 +133,32 @@ async function startOnce(options: AuthEmulatorOptions): Promise<AuthEmulator> {
       FIREBASE_AUTH_EMULATOR_HOST: undefined,
     },
   });
+  // The Auth emulator answers as soon as it listens, before firebase-tools has imported the saved
+  // accounts into it; it says "All emulators ready" once that is done.
+  let allReady = false;
+  let recent = '';
   const child = superviseChild(spawned, {
     keepLines: OUTPUT_LINES_KEPT,
-    echo: options.silent
-      ? undefined
-      : (text) => {
-          for (const line of text.split('\n')) {
-            if (line.trim() !== '') process.stderr.write(`[auth-emulator] ${line}\n`);
-          }
-        },
+    echo: (text) => {
+      recent = (recent + text).slice(-500);
+      if (ALL_READY.test(recent)) allReady = true;
+      if (options.silent) return;
+      for (const line of text.split('\n')) {
+        if (line.trim() !== '') process.stderr.write(`[auth-emulator] ${line}\n`);
+      }
+    },
   });
   const { output } = child;
   const cleanUp = () => rm(workDir, { recursive: true, force: true });
 
   try {
-    await waitUntilReady(`http://${host}/`, child.exit, child.exited, options.startTimeoutMs ?? 120_000);
+    await waitUntilReady(
+      `http://${host}/`,
+      () => !importing || allReady,
+      child.exit,
+      child.exited,
+      options.startTimeoutMs ?? 120_000,
+    );
   } catch (error) {
     await child.kill();
     await cleanUp();
@@ -210,8 +224,13 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolveDelay) => setTimeout(resolveDelay, ms));
 }
 
+/**
+ * Waits until the emulator answers that it is ready and `imported()` holds (the saved accounts are
+ * in: a sign-in before that would be told the account does not exist).
+ */
 async function waitUntilReady(
   url: string,
+  imported: () => boolean,
   exit: Promise<void>,
   hasExited: () => boolean,
   timeoutMs: number,
@@ -223,7 +242,7 @@ async function waitUntilReady(
       const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
       if (response.ok) {
         const body = (await response.json()) as { authEmulator?: { ready?: boolean } };
-        if (body.authEmulator?.ready) return;
+        if (body.authEmulator?.ready && imported()) return;
       }
     } catch {
       // Not listening yet.

@@ -136,12 +136,13 @@ async function startOnce(options: AuthEmulatorOptions): Promise<AuthEmulator> {
   // The Auth emulator answers as soon as it listens, before firebase-tools has imported the saved
   // accounts into it; it says "All emulators ready" once that is done.
   let allReady = false;
-  let recent = '';
+  // The end of each stream's output, so a line split over chunks is still seen whole.
+  const recent = { stdout: '', stderr: '' };
   const child = superviseChild(spawned, {
     keepLines: OUTPUT_LINES_KEPT,
-    echo: (text) => {
-      recent = (recent + text).slice(-500);
-      if (ALL_READY.test(recent)) allReady = true;
+    echo: (text, stream) => {
+      recent[stream] = (recent[stream] + text).slice(-500);
+      if (ALL_READY.test(recent[stream])) allReady = true;
       if (options.silent) return;
       for (const line of text.split('\n')) {
         if (line.trim() !== '') process.stderr.write(`[auth-emulator] ${line}\n`);
@@ -236,20 +237,27 @@ async function waitUntilReady(
   timeoutMs: number,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let answered = false;
   while (Date.now() < deadline) {
     if (hasExited()) throw new Error('the emulator process exited during start-up');
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
       if (response.ok) {
         const body = (await response.json()) as { authEmulator?: { ready?: boolean } };
-        if (body.authEmulator?.ready && imported()) return;
+        answered ||= body.authEmulator?.ready === true;
+        if (answered && imported()) return;
       }
     } catch {
       // Not listening yet.
     }
     await Promise.race([delay(250), exit]);
   }
-  throw new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`);
+  const seconds = Math.round(timeoutMs / 1000);
+  throw new Error(
+    answered
+      ? `it answered, but did not say within ${seconds} s that its saved accounts were imported`
+      : `no answer within ${seconds} s`,
+  );
 }
 
 /** Calls the emulator's Identity Toolkit REST API and turns its error codes into core errors. */

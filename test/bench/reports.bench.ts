@@ -17,7 +17,6 @@
  * (BENCH_DYNALITE=inline: in the bench's own process, as before).
  */
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -44,6 +43,7 @@ import { LocalBlobStore } from '@receipts/blob-local';
 import { AzureTableStore } from '@receipts/store-azure';
 import { DynamoTableStore, createStoreTable } from '@receipts/store-dynamo';
 import { startAzurite } from '../../dev/src/azurite';
+import { superviseChild } from '../../dev/src/child-process';
 import { startDynalite } from '../../dev/src/dynalite';
 import { generatedReceipts, seedReceipts, type SeedReceipt } from '../support/report-seed';
 
@@ -352,36 +352,31 @@ async function benchAzure(): Promise<void> {
 async function startDynaliteApart(): Promise<{ endpoint: string; stop(): Promise<void> }> {
   if (process.env.BENCH_DYNALITE === 'inline') return startDynalite();
   const script = join(dirname(fileURLToPath(import.meta.url)), 'soak/store-process.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', script, '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  const endpoint = await new Promise<string>((done, fail) => {
-    child.once('exit', (code) => fail(new Error(`dynalite exited (${code}) before it listened`)));
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const ready = /SOAK_READY (\S+)/.exec(output);
-      if (ready) done(ready[1]!);
-    });
-  });
-  return {
-    endpoint,
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
+  // Supervised: killed should the bench end abruptly, and stopped even when it died of a signal.
+  const child = superviseChild(
+    spawn(process.execPath, ['--import', 'tsx', script, '0'], { stdio: ['ignore', 'pipe', 'pipe'] }),
+    { keepLines: 40 },
+  );
+  const deadline = Date.now() + 60_000;
+  let ready: RegExpExecArray | null = null;
+  while (!(ready = /SOAK_READY (\S+)/.exec(child.output.join('\n')))) {
+    if (child.exited() || Date.now() > deadline) {
+      await child.kill();
+      throw new Error(`dynalite did not start in a process of its own:\n${child.output.join('\n')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { endpoint: ready[1]!, stop: () => child.stop('SIGTERM', 5_000) };
 }
 
 async function benchDynamo(): Promise<void> {
+  const blobDir = await mkdtemp(join(tmpdir(), 'bench-reports-dy-'));
   const dynalite = await startDynaliteApart();
   const client = new DynamoDBClient({
     endpoint: dynalite.endpoint,
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
-  const blobDir = await mkdtemp(join(tmpdir(), 'bench-reports-dy-'));
   try {
     await createStoreTable(client, 'receipts');
     await bench(

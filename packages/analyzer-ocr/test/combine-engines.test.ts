@@ -90,6 +90,13 @@ describe('combineEngineReadings', () => {
     expect(name('LIANHING STATIONERYSDNBHD', 'LIAN HING STATI0NERY SDN BHD')).toBe(
       'LIAN HING STATIONERY SDN BHD',
     );
+    // PaddleOCR kept its words (read too unsurely to stand alone) and Tesseract ran them together:
+    // PaddleOCR's reading as it is.
+    const kept = read('KEDAI RUNCIT MAJU SDN BHD', 0.79);
+    expect(paddleNameStands(kept)).toBe(false);
+    expect(combineEngineReadings(kept, read('KEDAIRUNCIT MAJU SDNBHD', 0.6)).merchant.name).toBe(
+      'KEDAI RUNCIT MAJU SDN BHD',
+    );
   });
 
   it("falls back to Tesseract's reading when PaddleOCR found no total", () => {
@@ -107,6 +114,8 @@ describe('spacedLike', () => {
     expect(spacedLike('BOOKTAK(TAMAN DAYA)', 'BOOK TA .K (TAMAN DAYA)')).toBe('BOOK TA K (TAMAN DAYA)');
     // Letters only the first reading has keep their place.
     expect(spacedLike('THREE STOOGES', 'HREE STOOGES')).toBe('THREE STOOGES');
+    // Characters outside the Basic Multilingual Plane count as one.
+    expect(spacedLike('A𝐁CD', 'A𝐁 C D')).toBe('A𝐁 C D');
   });
 });
 
@@ -115,5 +124,8 @@ describe('respace', () => {
     expect(respace('UNIHAKKAINTERNATIONALSDNBHD')).toBe('UNIHAKKA INTERNATIONAL SDN BHD');
     expect(respace('PERNIAGAANRIANG RIA')).toBe('PERNIAGAAN RIANG RIA');
     expect(respace('SINNATHAMBYHOLDINGSSDN.BHD.')).toBe('SINNATHAMBY HOLDINGS SDN. BHD.');
+    // Words made with MARKET stay whole.
+    expect(respace('MYDIN HYPERMARKET SDNBHD')).toBe('MYDIN HYPERMARKET SDN BHD');
+    expect(respace('GIANT SUPERMARKET')).toBe('GIANT SUPERMARKET');
   });
 });

@@ -1,4 +1,4 @@
-export { mapAnalyzeExpense, cleanText } from './map-expense';
+export { amountsToSum, mapAnalyzeExpense, cleanText } from './map-expense';
 export {
   MAX_PDF_PAGES,
   TextractAnalyzer,

@@ -51,8 +51,9 @@ import {
  *
  * **Other fields.** Vendor: VENDOR_NAME (or NAME in the VENDOR group): a company with its legal form
  * first (one printed apart before one that opens an address block; never one labelled as the owner),
- * then the highest confidence; else a VENDOR_URL's domain. Address parts: STREET, CITY, ZIP_CODE, COUNTRY in the VENDOR group, or
- * ungrouped ones whose text lies inside VENDOR_ADDRESS (older responses have no groups). Date:
+ * then the highest confidence; else a VENDOR_URL's domain. Address parts: STREET, CITY, ZIP_CODE,
+ * COUNTRY in the VENDOR group, or ungrouped ones whose text lies inside VENDOR_ADDRESS (older
+ * responses have no groups). Date:
  * INVOICE_RECEIPT_DATE, else ORDER_DATE, else an OTHER field labelled as a date (not a due, birth or
  * expiry date); numeric dates are read month first for US and Philippine documents (by country or
  * currency) or when another date on the document proves month-first order. Time: from the date fields,
@@ -60,8 +61,9 @@ import {
  * line (never a time alone, which may be opening hours). Tax: a TAX field labelled as the total
  * tax, else the sum of the distinct TAX fields. Currency: `Currency.Code` when Textract gives one,
  * else the marks printed with the amounts (a bare `$` only with a known country).
- * Items: one per line item; when the items do not add up to the subtotal, one item's misread amount
- * may be read back from a figure on its row ({@link amountsToSum}).
+ * Items: one per line item; when the items do not add up to the subtotal (or, with no subtotal and no
+ * tax, the total), one item's misread amount may be read back from a figure on its row
+ * ({@link amountsToSum}); its confidence is then at most 0.5.
  * Multi-line values are joined with spaces; lines that are only punctuation at either end are dropped.
  * Confidences are the values' `ValueDetection.Confidence` scaled to 0..1.
  *
@@ -130,9 +132,18 @@ export function mapAnalyzeExpense(response: AnalyzeExpenseResponse | unknown): A
     note(`items.${index}.total_price`, mapped.priceField);
   }
 
-  const itemsTarget = subtotalField ? money(subtotalField.value, ctx) : total;
-  if (itemsTarget !== null)
-    mappedItems.splice(0, mappedItems.length, ...amountsToSum(mappedItems, itemsTarget));
+  // A total with tax in it is no sum of the items.
+  const subtotal = subtotalField ? money(subtotalField.value, ctx) : null;
+  const itemsTarget = subtotal ?? (taxes.total === null ? total : null);
+  if (itemsTarget !== null) {
+    amountsToSum(mappedItems, itemsTarget).forEach((item, index) => {
+      if (item === mappedItems[index]) return;
+      // Read back from the arithmetic, not as printed.
+      const path = `items.${index}.total_price`;
+      confidence[path] = Math.min(confidence[path] ?? 1, 0.5);
+      mappedItems[index] = item;
+    });
+  }
 
   const currency =
     totalField?.currency ??
@@ -153,7 +164,7 @@ export function mapAnalyzeExpense(response: AnalyzeExpenseResponse | unknown): A
       receipt_type: null,
       country_region: country,
       total_amount: total,
-      subtotal: subtotalField ? money(subtotalField.value, ctx) : null,
+      subtotal,
       currency_code: currency,
       total_tax: taxes.total,
       transaction_date: dateField?.iso ?? null,
@@ -752,24 +763,30 @@ function mapLineItem(lineItem: LineItemFields, ctx: MoneyContext): MappedItem | 
 
 /**
  * One item's misread amount (`€0.000` for `60.000`) read back from the receipt's own arithmetic: when
- * the items do not add up to `target` (the subtotal, else the total) and exactly one item's amount
- * disagrees with its own quantity times unit price, the amount that makes them add up is taken, if
- * it is a figure printed on that row: its unit price (then the row's one price was the amount, and
- * the unit price is derived from it) or its quantity times unit price. Otherwise the items stay.
+ * the items do not add up to `target` (the subtotal, else a total without tax) and exactly one item's
+ * amount disagrees with its own quantity times unit price, the amount that makes them add up is
+ * taken, if it is a figure printed on that row: its unit price (then the row's one price was the
+ * amount, and the unit price is derived from it) or its quantity times unit price. Otherwise the
+ * items stay as read: also when any item's amount is unread (it may be the one missing), or when the
+ * odd item is a discount (a negative amount) or has no count or unit price above zero. Items that
+ * change are new objects; the others are returned as they are.
  */
 export function amountsToSum(items: AnalyzedItem[], target: number): AnalyzedItem[] {
   const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
-  const sum = roundMoney(items.reduce((s, i) => s + (i.total_price ?? 0), 0));
+  // An item whose amount was not read at all may be what is missing: nothing tells which.
+  if (items.some((i) => i.total_price === null)) return items;
+  const sum = roundMoney(items.reduce((s, i) => s + i.total_price!, 0));
   if (near(sum, target)) return items;
   const odd = items.filter(
     (i) =>
       i.quantity !== null &&
       i.unit_price !== null &&
-      i.total_price !== null &&
-      !near(i.total_price, roundMoney(i.quantity * i.unit_price)),
+      !near(i.total_price!, roundMoney(i.quantity * i.unit_price)),
   );
   if (odd.length !== 1) return items;
   const item = odd[0]!;
+  // A discount row (a negative amount under a positive unit price), or no count, is no misreading.
+  if (item.total_price! < 0 || item.quantity! <= 0 || item.unit_price! <= 0) return items;
   const needed = roundMoney(target - (sum - item.total_price!));
   if (needed <= 0) return items;
   const line = near(needed, roundMoney(item.quantity! * item.unit_price!))

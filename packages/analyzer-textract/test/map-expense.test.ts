@@ -1,6 +1,6 @@
 import { ValidationError } from '@receipts/core';
 import { describe, expect, it } from 'vitest';
-import { cleanText, mapAnalyzeExpense } from '../src';
+import { amountsToSum, cleanText, mapAnalyzeExpense } from '../src';
 import { expenseResponse, field, lineItem } from './expense-builder';
 
 const item = (description: string, price: string) => lineItem(['ITEM', description], ['PRICE', price]);
@@ -830,6 +830,44 @@ describe('mapAnalyzeExpense: item rows', () => {
     expect(items('€0.000', '145.000')[0]).toEqual(['-TICKET CP', 2, 60000, 120000]);
     // No figure of the row makes them add up: the amount stays as read.
     expect(items('€0.000', '99.000')[0]).toEqual(['-TICKET CP', 2, 60000, 0]);
+  });
+
+  it('marks an amount read back from the arithmetic as unsure, and never reads one back from a total with tax', () => {
+    const response = (summary: ReturnType<typeof field>[]) =>
+      mapAnalyzeExpense(
+        expenseResponse({
+          summary,
+          items: [
+            lineItem(['ITEM', 'TICKET'], ['QUANTITY', '2'], ['UNIT_PRICE', '30.00'], ['PRICE', '€0.00']),
+          ],
+        }),
+      );
+    const repaired = response([field('TOTAL', '60.00', { confidence: 99 })]);
+    expect(repaired.items[0]!.total_price).toBe(60);
+    expect(repaired.confidence['items.0.total_price']).toBeLessThanOrEqual(0.5);
+    // With tax, the total is no sum of the items: the amount stays as read.
+    const taxed = response([field('TOTAL', '60.00'), field('TAX', '5.45', { label: 'TAX' })]);
+    expect(taxed.items[0]!.total_price).toBe(0);
+  });
+
+  it('leaves discounts, uncounted rows and unread amounts as read', () => {
+    const item = (quantity: number | null, unit: number | null, amount: number | null) => ({
+      description: 'X',
+      quantity,
+      unit_price: unit,
+      total_price: amount,
+      product_identifier: null,
+    });
+    // A discount printed with its unit price positive: the subtotal before it is not the items' sum.
+    const discount = [item(1, 5, -5), item(1, 10, 10)];
+    expect(amountsToSum(discount, 15)).toBe(discount);
+    // An unread amount may be what is missing.
+    const unread = [item(3, 2, 5), item(1, 1, null)];
+    expect(amountsToSum(unread, 6)).toBe(unread);
+    const uncounted = [item(0, 5, 1)];
+    expect(amountsToSum(uncounted, 5)).toBe(uncounted);
+    // The repair itself, on the same shape.
+    expect(amountsToSum([item(2, 30, 0), item(1, 10, 10)], 70)[0]).toMatchObject({ total_price: 60 });
   });
 
   it('adds the line a name runs on to before its price line when Textract left it out', () => {

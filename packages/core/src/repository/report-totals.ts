@@ -623,24 +623,16 @@ export async function deleteReportTotals(
           r.rowKey === keep.rowKey
         ),
     );
-    for (let i = 0; i < rows.length; i += 100) {
-      const batch = rows.slice(i, i + 100);
-      // A batch holds rows of one partition (listings of one partition, or a prefix listed in order).
-      const partitions = new Set(batch.map((r) => r.partitionKey));
-      const deleteOne = async () => {
-        for (const r of batch) await deleteIfThere(store, table, r.partitionKey, r.rowKey);
-      };
-      if (partitions.size > 1) {
-        await deleteOne();
-        continue;
-      }
+    for (const batch of partitionBatches(rows)) {
       await store
         .submitTransaction(
           table,
           batch.map((r): TransactionAction => ['delete', { partitionKey: r.partitionKey, rowKey: r.rowKey }]),
         )
-        // A row another writer removed meanwhile fails the batch; delete the rest one by one.
-        .catch(deleteOne);
+        .catch(async () => {
+          // A row another writer removed meanwhile fails the batch; delete the rest one by one.
+          for (const r of batch) await deleteIfThere(store, table, r.partitionKey, r.rowKey);
+        });
     }
   }
 }
@@ -833,18 +825,24 @@ export async function rebuildReportTotals(
   }
 }
 
-/** Upserts rows in transactions of up to 100 rows of one partition, four at a time. */
-async function inBatches(store: TableStore, table: TotalsTable, rows: TableEntity[]): Promise<void> {
-  const byPartition = new Map<string, TableEntity[]>();
+/** Rows grouped by partition, in batches of up to 100: what one transaction may hold. */
+function partitionBatches<T extends { partitionKey: string }>(rows: T[]): T[][] {
+  const byPartition = new Map<string, T[]>();
   for (const row of rows) {
     const list = byPartition.get(row.partitionKey);
     if (list) list.push(row);
     else byPartition.set(row.partitionKey, [row]);
   }
-  const batches: TableEntity[][] = [];
+  const batches: T[][] = [];
   for (const list of byPartition.values()) {
     for (let i = 0; i < list.length; i += 100) batches.push(list.slice(i, i + 100));
   }
+  return batches;
+}
+
+/** Upserts rows in transactions of up to 100 rows of one partition, four at a time. */
+async function inBatches(store: TableStore, table: TotalsTable, rows: TableEntity[]): Promise<void> {
+  const batches = partitionBatches(rows);
   let next = 0;
   await Promise.all(
     Array.from({ length: 4 }, async () => {
@@ -962,16 +960,21 @@ export async function merchantRowsFromTotals(
   });
 }
 
-/** The brands table's rows; a brand's corporation is the one most of its items name. */
-export async function brandRowsFromTotals(
+/**
+ * The rows of a brands or corporations table: its name, purchases and totals, with what `more`
+ * adds; null when the totals are not of this layout.
+ */
+async function namedRowsFromTotals<T>(
   store: TableStore,
   userId: string,
-): Promise<BrandReportRow[] | null> {
-  const totals = await listTotals(store, userId, 'brands');
+  kind: 'brands' | 'corporations',
+  more: (figures: Figures) => T,
+) {
+  const totals = await listTotals(store, userId, kind);
   return (
     totals?.map(({ rowKey, figures }) => ({
       name: figures.label ?? rowKey,
-      owning_corporation: mostFrequent(figures.tags.corporations),
+      ...more(figures),
       purchases: figures.n,
       ...mainOf(figures),
       totals_by_currency: totalsRecord(figures),
@@ -979,21 +982,21 @@ export async function brandRowsFromTotals(
   );
 }
 
+/** The brands table's rows; a brand's corporation is the one most of its items name. */
+export function brandRowsFromTotals(store: TableStore, userId: string): Promise<BrandReportRow[] | null> {
+  return namedRowsFromTotals(store, userId, 'brands', (figures) => ({
+    owning_corporation: mostFrequent(figures.tags.corporations),
+  }));
+}
+
 /** The corporations table's rows, with the brands of theirs the user bought. */
-export async function corporationRowsFromTotals(
+export function corporationRowsFromTotals(
   store: TableStore,
   userId: string,
 ): Promise<CorporationReportRow[] | null> {
-  const totals = await listTotals(store, userId, 'corporations');
-  return (
-    totals?.map(({ rowKey, figures }) => ({
-      name: figures.label ?? rowKey,
-      brands: Object.keys(figures.tags.brands ?? {}).sort((a, b) => byText(a.toLowerCase(), b.toLowerCase())),
-      purchases: figures.n,
-      ...mainOf(figures),
-      totals_by_currency: totalsRecord(figures),
-    })) ?? null
-  );
+  return namedRowsFromTotals(store, userId, 'corporations', (figures) => ({
+    brands: Object.keys(figures.tags.brands ?? {}).sort((a, b) => byText(a.toLowerCase(), b.toLowerCase())),
+  }));
 }
 
 /** Per-currency totals of one month or of all receipts / items, as a report's total rows show them. */

@@ -52,6 +52,12 @@ const zones = [
     except: ['./core'],
     message: 'The web app imports only @receipts/core.',
   },
+  {
+    target: 'web/src',
+    from: ['packages/core/src/use-cases', 'packages/core/src/repository', 'packages/core/src/parsing'],
+    message:
+      "The web app imports only core's API contract (e.g. '@receipts/core/api-routes'), never its use cases, repository or parsing.",
+  },
   ...features.map((feature) => ({
     target: `web/src/features/${feature}`,
     from: 'web/src/features',
@@ -112,7 +118,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.{ts,tsx}'],
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
     plugins: { 'import-x': importX },
     settings: {
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
@@ -132,7 +138,7 @@ export default tseslint.config(
   },
   // The domain core imports no adapter and no SDK.
   {
-    files: ['packages/core/**/*.ts'],
+    files: ['packages/core/**/*.{ts,js,mjs}'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -148,9 +154,42 @@ export default tseslint.config(
       ],
     },
   },
+  // The core reads no configuration: the composition root does, and passes settings in.
+  {
+    files: ['packages/core/**/*.{ts,js,mjs}'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message:
+            'packages/core reads no environment: take the setting as a parameter from the composition root.',
+        },
+      ],
+    },
+  },
+  // Handlers are thin: they get their ports from the composition root and never build an SDK client.
+  {
+    files: ['lambdas/src/handlers/**/*.{ts,js,mjs}', 'lambdas/src/http/**/*.{ts,js,mjs}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: sdkPackages,
+              message:
+                'A handler never constructs an SDK client: take the port from the composition root (lambdas/src/composition.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Adapters import core and their own SDK, never each other.
   {
-    files: ['packages/*/src/**/*.ts'],
+    files: ['packages/*/src/**/*.{ts,js,mjs}'],
     ignores: ['packages/core/**'],
     rules: {
       'no-restricted-imports': [

@@ -16,6 +16,7 @@ export default defineConfig({
             'lambdas/**/*.test.ts',
             'dev/**/*.test.ts',
             'tools/**/*.test.ts',
+            'test/lint/**/*.test.ts',
           ],
           environment: 'node',
         },

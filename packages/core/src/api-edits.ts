@@ -5,7 +5,7 @@
  * STALE_EDIT_MESSAGE. No Node APIs here (the web app imports it for its forms).
  */
 import { z } from 'zod';
-import { idSchema, receiptIdSchema } from './api';
+import { idSchema, receiptIdSchema } from './api-ids';
 import { isCurrencyCode } from './parsing/currency';
 import { isoDate } from './parsing/parse-date';
 

@@ -5,6 +5,7 @@
  * imports without zod.
  */
 import { z } from 'zod';
+import { idSchema, receiptIdSchema } from './api-ids';
 import type { AppData, QueueEntry, User } from './entities';
 import type { ListBrandsAnswer, MerchantEditAnswer, ReanalyseAnswer, ReceiptEditAnswer } from './api-edits';
 import type { DashboardAnswer } from './dashboard-api';
@@ -19,14 +20,7 @@ import type { DeleteAccountAnswer } from './my-data-api';
 import type { RouteName } from './api-routes';
 
 export * from './api-routes';
-
-/** A Firebase uid or one of our generated ids: letters, digits, '-' and '_'. */
-export const idSchema = (label: string) =>
-  z
-    .string({ error: `${label} is required.` })
-    .min(1, `${label} is required.`)
-    .max(128, `${label} is too long.`)
-    .regex(/^[A-Za-z0-9_-]+$/, `${label} may contain only letters, digits, '-' and '_'.`);
+export { idSchema, receiptIdSchema } from './api-ids';
 
 /** A plain file name: no path separators, no traversal, no leading dot. */
 export const fileNameSchema = (label = 'fileName') =>
@@ -71,20 +65,6 @@ export const getImageQuery = z.object({
  * comes back as a PNG of its first page when the server can draw one, else as the PDF itself.
  */
 export type GetImageAnswer = string;
-
-/**
- * A receipt id: the owner's user id, '~', and the file name of the upload
- * (e.g. `Xy12~1700000000000-receipt.jpg`).
- */
-export const receiptIdSchema = (label = 'receiptId') =>
-  z
-    .string({ error: `${label} is required.` })
-    .min(1, `${label} is required.`)
-    .max(260, `${label} is too long.`)
-    .regex(
-      /^[A-Za-z0-9_-]+~[A-Za-z0-9][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*$/,
-      `${label} must be a receipt id as getAppData answers it (user id, '~', file name).`,
-    );
 
 export const deleteReceiptQuery = z.object({
   receiptId: receiptIdSchema('receiptId'),

@@ -4,7 +4,7 @@
  * No Node APIs here; the web app imports these for its call.
  */
 import { z } from 'zod';
-import { idSchema } from './api';
+import { idSchema } from './api-ids';
 import type { Receipt } from './entities';
 
 /** The periods Home can show: the current month, quarter or year, against the one before. */

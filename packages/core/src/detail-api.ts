@@ -5,7 +5,7 @@
  * report data (getAppData). No Node APIs here; the web app imports these for its calls.
  */
 import { z } from 'zod';
-import { idSchema, receiptIdSchema } from './api';
+import { idSchema, receiptIdSchema } from './api-ids';
 import { itemIdSchema } from './api-edits';
 import type { ReportItem, ReportMerchant, ReportReceipt } from './entities';
 

@@ -4,7 +4,7 @@
  * web app imports these for its calls and its URL state.
  */
 import { z } from 'zod';
-import { idSchema } from './api';
+import { idSchema } from './api-ids';
 import type { ReportItem, ReportReceipt } from './entities';
 
 /** The report tables the server pages. */

@@ -9,6 +9,8 @@ export class ApiError extends Error {
     message: string,
     readonly status: number,
     readonly code: string,
+    /** The receipt the answer is about (a duplicate upload names the earlier one). */
+    readonly receiptId?: string,
   ) {
     super(message);
   }
@@ -87,7 +89,8 @@ export async function apiRequest<R extends RouteName>(
     }
   }
   if (!response.ok) {
-    if (isErrorAnswer(json)) throw new ApiError(json.message, response.status, json.error || 'Error');
+    if (isErrorAnswer(json))
+      throw new ApiError(json.message, response.status, json.error || 'Error', json.receiptId);
     const reason = response.statusText ? ` ${response.statusText}` : '';
     throw new ApiError(`The server answered ${response.status}${reason}.`, response.status, 'HttpError');
   }

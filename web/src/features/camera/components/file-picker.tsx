@@ -106,7 +106,7 @@ export function FilePicker({ userId }: { userId: string }) {
     for (const [index, file] of picked.entries()) {
       show(index, { kind: 'sending' });
       try {
-        const outcome = await upload.mutateAsync({ userId, ...(await prepareFile(file)) });
+        const outcome = await upload.mutateAsync({ userId, ...(await prepareFile(file)), label: file.name });
         outcomes.push(outcome);
         show(index, { kind: 'done', outcome });
       } catch (failure) {

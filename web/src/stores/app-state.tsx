@@ -21,6 +21,8 @@ export interface AppMessage {
   title: string;
   /** The server's own words, when there are any. */
   detail?: string;
+  /** Where to go next about it (e.g. the receipt a duplicate is of). */
+  link?: { to: string; label: string };
 }
 
 /**

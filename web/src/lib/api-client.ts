@@ -97,10 +97,29 @@ export async function apiRequest<R extends RouteName>(
   return json as RouteAnswers[R];
 }
 
-/** The words to show a person for any error thrown by a call. */
+/**
+ * The words to show a person for any error thrown by a call. The server's messages are precise (and
+ * kept so in its logs and for developers); the ones written for a developer are put in plain words:
+ * a request the app built wrongly, an address cut short, a duplicate named by the server's file name.
+ */
 export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    // The server names the earlier upload by its stored file name, which means nothing to a person.
+    if (error.code === 'DuplicateImage') return error.message.replace(/ as "[^"]*"/, '');
+    if (error.code === 'InvalidRequest' && error.message.startsWith('Invalid query'))
+      return 'This address is incomplete or out of date (perhaps the link was cut short). Open the page again from Reports or the menu.';
+    if (error.code === 'InvalidRequest' && error.message.startsWith('Invalid '))
+      return 'Some of what was entered could not be accepted. Check the values and try again.';
+    if (error.code === 'HttpError' && error.status >= 500)
+      return 'Something went wrong on the server. Try again in a moment.';
+  }
   if (error instanceof Error && error.message) return error.message;
   return 'Something went wrong.';
+}
+
+/** The receipt an upload duplicates, when the server refused it as one. */
+export function duplicateOf(error: unknown): string | null {
+  return error instanceof ApiError && error.code === 'DuplicateImage' ? (error.receiptId ?? null) : null;
 }
 
 /**

@@ -153,7 +153,9 @@ describe('capture with no connection', () => {
     renderApp('/ReceiptImages', { state: signedInState() });
 
     const kept = await screen.findByRole('region', { name: 'On this device' });
-    expect(await within(kept).findByRole('alert')).toHaveTextContent(`Not uploaded: ${message}`);
+    expect(await within(kept).findByRole('alert')).toHaveTextContent(
+      `Not uploaded: ${message.replace(' as "1710000000001-receipt.png"', '')}`,
+    );
     expect(api.callsTo('POST', '/api/upload')).toHaveLength(1);
     expect(await screen.findByRole('link', { name: '1 scan needs attention' })).toBeInTheDocument();
     // A refused upload is not sent again by itself.

@@ -313,6 +313,9 @@ describe('Reports', () => {
       'GET /api/listQueue': [],
     });
     renderApp('/Reports?receiptsSort=colour', { state: signedInState() });
-    expect((await screen.findAllByRole('alert'))[0]).toHaveTextContent('sort must be one of date.');
+    // In words for a person, not the server's words for a developer.
+    const alert = (await screen.findAllByRole('alert'))[0]!;
+    expect(alert).toHaveTextContent('This address is incomplete or out of date');
+    expect(alert).not.toHaveTextContent('Invalid query');
   });
 });

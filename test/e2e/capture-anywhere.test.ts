@@ -194,6 +194,8 @@ describe('capture anywhere in a real browser', () => {
     // Still kept after a reload (the worker serves the page with no connection).
     await page.reload();
     await visible(page.getByRole('region', { name: 'On this device' }).getByText('dropped-connection.jpg'));
+    // Home while it is sent (the queue's thumbnail of an upload is not there until the upload ends).
+    await go('/');
 
     await context.setOffline(false);
     await visible(
@@ -207,20 +209,23 @@ describe('capture anywhere in a real browser', () => {
   });
 
   it('keeps a photo when the server does not answer within a few seconds, and sends it once it does', async () => {
-    // A connection that hangs: the upload's request never gets an answer.
-    const held: { abort(): Promise<void> }[] = [];
-    await page.route('**/api/upload', (route) => {
-      held.push(route);
+    // A connection that hangs: each upload request waits 30 s for nothing, then the line drops.
+    let hanging = true;
+    await page.route('**/api/upload', async (route) => {
+      if (!hanging) return route.continue();
+      await new Promise((resolve) => setTimeout(resolve, 30_000));
+      await route.abort('internetdisconnected').catch(() => undefined);
     });
     await go('/Camera?p=Upload');
     await page.getByLabel('Receipt image file').setInputFiles(files.hanging);
+    // Kept within a few seconds, long before the request gives up.
     await page.waitForURL('**/ReceiptImages', { timeout: 20_000 });
     await visible(page.getByRole('region', { name: 'On this device' }).getByText('slow-line.jpg'));
     await screenshot(page, 'capture-hanging-kept');
 
-    // The connection comes back: the hanging requests fail, and the next try goes through.
-    await page.unroute('**/api/upload');
-    for (const route of held) await route.abort().catch(() => undefined);
+    // The connection works again: the next try goes through.
+    await go('/');
+    hanging = false;
     await context.setOffline(true);
     await context.setOffline(false);
     await visible(
@@ -228,6 +233,7 @@ describe('capture anywhere in a real browser', () => {
       PENDING_RETRY_MS + 30_000,
     );
     await gone(header().getByRole('link', { name: /in progress|attention/ }), 120_000);
+    await page.unroute('**/api/upload');
     await go('/Reports');
     await receiptCount(OFFLINE.truth.merchant.name, 3);
   });

@@ -170,6 +170,13 @@ describe('every screen on a phone', () => {
           problems.push(`${name}: ${found.scrollWidth} px wide in ${found.clientWidth}`);
         if (found.outside.length > 0)
           problems.push(`${name}: header controls outside: ${found.outside.join(', ')}`);
+        if (name === 'camera') {
+          // One-handed in a shop: the capture button is on the screen, not below it.
+          const capture = await app.page.getByRole('button', { name: 'Capture receipt' }).boundingBox();
+          const height = app.page.viewportSize()!.height;
+          if (!capture || capture.y + capture.height > height)
+            problems.push(`camera: Capture button off-screen`);
+        }
         if (width === 360) await screenshot(app.page, `screen-${name}-360`);
       }
       expect(problems).toEqual([]);

@@ -25,12 +25,7 @@ export function isPdf(source: string | undefined, contentType?: string): boolean
   return contentType === 'application/pdf' || Boolean(source?.startsWith('data:application/pdf'));
 }
 
-const SHORT_TIME = new Intl.DateTimeFormat(undefined, {
-  day: 'numeric',
-  month: 'short',
-  hour: '2-digit',
-  minute: '2-digit',
-});
+let shortTime: Intl.DateTimeFormat | null = null;
 
 /** When an upload was made, from the time stamp its file name starts with ('1718000000000-receipt.jpg'). */
 export function uploadTime(fileName: string): number | null {
@@ -46,5 +41,11 @@ export function uploadTime(fileName: string): number | null {
  */
 export function uploadName(pdf: boolean, time: number | null): string {
   const kind = pdf ? 'PDF' : 'Photo';
-  return time === null ? kind : `${kind}, ${SHORT_TIME.format(time)}`;
+  shortTime ??= new Intl.DateTimeFormat(undefined, {
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  return time === null ? kind : `${kind}, ${shortTime.format(time)}`;
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { OcrAnalyzer } from '@receipts/analyzer-ocr';
 import { startLocalStack, type LocalStack } from '../../dev/src/stack';
-import { SAMPLE_RECEIPTS, sampleReceiptJpeg } from '../support/receipt-images';
+import { SAMPLE_RECEIPTS, anotherCopy, sampleReceiptJpeg } from '../support/receipt-images';
 import { PHONE, launchChromium, screenshot, watchConsole } from './support/browser';
 
 /**
@@ -29,7 +29,7 @@ let context: BrowserContext;
 let page: Page;
 /** What each opened tab logged as errors. */
 const logs: string[][] = [];
-let files: { offline: string; first: string; second: string };
+let files: { offline: string; first: string; second: string; dropped: string; hanging: string };
 
 const visible = (locator: Locator, timeout = 30_000) => locator.waitFor({ state: 'visible', timeout });
 const gone = (locator: Locator, timeout = 30_000) => locator.waitFor({ state: 'detached', timeout });
@@ -39,6 +39,12 @@ const receiptLink = (merchant: string) =>
   page
     .getByRole('table', { name: 'Receipts' })
     .getByRole('link', { name: new RegExp(`^Open receipt from ${merchant}`) });
+
+/** Waits until the receipts table lists `count` receipts from `merchant`. */
+async function receiptCount(merchant: string, count: number): Promise<void> {
+  await visible(receiptLink(merchant).nth(count - 1));
+  expect(await receiptLink(merchant).count()).toBe(count);
+}
 
 /** A new tab of the same browser profile (service worker, IndexedDB) that reports its errors. */
 async function openPage(): Promise<Page> {
@@ -64,10 +70,15 @@ beforeAll(async () => {
     offline: join(dir, 'grocery.jpg'),
     first: join(dir, 'corner-shop.jpg'),
     second: join(dir, 'kedai.jpg'),
+    dropped: join(dir, 'dropped-connection.jpg'),
+    hanging: join(dir, 'slow-line.jpg'),
   };
   await writeFile(files.offline, await sampleReceiptJpeg(0));
   await writeFile(files.first, await sampleReceiptJpeg(1));
   await writeFile(files.second, await sampleReceiptJpeg(2));
+  // The grocery receipt again, photographed twice more (other bytes, so not refused as duplicates).
+  await writeFile(files.dropped, await anotherCopy(await sampleReceiptJpeg(0), 1));
+  await writeFile(files.hanging, await anotherCopy(await sampleReceiptJpeg(0), 2));
 
   stack = await startLocalStack({
     port: 0,
@@ -166,6 +177,65 @@ describe('capture anywhere in a real browser', () => {
     await go('/Reports');
     await visible(receiptLink(OFFLINE.truth.merchant.name));
     await screenshot(page, 'capture-offline-analysed');
+  });
+
+  it('keeps a photo picked after the connection drops on a page opened online, and sends it when it returns', async () => {
+    await go('/Camera?p=Upload');
+    await visible(page.getByRole('button', { name: 'Choose receipt images' }));
+    await context.setOffline(true);
+    await page.getByLabel('Receipt image file').setInputFiles(files.dropped);
+    // Kept at once, under the name the person picked, and shown as waiting on the device.
+    await page.waitForURL('**/ReceiptImages', { timeout: 15_000 });
+    const kept = page.getByRole('region', { name: 'On this device' });
+    await visible(kept.getByText('dropped-connection.jpg'));
+    await visible(kept.getByText('Waiting for connection'));
+    await screenshot(page, 'capture-dropped-kept');
+
+    // Still kept after a reload (the worker serves the page with no connection).
+    await page.reload();
+    await visible(page.getByRole('region', { name: 'On this device' }).getByText('dropped-connection.jpg'));
+    // Home while it is sent (the queue's thumbnail of an upload is not there until the upload ends).
+    await go('/');
+
+    await context.setOffline(false);
+    await visible(
+      page.getByRole('status').filter({ hasText: '1 receipt kept on this device uploaded' }),
+      PENDING_RETRY_MS + 30_000,
+    );
+    await gone(page.getByRole('region', { name: 'On this device' }));
+    await gone(header().getByRole('link', { name: /in progress|attention/ }), 120_000);
+    await go('/Reports');
+    await receiptCount(OFFLINE.truth.merchant.name, 2);
+  });
+
+  it('keeps a photo when the server does not answer within a few seconds, and sends it once it does', async () => {
+    // A connection that hangs: each upload request waits 30 s for nothing, then the line drops.
+    let hanging = true;
+    await page.route('**/api/upload', async (route) => {
+      if (!hanging) return route.continue();
+      await new Promise((resolve) => setTimeout(resolve, 30_000));
+      await route.abort('internetdisconnected').catch(() => undefined);
+    });
+    await go('/Camera?p=Upload');
+    await page.getByLabel('Receipt image file').setInputFiles(files.hanging);
+    // Kept within a few seconds, long before the request gives up.
+    await page.waitForURL('**/ReceiptImages', { timeout: 20_000 });
+    await visible(page.getByRole('region', { name: 'On this device' }).getByText('slow-line.jpg'));
+    await screenshot(page, 'capture-hanging-kept');
+
+    // The connection works again: the next try goes through.
+    await go('/');
+    hanging = false;
+    await context.setOffline(true);
+    await context.setOffline(false);
+    await visible(
+      page.getByRole('status').filter({ hasText: '1 receipt kept on this device uploaded' }),
+      PENDING_RETRY_MS + 30_000,
+    );
+    await gone(header().getByRole('link', { name: /in progress|attention/ }), 120_000);
+    await page.unroute('**/api/upload');
+    await go('/Reports');
+    await receiptCount(OFFLINE.truth.merchant.name, 3);
   });
 
   it('never caches an API answer in the service worker', async () => {

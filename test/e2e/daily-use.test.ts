@@ -243,24 +243,29 @@ describe('daily use in a real browser', () => {
     const failed = page.getByRole('region', { name: 'Failed' });
     await visible(failed);
     // The local server draws the PDF's first page: a real picture, not a broken image.
-    const firstPage = failed.getByRole('img', { name: /^First page of PDF receipt \d+-receipt\.pdf$/ });
+    const firstPage = failed.getByRole('img', { name: /^First page of PDF receipt PDF, / });
     await visible(firstPage);
     await page.waitForFunction(
       (img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0,
       await firstPage.elementHandle(),
     );
-    const fileName = ((await firstPage.getAttribute('alt')) ?? '').replace(/^First page of PDF receipt /, '');
+    // Named for a person ("PDF, 27 Nov 14:02"); the server's file name is read from the queue.
+    const name = ((await firstPage.getAttribute('alt')) ?? '').replace(/^First page of PDF receipt /, '');
+    const queued = (await new ReceiptRepository(stack.services.store).listQueue(uid)).find((q) =>
+      q.fileName.endsWith('.pdf'),
+    );
+    const fileName = queued!.fileName;
     await screenshot(page, 'daily-pdf-failed');
 
     const [opened] = await Promise.all([
       context.waitForEvent('page'),
-      failed.getByRole('button', { name: `Open PDF ${fileName}` }).click(),
+      failed.getByRole('button', { name: `Open PDF ${name}` }).click(),
     ]);
     expect(opened.url()).toMatch(/^blob:/);
     await opened.close();
 
     expect(await stack.services.blobs.list(`${uid}/${fileName}`)).not.toEqual([]);
-    await failed.getByRole('button', { name: `Remove ${fileName}` }).click();
+    await failed.getByRole('button', { name: `Remove ${name}` }).click();
     // The queue is empty again: the page moves on to the reports, and the header has no counter.
     await page.waitForURL('**/Reports');
     await gone(header().getByRole('link', { name: /attention|in progress/ }));

@@ -24,8 +24,12 @@ const useStyles = makeStyles({
     backgroundColor: tokens.colorBrandBackground,
     color: tokens.colorNeutralForegroundOnBrand,
     boxShadow: tokens.shadow4,
+    // A 360 px phone holds all eight links with both counters: narrower targets (still 40 px), no gaps.
+    '@media (max-width: 479px)': { gap: 0, paddingInline: tokens.spacingHorizontalXXS },
   },
   spacer: { flexGrow: 1 },
+  // On a phone the Reports screen's own search box is one tap away; the header keeps what fits.
+  wideOnly: { '@media (max-width: 479px)': { display: 'none' } },
   blink: {
     animationName: { '0%': { opacity: 1 }, '50%': { opacity: 0.25 }, '100%': { opacity: 1 } },
     animationDuration: '1.2s',
@@ -114,7 +118,13 @@ export function HeaderBar({
           />
         )}
         {signedIn && (
-          <IconLink tone="onBrand" to="/Reports#search" label="Search receipts" icon={<Search24Regular />} />
+          <IconLink
+            tone="onBrand"
+            to="/Reports#search"
+            label="Search receipts"
+            icon={<Search24Regular />}
+            className={styles.wideOnly}
+          />
         )}
         {signedIn && (
           <IconLink

@@ -15,6 +15,8 @@ const useStyles = makeStyles({
     color: 'inherit',
     textDecoration: 'none',
     fontWeight: tokens.fontWeightSemibold,
+    flexShrink: 0,
+    '@media (max-width: 479px)': { minWidth: '40px', paddingInline: '2px' },
     ':hover': { backgroundColor: tokens.colorSubtleBackgroundHover },
     ':focus-visible': { outline: `2px solid currentColor`, outlineOffset: '-3px' },
   },

@@ -12,7 +12,7 @@ const useStyles = makeStyles({
 export interface TextProgressBarProps {
   /** e.g. 'Processing receipt' */
   label: string;
-  /** When set, the bar is replaced by '[ Uh oh ... error ... ]'. */
+  /** When set, the bar is replaced by the error, in words for the person. */
   error?: string | null;
 }
 
@@ -29,7 +29,7 @@ export function TextProgressBar({ label, error }: TextProgressBarProps) {
   if (error) {
     return (
       <p role="alert" className={styles.error}>
-        [ Uh oh ... {error} ... ]
+        {error}
       </p>
     );
   }

@@ -9,6 +9,8 @@ export class ApiError extends Error {
     message: string,
     readonly status: number,
     readonly code: string,
+    /** The receipt the answer is about (a duplicate upload names the earlier one). */
+    readonly receiptId?: string,
   ) {
     super(message);
   }
@@ -87,17 +89,37 @@ export async function apiRequest<R extends RouteName>(
     }
   }
   if (!response.ok) {
-    if (isErrorAnswer(json)) throw new ApiError(json.message, response.status, json.error || 'Error');
+    if (isErrorAnswer(json))
+      throw new ApiError(json.message, response.status, json.error || 'Error', json.receiptId);
     const reason = response.statusText ? ` ${response.statusText}` : '';
     throw new ApiError(`The server answered ${response.status}${reason}.`, response.status, 'HttpError');
   }
   return json as RouteAnswers[R];
 }
 
-/** The words to show a person for any error thrown by a call. */
+/**
+ * The words to show a person for any error thrown by a call. The server's messages are precise (and
+ * kept so in its logs and for developers); the ones written for a developer are put in plain words:
+ * a request the app built wrongly, an address cut short, a duplicate named by the server's file name.
+ */
 export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    // The server names the earlier upload by its stored file name, which means nothing to a person.
+    if (error.code === 'DuplicateImage') return error.message.replace(/ as "[^"]*"/, '');
+    if (error.code === 'InvalidRequest' && error.message.startsWith('Invalid query'))
+      return 'This address is incomplete or out of date (perhaps the link was cut short). Open the page again from Reports or the menu.';
+    if (error.code === 'InvalidRequest' && error.message.startsWith('Invalid '))
+      return 'Some of what was entered could not be accepted. Check the values and try again.';
+    if (error.code === 'HttpError' && error.status >= 500)
+      return 'Something went wrong on the server. Try again in a moment.';
+  }
   if (error instanceof Error && error.message) return error.message;
   return 'Something went wrong.';
+}
+
+/** The receipt an upload duplicates, when the server refused it as one. */
+export function duplicateOf(error: unknown): string | null {
+  return error instanceof ApiError && error.code === 'DuplicateImage' ? (error.receiptId ?? null) : null;
 }
 
 /**

@@ -20,6 +20,8 @@ export interface PendingUpload {
   source: 'capture' | 'share';
   /** When it was kept, in ms since the epoch. */
   savedAt: number;
+  /** The name the person knows it by (the picked file's own name); absent for a photo taken in the app. */
+  label?: string;
   /** The server's words when it refused the upload (a duplicate, a file it cannot take); kept for the person to read. */
   refusal?: string;
 }
@@ -76,10 +78,45 @@ export function onPendingUploadsChange(listener: () => void): () => void {
   };
 }
 
+/** Uploads this page is sending itself right now: the sender leaves them alone until they are handed over. */
+const inFlight = new Set<string>();
+
+/** Whether this page is sending the upload `id` itself (kept only in case the sending fails). */
+export function isInFlight(id: string): boolean {
+  return inFlight.has(id);
+}
+
 /** Keeps an upload until it can be sent. */
 export async function keepPendingUpload(upload: PendingUpload): Promise<void> {
   await (await db()).put('uploads', upload);
   changed();
+}
+
+/**
+ * Keeps an upload on the device while this page sends it, so that closing the tab or losing the
+ * connection mid-way loses nothing. Nobody is told: the sender and the lists see it only once it is
+ * handed over with `handOver`, or never when `settle` removes it after the server took it.
+ */
+export async function keepWhileSending(upload: PendingUpload): Promise<void> {
+  inFlight.add(upload.id);
+  try {
+    await (await db()).put('uploads', upload);
+  } catch (error) {
+    inFlight.delete(upload.id);
+    throw error;
+  }
+}
+
+/** The upload kept by `keepWhileSending` could not be sent now: it waits for the sender, and the lists show it. */
+export function handOver(id: string): void {
+  inFlight.delete(id);
+  changed();
+}
+
+/** The upload kept by `keepWhileSending` reached the server (or was refused): it is forgotten quietly. */
+export async function settle(id: string): Promise<void> {
+  inFlight.delete(id);
+  await (await db()).delete('uploads', id);
 }
 
 /**
@@ -89,7 +126,9 @@ export async function keepPendingUpload(upload: PendingUpload): Promise<void> {
  */
 export async function listPendingUploads(userId: string | null): Promise<PendingUpload[]> {
   const all = await (await db()).getAllFromIndex('uploads', 'savedAt');
-  return all.filter((upload) => upload.userId === null || upload.userId === userId);
+  return all.filter(
+    (upload) => (upload.userId === null || upload.userId === userId) && !inFlight.has(upload.id),
+  );
 }
 
 /** Forgets an upload: the server has it, or the person removed it. */
@@ -111,5 +150,6 @@ export async function refusePendingUpload(id: string, refusal: string): Promise<
 export async function closePendingUploads(): Promise<void> {
   const open = database;
   database = null;
+  inFlight.clear();
   if (open) (await open).close();
 }

@@ -24,3 +24,28 @@ export function queueCounts(entries: readonly QueueEntry[], now: number) {
 export function isPdf(source: string | undefined, contentType?: string): boolean {
   return contentType === 'application/pdf' || Boolean(source?.startsWith('data:application/pdf'));
 }
+
+let shortTime: Intl.DateTimeFormat | null = null;
+
+/** When an upload was made, from the time stamp its file name starts with ('1718000000000-receipt.jpg'). */
+export function uploadTime(fileName: string): number | null {
+  const stamp = Number(fileName.split('-')[0]);
+  return Number.isFinite(stamp) && stamp > 0 ? stamp : null;
+}
+
+/**
+ * What an upload is called on screen, never the server's file name: "Photo, 27 Nov 14:02" or
+ * "PDF, 27 Nov 14:02" (when it was taken or picked).
+ *
+ * @param time - when it was uploaded or kept, in ms since the epoch; null when unknown
+ */
+export function uploadName(pdf: boolean, time: number | null): string {
+  const kind = pdf ? 'PDF' : 'Photo';
+  shortTime ??= new Intl.DateTimeFormat(undefined, {
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  return time === null ? kind : `${kind}, ${shortTime.format(time)}`;
+}

@@ -21,6 +21,8 @@ export interface AppMessage {
   title: string;
   /** The server's own words, when there are any. */
   detail?: string;
+  /** Where to go next about it (e.g. the receipt a duplicate is of). */
+  link?: { to: string; label: string };
 }
 
 /**
@@ -56,6 +58,8 @@ function reducer(state: AppState, action: Action): AppState {
     case 'signedIn':
       return {
         ...state,
+        // A message meant for the previous person (e.g. their account's deletion) is not shown to the next.
+        message: state.userId === action.userId ? state.message : null,
         signedIn: true,
         userId: action.userId,
         userEmail: action.userEmail,

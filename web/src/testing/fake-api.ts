@@ -34,12 +34,21 @@ export function fakeApi(handlers: Record<string, Handler | Answer>) {
     };
     calls.push(call);
     const handler = handlers[`${call.method} ${call.path}`];
-    const answer =
+    // As a browser does: an aborted call fails at once with an AbortError, answered or not.
+    const signal = init?.signal;
+    const aborted = new Promise<never>((_, reject) => {
+      const fail = () => reject(new DOMException('The operation was aborted.', 'AbortError'));
+      if (signal?.aborted) fail();
+      else signal?.addEventListener('abort', fail, { once: true });
+    });
+    const answer = await Promise.race([
       typeof handler === 'function'
-        ? await (handler as Handler)(call)
+        ? (handler as Handler)(call)
         : handler !== undefined
           ? handler
-          : { status: 404, body: { error: 'NotFound', message: `No route ${call.method} ${call.path}` } };
+          : { status: 404, body: { error: 'NotFound', message: `No route ${call.method} ${call.path}` } },
+      aborted,
+    ]);
     const { status = 200, body } = isAnswer(answer) ? answer : { status: 200, body: answer };
     return new Response(body === undefined ? null : JSON.stringify(body), {
       status,

@@ -2,12 +2,15 @@ import '@testing-library/jest-dom/vitest';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, vi } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { closePendingUploads } from '../lib/pending-uploads';
 
 // Firebase is replaced by a fake in component tests (see testing/fake-firebase.ts); the real SDK is
 // exercised by the browser tests against the Auth emulator.
 vi.mock('../lib/firebase', async () => (await import('./fake-firebase')).fakeFirebaseModule);
+
+// On a loaded machine a lazy route can take over a second to arrive: WEB_TEST_WAIT_MS waits longer.
+if (process.env.WEB_TEST_WAIT_MS) configure({ asyncUtilTimeout: Number(process.env.WEB_TEST_WAIT_MS) });
 
 afterEach(async () => {
   cleanup();

@@ -6,7 +6,7 @@ import { fakeFirebaseModule } from '../../../testing/fake-firebase';
 import { renderApp, signedInState } from '../../../testing/render';
 
 describe('Account page', () => {
-  it("shows the server's message for a wrong confirmation, then deletes, signs out and lands on Login", async () => {
+  it('offers the delete button only once DELETE is typed, then deletes, signs out and lands on Login', async () => {
     const api = fakeApi({
       'POST /api/deleteAccount': (call) =>
         (call.body as { confirmation: string }).confirmation === 'DELETE'
@@ -24,9 +24,10 @@ describe('Account page', () => {
 
     await user.click(await screen.findByRole('button', { name: 'Delete my account…' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Delete my account' });
-    await user.type(within(dialog).getByLabelText('Type DELETE to confirm'), 'yes');
-    await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
-    expect(await within(dialog).findByText(/type DELETE \(in capital letters\)/)).toBeInTheDocument();
+    const confirm = within(dialog).getByRole('button', { name: 'Delete my account' });
+    expect(confirm).toBeDisabled();
+    await user.type(within(dialog).getByLabelText('Type DELETE to confirm'), 'delete');
+    expect(confirm).toBeDisabled();
     expect(router.state.location.pathname).toBe('/Account');
 
     await user.clear(within(dialog).getByLabelText('Type DELETE to confirm'));
@@ -34,7 +35,6 @@ describe('Account page', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/Login'));
     expect(api.callsTo('POST', '/api/deleteAccount').map((c) => c.body)).toEqual([
-      { userId: 'user-1', confirmation: 'yes' },
       { userId: 'user-1', confirmation: 'DELETE' },
     ]);
     expect(fakeFirebaseModule.signOutUser).toHaveBeenCalled();

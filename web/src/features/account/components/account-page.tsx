@@ -140,7 +140,11 @@ function DeleteSection({ userId, onDeleted }: { userId: string; onDeleted: () =>
                 <Button appearance="secondary" onClick={close} disabled={remove.isPending}>
                   Cancel
                 </Button>
-                <Button type="submit" className={styles.danger} disabled={remove.isPending}>
+                <Button
+                  type="submit"
+                  className={styles.danger}
+                  disabled={remove.isPending || confirmation !== DELETE_ACCOUNT_CONFIRMATION}
+                >
                   {remove.isPending ? 'Deleting…' : 'Delete my account'}
                 </Button>
               </DialogActions>

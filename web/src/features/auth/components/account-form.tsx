@@ -44,6 +44,14 @@ interface AccountFormProps {
   children: ReactNode;
 }
 
+/** Which login action spoke last: only its error shows, so the screen never holds two at once. */
+export interface ErrorTurn {
+  /** Whether this form's error is the one to show (default true). */
+  showsError?: boolean;
+  /** Called when the person starts this form's action. */
+  onAttempt?: () => void;
+}
+
 /** The frame of the login forms: heading, fields, submit button (busy text while busy), error line. */
 export function AccountForm(props: AccountFormProps) {
   const styles = useStyles();

@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Field, Input } from '@fluentui/react-components';
 import { createAccount } from '../../../lib/firebase';
 import { useCompleteSignIn } from '../hooks/use-sign-in';
-import { AccountForm, EmailPasswordFields, failureMessage } from './account-form';
+import { AccountForm, EmailPasswordFields, failureMessage, type ErrorTurn } from './account-form';
 
 interface NewAccount {
   name: string;
@@ -12,7 +12,7 @@ interface NewAccount {
 }
 
 /** "Create account": name, email and password; the new account is signed in at once. */
-export function CreateAccountForm() {
+export function CreateAccountForm({ showsError = true, onAttempt }: ErrorTurn = {}) {
   const completeSignIn = useCompleteSignIn();
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
@@ -28,11 +28,14 @@ export function CreateAccountForm() {
       title="Create account"
       label="Create account"
       errorId="create-error"
-      error={failureMessage(create.error)}
+      error={showsError ? failureMessage(create.error) : null}
       busy={create.isPending}
       submitText="Create account"
       busyText="Creating account…"
-      onSubmit={() => create.mutate({ name: name.trim(), email, password })}
+      onSubmit={() => {
+        onAttempt?.();
+        create.mutate({ name: name.trim(), email, password });
+      }}
     >
       <Field label="Name">
         <Input autoComplete="name" value={name} onChange={(_, d) => setName(d.value)} />

@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Button, makeStyles } from '@fluentui/react-components';
 import { redirectResult, signInWithGoogle } from '../../../lib/firebase';
 import { useCompleteSignIn } from '../hooks/use-sign-in';
-import { ErrorText, failureMessage } from './account-form';
+import { ErrorText, failureMessage, type ErrorTurn } from './account-form';
 
 const useStyles = makeStyles({
   google: { justifySelf: 'stretch' },
@@ -13,7 +13,7 @@ const useStyles = makeStyles({
  * "Login with Google": starts Google's redirect, and on the way back finishes the sign-in it started.
  * Either failure shows under the button.
  */
-export function GoogleSignIn() {
+export function GoogleSignIn({ showsError = true, onAttempt }: ErrorTurn = {}) {
   const styles = useStyles();
   const completeSignIn = useCompleteSignIn();
   const start = useMutation({ mutationFn: () => signInWithGoogle() });
@@ -37,6 +37,7 @@ export function GoogleSignIn() {
   useEffect(() => finishRedirect(), [finishRedirect]);
 
   function google() {
+    onAttempt?.();
     forgetRedirectError();
     start.mutate();
   }
@@ -46,7 +47,10 @@ export function GoogleSignIn() {
       <Button appearance="primary" size="large" className={styles.google} onClick={google}>
         Login with Google
       </Button>
-      <ErrorText id="google-error" message={failureMessage(start.error ?? redirectError)} />
+      <ErrorText
+        id="google-error"
+        message={showsError ? failureMessage(start.error ?? redirectError) : null}
+      />
     </>
   );
 }

@@ -75,6 +75,21 @@ describe('Login', () => {
     expect(window.localStorage.getItem('signed_in')).toBeNull();
   });
 
+  it('shows one error at a time: the one of the action tried last', async () => {
+    fakeFirebaseModule.createAccount.mockRejectedValueOnce(firebaseError('auth/weak-password'));
+    renderApp('/Login');
+    const form = await submitLogin('ann@example.com', '');
+    expect(within(form).getByRole('alert')).toHaveTextContent('Please enter both email and password');
+
+    const create = screen.getByRole('form', { name: 'Create account' });
+    const user = userEvent.setup();
+    await user.type(within(create).getByLabelText('Email'), 'bob@example.com');
+    await user.type(within(create).getByLabelText('Password'), 'abc');
+    await user.click(within(create).getByRole('button', { name: 'Create account' }));
+    expect(await within(create).findByRole('alert')).toHaveTextContent('Choose a longer password');
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+  });
+
   it('shows the unknown-error message when the failure has no words', async () => {
     fakeFirebaseModule.signInWithEmail.mockRejectedValueOnce({});
     renderApp('/Login');

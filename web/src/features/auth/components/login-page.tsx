@@ -16,9 +16,11 @@ const useStyles = makeStyles({
 function SignedOut() {
   const styles = useStyles();
   const [showEmail, setShowEmail] = useState(false);
+  // The action tried last owns the one error line shown (a Google redirect coming back speaks first).
+  const [last, setLast] = useState<'google' | 'signIn' | 'create'>('google');
   return (
     <div className={styles.column}>
-      <GoogleSignIn />
+      <GoogleSignIn showsError={last === 'google'} onAttempt={() => setLast('google')} />
       <Button
         size="large"
         icon={<Mail24Regular />}
@@ -29,8 +31,8 @@ function SignedOut() {
       </Button>
       {showEmail && (
         <>
-          <SignInForm />
-          <CreateAccountForm />
+          <SignInForm showsError={last === 'signIn'} onAttempt={() => setLast('signIn')} />
+          <CreateAccountForm showsError={last === 'create'} onAttempt={() => setLast('create')} />
         </>
       )}
     </div>

@@ -4,7 +4,7 @@ import { Link, Text, makeStyles } from '@fluentui/react-components';
 import { sendPasswordReset, signInWithEmail } from '../../../lib/firebase';
 import { useCompleteSignIn } from '../hooks/use-sign-in';
 import { ACCOUNT_MESSAGES, SIGN_IN_MESSAGES } from '../utils/sign-in-errors';
-import { AccountForm, EmailPasswordFields, failureMessage } from './account-form';
+import { AccountForm, EmailPasswordFields, failureMessage, type ErrorTurn } from './account-form';
 
 const useStyles = makeStyles({
   forgot: { justifySelf: 'start' },
@@ -19,7 +19,7 @@ interface Credentials {
  * "Sign in with email": email and password, and "Forgot password?", which has the identity provider
  * email a reset link to the address typed in (it works against the Auth emulator too).
  */
-export function SignInForm() {
+export function SignInForm({ showsError = true, onAttempt }: ErrorTurn = {}) {
   const styles = useStyles();
   const completeSignIn = useCompleteSignIn();
   const [email, setEmail] = useState('');
@@ -39,11 +39,13 @@ export function SignInForm() {
 
   // One error line for both: each action clears what the other said.
   function submit() {
+    onAttempt?.();
     reset.reset();
     signIn.mutate({ email, password });
   }
 
   function forgotPassword() {
+    onAttempt?.();
     signIn.reset();
     reset.mutate(email.trim());
   }
@@ -53,7 +55,7 @@ export function SignInForm() {
       title="Sign in"
       label="Sign in with email"
       errorId="login-error"
-      error={failureMessage(signIn.error ?? reset.error)}
+      error={showsError ? failureMessage(signIn.error ?? reset.error) : null}
       busy={signIn.isPending}
       submitText="Sign in"
       busyText="Signing in…"

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UploadAnswer } from '@receipts/core/api';
 import { ApiError, apiRequest } from '../../../lib/api-client';
-import { keepPendingUpload } from '../../../lib/pending-uploads';
+import { handOver, keepPendingUpload, keepWhileSending, settle } from '../../../lib/pending-uploads';
 import { queryKeys } from '../../../lib/query-keys';
 import { useAppActions } from '../../../stores/app-state';
 
@@ -12,9 +12,15 @@ export interface UploadInput {
   fileName: string;
 }
 
+/** An upload as the page asks for it: what is sent, and the name the person knows the file by. */
+export interface UploadRequest extends UploadInput {
+  /** The picked file's own name, shown while it waits on the device; absent for a photo taken in the app. */
+  label?: string;
+}
+
 /** POST /api/upload: stores the image and queues it for analysis. */
-export function uploadReceipt(input: UploadInput): Promise<UploadAnswer | undefined> {
-  return apiRequest('upload', { body: input });
+export function uploadReceipt(input: UploadInput, signal?: AbortSignal): Promise<UploadAnswer | undefined> {
+  return apiRequest('upload', { body: input, signal });
 }
 
 /** What became of a receipt sent from this device. */
@@ -29,29 +35,59 @@ export function isConnectionFailure(error: unknown): boolean {
 }
 
 /**
- * Sends a receipt, or keeps it on the device (IndexedDB) when the browser is offline or the server
- * cannot be reached, to be sent by PendingUploadSender when the connection returns. The server's
- * refusals (a duplicate, a file too large) are thrown as they are, for the person to read.
+ * How long a capture or a pick waits for the server's answer before it is handed to the on-device
+ * queue: a connection that hangs (a shop's weak signal, a captive portal) must not keep the person
+ * waiting, and the queue sends it without a time limit once the connection works.
  */
-export async function uploadOrKeep(input: UploadInput): Promise<UploadOutcome> {
+export const REACH_SERVER_MS = 8_000;
+
+/**
+ * Sends a receipt, keeping it on the device (IndexedDB) while it is sent, so that nothing is lost when
+ * the tab closes or the connection drops mid-way. When the browser is offline, the server cannot be
+ * reached, or it does not answer within `timeoutMs`, the kept copy is handed to PendingUploadSender,
+ * which sends it when the connection returns. The server's refusals (a duplicate, a file too large)
+ * are thrown as they are, for the person to read, and nothing stays on the device.
+ */
+export async function uploadOrKeep(
+  request: UploadRequest,
+  timeoutMs = REACH_SERVER_MS,
+): Promise<UploadOutcome> {
+  const { label, ...input } = request;
+  const record = {
+    id: input.fileName,
+    userId: input.userId,
+    dataUrl: input.imgSrc,
+    raw: false,
+    source: 'capture' as const,
+    savedAt: Date.now(),
+    ...(label ? { label } : {}),
+  };
+  // A browser without IndexedDB (some private windows) still uploads; it only cannot keep a copy.
+  const kept = await keepWhileSending(record).then(
+    () => true,
+    () => false,
+  );
+  const forget = () => (kept ? settle(record.id).catch(() => undefined) : Promise.resolve());
   const keep = async (): Promise<UploadOutcome> => {
-    await keepPendingUpload({
-      id: input.fileName,
-      userId: input.userId,
-      dataUrl: input.imgSrc,
-      raw: false,
-      source: 'capture',
-      savedAt: Date.now(),
-    });
+    if (kept) handOver(record.id);
+    else await keepPendingUpload(record);
     return { kind: 'kept' };
   };
   if (typeof navigator !== 'undefined' && navigator.onLine === false) return keep();
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  let answer: UploadAnswer | undefined;
   try {
-    return { kind: 'uploaded', answer: await uploadReceipt(input) };
+    answer = await uploadReceipt(input, controller.signal);
   } catch (error) {
-    if (isConnectionFailure(error)) return keep();
+    if (controller.signal.aborted || isConnectionFailure(error)) return keep();
+    await forget();
     throw error;
+  } finally {
+    clearTimeout(timer);
   }
+  await forget();
+  return { kind: 'uploaded', answer };
 }
 
 /** What the person sees (on Home, where an upload lands) once the receipt is in. */
@@ -91,7 +127,9 @@ export function useUploadReceipt() {
   const actions = useAppActions();
   const recordUpload = useRecordUpload();
   return useMutation({
-    mutationFn: uploadOrKeep,
+    // Never paused for want of a connection: uploadOrKeep keeps the receipt on the device instead.
+    networkMode: 'always',
+    mutationFn: (request: UploadRequest) => uploadOrKeep(request),
     onSuccess: (outcome, input) => {
       if (outcome.kind === 'kept') {
         actions.showMessage({ intent: 'warning', title: KEPT_MESSAGE, detail: KEPT_DETAIL });

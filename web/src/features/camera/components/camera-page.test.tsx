@@ -44,7 +44,7 @@ describe('Camera (file picker)', () => {
     expect(message.closest('[role="status"]')).not.toBeNull();
   });
 
-  it("shows '[ Uh oh ... ]' with the server's message when the upload fails, and stays", async () => {
+  it("shows the server's message in plain words when the upload fails, and stays", async () => {
     fakeApi({
       'GET /api/listQueue': [],
       'POST /api/upload': {
@@ -55,11 +55,12 @@ describe('Camera (file picker)', () => {
     const { router } = renderApp('/Camera?p=Upload', { state: signedInState() });
     const file = new File([PNG_BYTES], 'photo.png', { type: 'image/png' });
     await userEvent.setup().upload(await screen.findByLabelText('Receipt image file'), file);
-    expect(await screen.findByText('[ Uh oh ... The image is larger than 4 MB. ... ]')).toBeInTheDocument();
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^The image is larger than 4 MB\.$/);
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/Camera');
   });
 
-  it("shows the server's 409 for an image already uploaded, naming the earlier receipt", async () => {
+  it('says an image was uploaded before, links to that receipt, and names no server file', async () => {
     const message =
       'You already uploaded this image as "1710000000001-receipt.png" (receipt from Tesco on 2024-04-15). Open it from Reports instead of uploading it again.';
     fakeApi({
@@ -72,7 +73,14 @@ describe('Camera (file picker)', () => {
     const { router } = renderApp('/Camera?p=Upload', { state: signedInState() });
     const file = new File([PNG_BYTES], 'photo.png', { type: 'image/png' });
     await userEvent.setup().upload(await screen.findByLabelText('Receipt image file'), file);
-    expect(await screen.findByText(`[ Uh oh ... ${message} ... ]`)).toBeInTheDocument();
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'You already uploaded this image (receipt from Tesco on 2024-04-15). Open it from Reports instead of uploading it again.',
+    );
+    expect(screen.getByRole('link', { name: 'Open the receipt' })).toHaveAttribute(
+      'href',
+      `/Receipt?receiptId=${encodeURIComponent('user-1~1710000000001-receipt.png')}`,
+    );
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/Camera');
   });
 

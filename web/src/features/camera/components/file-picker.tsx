@@ -1,11 +1,11 @@
 import { useRef, useState, type ChangeEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import { Button, ProgressBar, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { ArrowUpload24Regular } from '@fluentui/react-icons/svg/arrow-upload';
-import { errorMessage } from '../../../lib/api-client';
+import { duplicateOf, errorMessage } from '../../../lib/api-client';
 import { pageAfter, useUploadReceipt, type UploadOutcome } from '../api/upload-receipt';
 import { prepareFile } from '../utils/image';
-import { UploadStatus } from './upload-status';
+import { UploadStatus, receiptPage } from './upload-status';
 
 const useStyles = makeStyles({
   column: { display: 'grid', gap: tokens.spacingVerticalM, maxWidth: '480px' },
@@ -26,7 +26,7 @@ type FileState =
   | { kind: 'waiting' }
   | { kind: 'sending' }
   | { kind: 'done'; outcome: UploadOutcome }
-  | { kind: 'failed'; message: string };
+  | { kind: 'failed'; message: string; duplicateOf: string | null };
 
 interface PickedFile {
   name: string;
@@ -71,6 +71,9 @@ function FileList({ files }: { files: PickedFile[] }) {
             >
               {describe(file.state)}
             </Text>
+            {file.state.kind === 'failed' && file.state.duplicateOf && (
+              <RouterLink to={receiptPage(file.state.duplicateOf)}>Open the receipt</RouterLink>
+            )}
           </li>
         ))}
       </ul>
@@ -106,11 +109,11 @@ export function FilePicker({ userId }: { userId: string }) {
     for (const [index, file] of picked.entries()) {
       show(index, { kind: 'sending' });
       try {
-        const outcome = await upload.mutateAsync({ userId, ...(await prepareFile(file)) });
+        const outcome = await upload.mutateAsync({ userId, ...(await prepareFile(file)), label: file.name });
         outcomes.push(outcome);
         show(index, { kind: 'done', outcome });
       } catch (failure) {
-        show(index, { kind: 'failed', message: errorMessage(failure) });
+        show(index, { kind: 'failed', message: errorMessage(failure), duplicateOf: duplicateOf(failure) });
       }
     }
     setBusy(false);
@@ -122,6 +125,7 @@ export function FilePicker({ userId }: { userId: string }) {
 
   const single = files.length === 1 ? files[0]! : null;
   const singleError = single?.state.kind === 'failed' ? single.state.message : null;
+  const singleDuplicate = single?.state.kind === 'failed' ? single.state.duplicateOf : null;
   return (
     <div className={styles.column}>
       <Text>
@@ -150,7 +154,14 @@ export function FilePicker({ userId }: { userId: string }) {
       </Button>
       {files.length > 1 && <FileList files={files} />}
       {files.length > 1 && !busy && <Button onClick={() => setFiles([])}>Clear the list</Button>}
-      {single && <UploadStatus busy={busy} error={singleError} onDismissError={() => setFiles([])} />}
+      {single && (
+        <UploadStatus
+          busy={busy}
+          error={singleError}
+          duplicateOf={singleDuplicate}
+          onDismissError={() => setFiles([])}
+        />
+      )}
     </div>
   );
 }

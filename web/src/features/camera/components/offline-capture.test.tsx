@@ -2,6 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { keepPendingUpload, listPendingUploads } from '../../../lib/pending-uploads';
+import { uploadName } from '../../../lib/queue';
+import { uploadOrKeep } from '../api/upload-receipt';
+import { sendPendingUploads } from './pending-upload-sender';
 import { fakeApi } from '../../../testing/fake-api';
 import { renderApp, signedInState } from '../../../testing/render';
 
@@ -150,7 +153,9 @@ describe('capture with no connection', () => {
     renderApp('/ReceiptImages', { state: signedInState() });
 
     const kept = await screen.findByRole('region', { name: 'On this device' });
-    expect(await within(kept).findByRole('alert')).toHaveTextContent(`Not uploaded: ${message}`);
+    expect(await within(kept).findByRole('alert')).toHaveTextContent(
+      `Not uploaded: ${message.replace(' as "1710000000001-receipt.png"', '')}`,
+    );
     expect(api.callsTo('POST', '/api/upload')).toHaveLength(1);
     expect(await screen.findByRole('link', { name: '1 scan needs attention' })).toBeInTheDocument();
     // A refused upload is not sent again by itself.
@@ -159,7 +164,7 @@ describe('capture with no connection', () => {
 
     await userEvent
       .setup()
-      .click(within(kept).getByRole('button', { name: 'Remove 1718000000000-receipt.png' }));
+      .click(within(kept).getByRole('button', { name: `Remove ${uploadName(false, 1718000000000)}` }));
     await waitFor(async () => expect(await listPendingUploads('user-1')).toEqual([]));
   });
 
@@ -198,5 +203,53 @@ describe('capture with no connection', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(api.callsTo('POST', '/api/upload')).toHaveLength(0);
     expect(await listPendingUploads('someone-else')).toHaveLength(1);
+  });
+});
+
+describe('a connection that hangs', () => {
+  it('keeps the photo when the server does not answer in time, and nothing is left once it is sent', async () => {
+    fakeApi({ 'POST /api/upload': () => new Promise<never>(() => undefined) });
+    const request = {
+      userId: 'user-1',
+      imgSrc: 'data:image/png;base64,iVBORw0KGgo=',
+      fileName: '1718000000001-receipt.png',
+      label: 'till.png',
+    };
+    expect(await uploadOrKeep(request, 20)).toEqual({ kind: 'kept' });
+    expect(await listPendingUploads('user-1')).toMatchObject([
+      { id: '1718000000001-receipt.png', label: 'till.png', dataUrl: request.imgSrc },
+    ]);
+
+    // Sent once the server answers: the server already had it from the try that timed out.
+    const api = fakeApi({
+      'POST /api/upload': {
+        status: 409,
+        body: {
+          error: 'DuplicateImage',
+          message: 'You already uploaded this image.',
+          receiptId: 'user-1#1718000000001-receipt.png',
+        },
+      },
+    });
+    const result = await sendPendingUploads('user-1');
+    expect(api.callsTo('POST', '/api/upload')).toHaveLength(1);
+    expect(result).toMatchObject({ refused: 0, stopped: false });
+    expect(await listPendingUploads('user-1')).toEqual([]);
+  });
+
+  it('leaves nothing on the device when the server takes the photo at once', async () => {
+    fakeApi({
+      'POST /api/upload': (call) => ({
+        status: 202,
+        body: { fileName: (call.body as { fileName: string }).fileName, status: 'false' },
+      }),
+    });
+    const request = {
+      userId: 'user-1',
+      imgSrc: 'data:image/png;base64,iVBORw0KGgo=',
+      fileName: '1718000000002-receipt.png',
+    };
+    expect(await uploadOrKeep(request)).toMatchObject({ kind: 'uploaded' });
+    expect(await listPendingUploads('user-1')).toEqual([]);
   });
 });

@@ -14,9 +14,24 @@ import { ImagePreparationError, dataUrlToFile, prepareFile } from '../utils/imag
 /** While receipts wait and the browser says it is online, how often to try again (the server may be back). */
 export const PENDING_RETRY_MS = 30_000;
 
+/**
+ * How long one kept receipt may take to send before the round stops and waits for the next: generous
+ * for a large photo on a slow line, but a request that hangs never blocks the queue for good.
+ */
+export const SEND_TIMEOUT_MS = 120_000;
+
 /** Statuses that say "not now" rather than "never": the upload is tried again later. */
 function isTemporary(error: ApiError): boolean {
   return error.status === 401 || error.status === 408 || error.status === 429 || error.status >= 500;
+}
+
+/** Whether a refusal says the server already holds this very upload (the same file name). */
+function isSameUpload(error: unknown, fileName: string): boolean {
+  return (
+    error instanceof ApiError &&
+    error.code === 'DuplicateImage' &&
+    (error.receiptId?.endsWith(fileName) ?? false)
+  );
 }
 
 export interface SendResult {
@@ -40,11 +55,20 @@ export async function sendPendingUploads(userId: string): Promise<SendResult> {
       const input: UploadInput = upload.raw
         ? { userId, ...(await prepareFile(dataUrlToFile(upload.dataUrl, upload.id))) }
         : { userId, imgSrc: upload.dataUrl, fileName: upload.id };
-      const answer = await uploadReceipt(input);
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), SEND_TIMEOUT_MS);
+      const answer = await uploadReceipt(input, controller.signal)
+        .catch((error: unknown) => {
+          // Sent before (a tab closed, or a try that timed out after the server had it): it is in.
+          if (isSameUpload(error, upload.id)) return undefined;
+          throw error;
+        })
+        .finally(() => clearTimeout(timer));
       await removePendingUpload(upload.id);
       result.sent.push({ upload, input, answer });
     } catch (error) {
-      if (isConnectionFailure(error) || (error instanceof ApiError && isTemporary(error))) {
+      const aborted = error instanceof DOMException && error.name === 'AbortError';
+      if (aborted || isConnectionFailure(error) || (error instanceof ApiError && isTemporary(error))) {
         result.stopped = true;
         break;
       }

@@ -87,7 +87,8 @@ const useStyles = makeStyles({
   list: { margin: 0, paddingInlineStart: '1.4em', display: 'grid', gap: tokens.spacingVerticalXS },
   row: { display: 'flex', justifyContent: 'space-between', gap: tokens.spacingHorizontalS, minWidth: 0 },
   name: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 },
-  money: { fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' },
+  // The amount never gives way: the name before it is shortened with an ellipsis instead.
+  money: { fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap', flexShrink: 0 },
   track: {
     height: '8px',
     borderRadius: tokens.borderRadiusSmall,

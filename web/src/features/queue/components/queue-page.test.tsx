@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { STALE_SCAN_MS } from '@receipts/core/api-routes';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { uploadName } from '../../../lib/queue';
 import { makeQueueEntry } from '../../../testing/data';
 import { fakeApi } from '../../../testing/fake-api';
 import { renderApp, signedInState } from '../../../testing/render';
@@ -34,7 +35,7 @@ describe('Images in progress', () => {
 
     const analyzing = await screen.findByRole('region', { name: 'Now analyzing' });
     expect(within(analyzing).getAllByRole('listitem')).toHaveLength(1);
-    expect(within(analyzing).getByText('1714550000001-receipt.jpg')).toBeInTheDocument();
+    expect(within(analyzing).getByText(uploadName(false, 1714550000001))).toBeInTheDocument();
     const queued = screen.getByRole('region', { name: 'Queued' });
     expect(within(queued).getAllByRole('listitem')).toHaveLength(2);
     const failed = screen.getByRole('region', { name: 'Failed' });
@@ -42,7 +43,7 @@ describe('Images in progress', () => {
 
     await userEvent
       .setup()
-      .click(within(failed).getByRole('button', { name: 'Retry 1714550000004-receipt.jpg' }));
+      .click(within(failed).getByRole('button', { name: `Retry ${uploadName(false, 1714550000004)}` }));
     await waitFor(() => expect(api.callsTo('POST', '/api/retryScan')).toHaveLength(1));
     expect(api.callsTo('POST', '/api/retryScan')[0]?.body).toEqual({
       userId: 'user-1',
@@ -71,11 +72,11 @@ describe('Images in progress', () => {
     renderApp('/ReceiptImages', { state: signedInState() });
     const failed = await screen.findByRole('region', { name: 'Failed' });
     expect(
-      within(failed).getByRole('button', { name: 'Retry 1714550000004-receipt.jpg' }),
+      within(failed).getByRole('button', { name: `Retry ${uploadName(false, 1714550000004)}` }),
     ).toBeInTheDocument();
     await userEvent
       .setup()
-      .click(within(failed).getByRole('button', { name: 'Remove 1714550000004-receipt.jpg' }));
+      .click(within(failed).getByRole('button', { name: `Remove ${uploadName(false, 1714550000004)}` }));
 
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Failed' })).not.toBeInTheDocument());
     expect(api.callsTo('DELETE', '/api/removeScan')[0]?.query).toEqual({
@@ -116,8 +117,12 @@ describe('Images in progress', () => {
     renderApp('/ReceiptImages', { state: signedInState() });
     const analyzing = await screen.findByRole('region', { name: 'Now analyzing' });
     expect(within(analyzing).getByText(/Not moved for over 15 minutes/)).toBeInTheDocument();
-    expect(within(analyzing).getByRole('button', { name: 'Retry 1714550000001-receipt.jpg' })).toBeEnabled();
-    expect(within(analyzing).getByRole('button', { name: 'Remove 1714550000001-receipt.jpg' })).toBeEnabled();
+    expect(
+      within(analyzing).getByRole('button', { name: `Retry ${uploadName(false, 1714550000001)}` }),
+    ).toBeEnabled();
+    expect(
+      within(analyzing).getByRole('button', { name: `Remove ${uploadName(false, 1714550000001)}` }),
+    ).toBeEnabled();
     const queued = screen.getByRole('region', { name: 'Queued' });
     expect(within(queued).queryByRole('button')).not.toBeInTheDocument();
     expect(within(queued).queryByText(/Not moved/)).not.toBeInTheDocument();
@@ -143,12 +148,14 @@ describe('Images in progress', () => {
     renderApp('/ReceiptImages', { state: signedInState() });
     const failed = await screen.findByRole('region', { name: 'Failed' });
     expect(
-      within(failed).getByRole('img', { name: 'PDF receipt 1714550000003-receipt.pdf' }),
+      within(failed).getByRole('img', { name: `PDF receipt ${uploadName(true, 1714550000003)}` }),
     ).toBeInTheDocument();
     expect(within(failed).queryByRole('img', { name: /^Receipt / })).not.toBeInTheDocument();
     await userEvent
       .setup()
-      .click(await within(failed).findByRole('button', { name: 'Open PDF 1714550000003-receipt.pdf' }));
+      .click(
+        await within(failed).findByRole('button', { name: `Open PDF ${uploadName(true, 1714550000003)}` }),
+      );
     expect(open).toHaveBeenCalledWith('blob:receipt', '_blank');
     const blob = (created.mock.calls[0] as unknown as [Blob])[0];
     expect(blob.type).toBe('application/pdf');
@@ -181,13 +188,13 @@ describe('Images in progress', () => {
     renderApp('/ReceiptImages', { state: signedInState() });
     const failed = await screen.findByRole('region', { name: 'Failed' });
     const picture = await within(failed).findByRole('img', {
-      name: 'First page of PDF receipt 1714550000004-receipt.pdf',
+      name: `First page of PDF receipt ${uploadName(true, 1714550000004)}`,
     });
     expect(picture).toHaveAttribute('src', page);
     expect(api.callsTo('GET', '/api/getImage').map((c) => c.query['preview'])).toEqual(['1']);
     await userEvent
       .setup()
-      .click(within(failed).getByRole('button', { name: 'Open PDF 1714550000004-receipt.pdf' }));
+      .click(within(failed).getByRole('button', { name: `Open PDF ${uploadName(true, 1714550000004)}` }));
     await waitFor(() => expect(open).toHaveBeenCalledWith('blob:receipt', '_blank'));
     const last = api.callsTo('GET', '/api/getImage').at(-1)!;
     expect(last.query).toEqual({ userId: 'user-1', blobName: '1714550000004-receipt.pdf' });

@@ -13,7 +13,7 @@ import { usePendingUploads } from '../../../hooks/use-pending-uploads';
 import { errorMessage } from '../../../lib/api-client';
 import { useQueueThumbnail } from '../../../lib/images';
 import { removePendingUpload, type PendingUpload } from '../../../lib/pending-uploads';
-import { isPdf, isStuck } from '../../../lib/queue';
+import { isPdf, isStuck, uploadName, uploadTime } from '../../../lib/queue';
 import { useAppState } from '../../../stores/app-state';
 import { useQueue } from '../api/list-queue';
 import { useRemoveScan } from '../api/remove-scan';
@@ -56,20 +56,20 @@ const useStyles = makeStyles({
 
 const STALE_MINUTES = Math.round(STALE_SCAN_MS / 60_000);
 
-function uploadedAt(entry: QueueEntry): string | null {
+function uploadedAt(entry: QueueEntry): number | null {
   const fromIso = entry.uploaded_at ? Date.parse(entry.uploaded_at) : NaN;
-  const fromName = Number(entry.fileName.split('-')[0]);
-  const time = Number.isFinite(fromIso)
-    ? fromIso
-    : Number.isFinite(fromName) && fromName > 0
-      ? fromName
-      : null;
-  return time === null ? null : new Date(time).toLocaleString();
+  return Number.isFinite(fromIso) ? fromIso : uploadTime(entry.fileName);
+}
+
+/** What a scan is called on screen: what it is and when it was uploaded, never the server's file name. */
+function entryName(entry: QueueEntry): string {
+  return uploadName(isPdf(entry.image, entry.content_type), uploadTime(entry.fileName) ?? uploadedAt(entry));
 }
 
 function EntryRow({ entry, stuck, action }: { entry: QueueEntry; stuck: boolean; action?: ReactNode }) {
   const styles = useStyles();
   const when = uploadedAt(entry);
+  const name = entryName(entry);
   const thumbnail = useQueueThumbnail(entry.image);
   return (
     <li className={styles.entry}>
@@ -78,17 +78,17 @@ function EntryRow({ entry, stuck, action }: { entry: QueueEntry; stuck: boolean;
           className={styles.pdfThumb}
           imageClassName={styles.page}
           src={thumbnail.src}
-          name={entry.fileName}
+          name={name}
           stored={thumbnail.stored}
         />
       ) : thumbnail.src ? (
-        <img className={styles.thumb} src={thumbnail.src} alt={`Receipt ${entry.fileName}`} />
+        <img className={styles.thumb} src={thumbnail.src} alt={`Receipt ${name}`} />
       ) : (
         <span className={styles.thumb} aria-hidden />
       )}
       <span className={styles.text}>
-        <Text weight="semibold">{entry.fileName}</Text>
-        {when && <Caption1>Uploaded {when}</Caption1>}
+        <Text weight="semibold">{name}</Text>
+        {when !== null && <Caption1>Uploaded {new Date(when).toLocaleString()}</Caption1>}
         {entry.status === 'Failed' && (
           <Text className={styles.reason}>
             {entry.reason || 'The analysis failed for an unknown reason.'}
@@ -126,7 +126,7 @@ function Section({ title, entries, userId }: { title: string; entries: QueueEntr
               stuck={stuck}
               action={
                 entry.status === 'Failed' || stuck ? (
-                  <EntryActions userId={userId} fileName={entry.fileName} />
+                  <EntryActions userId={userId} fileName={entry.fileName} name={entryName(entry)} />
                 ) : undefined
               }
             />
@@ -138,7 +138,7 @@ function Section({ title, entries, userId }: { title: string; entries: QueueEntr
 }
 
 /** Retry and Remove for a failed or stuck scan, with the server's words when one of them fails. */
-function EntryActions({ userId, fileName }: { userId: string; fileName: string }) {
+function EntryActions({ userId, fileName, name }: { userId: string; fileName: string; name: string }) {
   const styles = useStyles();
   const retry = useRetryScan(userId);
   const remove = useRemoveScan(userId);
@@ -154,7 +154,7 @@ function EntryActions({ userId, fileName }: { userId: string; fileName: string }
             remove.reset();
             retry.mutate(fileName);
           }}
-          aria-label={`Retry ${fileName}`}
+          aria-label={`Retry ${name}`}
         >
           Retry
         </Button>
@@ -165,7 +165,7 @@ function EntryActions({ userId, fileName }: { userId: string; fileName: string }
             retry.reset();
             remove.mutate(fileName);
           }}
-          aria-label={`Remove ${fileName}`}
+          aria-label={`Remove ${name}`}
         >
           Remove
         </Button>
@@ -179,10 +179,11 @@ function EntryActions({ userId, fileName }: { userId: string; fileName: string }
   );
 }
 
-/** What a kept upload is called on screen: its file name, or what it is when shared to the app. */
+/** What a kept upload is called on screen: the picked file's own name, or what it is and when. */
 function keptName(upload: PendingUpload): string {
-  if (upload.source === 'capture') return upload.id;
-  return isPdf(upload.dataUrl) ? 'Shared PDF' : 'Shared image';
+  if (upload.label) return upload.label;
+  if (upload.source === 'share') return isPdf(upload.dataUrl) ? 'Shared PDF' : 'Shared image';
+  return uploadName(isPdf(upload.dataUrl), upload.savedAt);
 }
 
 /** A receipt kept on this device: waiting for the connection, or refused by the server (with Remove). */

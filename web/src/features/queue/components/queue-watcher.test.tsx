@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, screen } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import { STALE_SCAN_MS } from '@receipts/core/api-routes';
 import { makeAppData, makeQueueEntry } from '../../../testing/data';
 import { fakeApi } from '../../../testing/fake-api';
@@ -30,8 +30,8 @@ describe('queue polling', () => {
 
   it('polls every 2000 ms while scans are pending, then flags a new report and reloads the report pages', async () => {
     let queue = [
-      makeQueueEntry({ status: 'Analyzing' }),
-      makeQueueEntry({ fileName: '1714550000009-receipt.jpg' }),
+      makeQueueEntry({ status: 'Analyzing', updated_at: minutesAgo(0) }),
+      makeQueueEntry({ fileName: '1714550000009-receipt.jpg', updated_at: minutesAgo(0) }),
     ];
     const api = fakeApi({ 'GET /api/listQueue': () => queue, ...detailRoutes(makeAppData()) });
     renderApp('/', { state: signedInState() });
@@ -51,6 +51,13 @@ describe('queue polling', () => {
     await act(() => vi.advanceTimersByTimeAsync(2000));
     expect(await screen.findByRole('link', { name: '1 receipt in progress' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Reports (new report ready)' })).toBeInTheDocument();
+    // The person is told the analysis finished, with the way to the reports.
+    const notice = await screen.findByRole('status');
+    expect(notice).toHaveTextContent('Receipt analysed');
+    expect(within(notice).getByRole('link', { name: 'See it in Reports' })).toHaveAttribute(
+      'href',
+      '/Reports',
+    );
     await vi.waitFor(() => expect(api.callsTo('GET', '/api/report').length).toBeGreaterThan(reportReads));
     expect(api.callsTo('GET', '/api/getAppData')).toEqual([]);
 

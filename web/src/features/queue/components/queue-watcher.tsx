@@ -87,6 +87,21 @@ export function QueueWatcher() {
 
   useEffect(() => {
     if (!queue.data || !userId) return;
+    if (seededFor.current === userId) {
+      // Scans the server had (so not an upload still on its way) that were in progress and left the
+      // queue: their analysis finished. Failed ones stay in the queue until a person removes them.
+      const still = new Set(queue.data.map((entry) => entry.fileName));
+      const finished = scanning.filter(
+        (entry) => entry.updated_at && entry.status !== 'Failed' && !still.has(entry.fileName),
+      ).length;
+      if (finished > 0) {
+        actions.showMessage({
+          intent: 'success',
+          title: finished === 1 ? 'Receipt analysed' : `${finished} receipts analysed`,
+          link: { to: '/Reports', label: 'See it in Reports' },
+        });
+      }
+    }
     if (seededFor.current === userId && queue.data.length !== scanning.length) {
       actions.setNewReport(true);
       // The report pages and detail screens read from the server: the shown ones reload now, the

@@ -1,6 +1,6 @@
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link as RouterLink } from 'react-router';
-import { makeStyles, tokens } from '@fluentui/react-components';
+import { Caption1, makeStyles, tokens } from '@fluentui/react-components';
 import type { Receipt } from '@receipts/core/entities';
 import { BREAKPOINTS, useWindowWidth } from '../../../hooks/use-window-width';
 import { formatMoney, orDash } from '../../../lib/format';
@@ -9,6 +9,7 @@ import { ServerTable } from './server-table';
 
 const useStyles = makeStyles({
   failed: { color: tokens.colorPaletteRedForeground1, fontWeight: tokens.fontWeightSemibold },
+  legend: { display: 'block', marginTop: tokens.spacingVerticalXS, color: tokens.colorNeutralForeground2 },
 });
 
 const column = createColumnHelper<Receipt>();
@@ -83,17 +84,23 @@ export function ReceiptsTable() {
   ];
 
   return (
-    <ServerTable
-      table="receipts"
-      ariaLabel="Receipts"
-      columns={columns}
-      getRowId={(r) => r.receipt_id}
-      columnVisibility={{
-        currency: showCurrency,
-        category: showCurrency,
-        region: width > BREAKPOINTS.wide,
-      }}
-      emptyText="No receipts found. Scan one with the camera icon, or change the filter."
-    />
+    <>
+      <ServerTable
+        table="receipts"
+        ariaLabel="Receipts"
+        columns={columns}
+        getRowId={(r) => r.receipt_id}
+        columnVisibility={{
+          currency: showCurrency,
+          category: showCurrency,
+          region: width > BREAKPOINTS.wide,
+        }}
+        emptyText="No receipts found. Scan one with the camera icon, or change the filter."
+      />
+      <Caption1 className={styles.legend}>
+        <span className={styles.failed}>A total in red</span> does not match the receipt&apos;s items: open
+        the receipt to check it.
+      </Caption1>
+    </>
   );
 }

@@ -114,9 +114,12 @@ describe('Reports', () => {
     for (const name of ['Receipts', 'Merchants', 'Brands', 'Corporations', 'Product items']) {
       expect(await screen.findByRole('table', { name })).toBeInTheDocument();
     }
-    // The five tables, and the header's count of receipts that need review (one row, the count).
-    await waitFor(() => expect(api.callsTo('GET', '/api/report')).toHaveLength(6));
-    const tableCalls = api.callsTo('GET', '/api/report').filter((c) => c.query.review === undefined);
+    // The five tables, the header's count of receipts that need review (one row, the count) and the
+    // currencies of all the person's receipts for the Currency filter (one row, the totals).
+    await waitFor(() => expect(api.callsTo('GET', '/api/report')).toHaveLength(7));
+    const tableCalls = api
+      .callsTo('GET', '/api/report')
+      .filter((c) => c.query.review === undefined && c.query.pageSize !== '1');
     expect(tableCalls.map((c) => c.query.table).sort()).toEqual(
       ['brands', 'corporations', 'items', 'merchants', 'receipts'].sort(),
     );
@@ -205,7 +208,9 @@ describe('Reports', () => {
     await screen.findByRole('table', { name: 'Receipts' });
     await waitFor(() =>
       expect(
-        api.callsTo('GET', '/api/report').find((c) => c.query.table === 'receipts')?.query,
+        api
+          .callsTo('GET', '/api/report')
+          .find((c) => c.query.table === 'receipts' && c.query.pageSize !== '1')?.query,
       ).toMatchObject({
         currency: 'GBP',
         from: '2024-01-01',
@@ -213,7 +218,32 @@ describe('Reports', () => {
         dir: 'asc',
       }),
     );
-    expect(screen.getByRole('textbox', { name: 'Currency' })).toHaveValue('GBP');
+    expect(screen.getByRole('combobox', { name: 'Currency' })).toHaveValue('GBP');
+  });
+
+  it("offers the person's own currencies and a list of categories, not free text", async () => {
+    reportApi();
+    renderApp('/Reports', { state: signedInState() });
+    const currency = await screen.findByRole('combobox', { name: 'Currency' });
+    await waitFor(() =>
+      expect([...currency.querySelectorAll('option')].map((o) => o.textContent)).toEqual([
+        'All currencies',
+        ...Object.keys(PAGES.receipts.totals).sort(),
+      ]),
+    );
+    const category = screen.getByRole('combobox', { name: 'Category' });
+    const categories = [...category.querySelectorAll('option')].map((o) => o.textContent);
+    expect(categories).toEqual(
+      expect.arrayContaining(['All categories', 'Grocery', 'Restaurant', 'Another category…']),
+    );
+
+    // A category of one's own: typed, filtered on, and offered in the list from then on.
+    const user = userEvent.setup();
+    await user.selectOptions(category, 'Another category…');
+    await user.type(screen.getByRole('textbox', { name: 'Category' }), 'Garden{Enter}');
+    const own = await screen.findByRole('combobox', { name: 'Category' });
+    expect(own).toHaveValue('garden');
+    expect([...own.querySelectorAll('option')].map((o) => o.textContent)).toContain('Garden');
   });
 
   it('shows currency and category only wider than 900, and region only wider than 1200', async () => {
@@ -283,6 +313,9 @@ describe('Reports', () => {
       'GET /api/listQueue': [],
     });
     renderApp('/Reports?receiptsSort=colour', { state: signedInState() });
-    expect((await screen.findAllByRole('alert'))[0]).toHaveTextContent('sort must be one of date.');
+    // In words for a person, not the server's words for a developer.
+    const alert = (await screen.findAllByRole('alert'))[0]!;
+    expect(alert).toHaveTextContent('This address is incomplete or out of date');
+    expect(alert).not.toHaveTextContent('Invalid query');
   });
 });

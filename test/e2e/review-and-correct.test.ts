@@ -7,7 +7,7 @@ import { totalChecksOut, type AnalysisResult, type Analyzer, type AppData } from
 import { startLocalStack, type LocalStack } from '../../dev/src/stack';
 import { ApiClient, jpegDataUrl } from '../api/support/api-client';
 import { anotherCopy, sampleReceiptJpeg } from '../support/receipt-images';
-import { PHONE, WIDE, launchChromium, screenshot, watchConsole } from './support/browser';
+import { PHONE, WIDE, launchChromium, screenshot, signInWithEmail, watchConsole } from './support/browser';
 
 /**
  * Review and correct in headless Chromium against the local stack (Azurite, the Firebase Auth
@@ -132,15 +132,7 @@ const receiptUrl = (n: number, edit = false) =>
   `/Receipt?receiptId=${encodeURIComponent(receiptIdOf(n))}${edit ? '&edit=1' : ''}`;
 const facts = (on = page) => on.getByRole('region', { name: 'This Receipt' });
 
-async function signIn(on: Page) {
-  await go('/Login', on);
-  await on.getByRole('button', { name: 'Login with email' }).click();
-  const form = on.getByRole('form', { name: 'Sign in with email' });
-  await form.getByLabel('Email').fill(PERSON.email);
-  await form.getByLabel('Password').fill(PERSON.password);
-  await form.getByRole('button', { name: 'Sign in' }).click();
-  await on.waitForURL((url) => url.pathname === '/');
-}
+const signIn = (on: Page) => signInWithEmail(on, stack.url, PERSON);
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'receipts-e2e-review-'));

@@ -486,19 +486,24 @@ function ReceiptForm({
 
   return (
     <form aria-label="Edit receipt" onSubmit={onSubmit} className={styles.forms}>
-      {notes && notes.length > 0 && (
+      {notes && (
         <MessageBar intent="warning" layout="multiline" aria-label="Changed elsewhere">
           <MessageBarBody>
             <MessageBarTitle>Changed elsewhere while you were editing</MessageBarTitle>
-            Your changes are kept. Check what changed, then save again to apply yours.
-            <ul className={styles.notes}>
-              {notes.map((n) => (
-                <li key={n.label}>
-                  {n.label}: {n.before || 'empty'} → {n.after || 'empty'}
-                  {n.yours !== undefined && ` (yours kept: ${n.yours || 'empty'})`}
-                </li>
-              ))}
-            </ul>
+            Your changes are kept.{' '}
+            {notes.length > 0
+              ? 'Check what changed, then save again to apply yours.'
+              : 'Nothing shown here changed; save again to apply yours.'}
+            {notes.length > 0 && (
+              <ul className={styles.notes}>
+                {notes.map((n) => (
+                  <li key={n.label}>
+                    {n.label}: {n.before || 'empty'} → {n.after || 'empty'}
+                    {n.yours !== undefined && ` (yours kept: ${n.yours || 'empty'})`}
+                  </li>
+                ))}
+              </ul>
+            )}
           </MessageBarBody>
         </MessageBar>
       )}

@@ -59,6 +59,7 @@ export const ROUTE_ACCESS: Record<RouteName, RouteAccess> = {
   // The edits write the user's rows and rebuild the report cache, like a delete.
   updateReceipt: { ...writes, appDataCache: true },
   saveItem: { ...writes, appDataCache: true },
+  saveReceipt: { ...writes, appDataCache: true },
   deleteItem: { ...writes, appDataCache: true },
   markReviewed: { ...writes, appDataCache: true },
   keepBothReceipts: { ...writes, appDataCache: true },

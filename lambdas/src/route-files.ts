@@ -25,6 +25,7 @@ export const ROUTE_HANDLER_FILES: Record<RouteName, string> = {
   removeScan: 'remove-scan.ts',
   updateReceipt: 'update-receipt.ts',
   saveItem: 'save-item.ts',
+  saveReceipt: 'save-receipt.ts',
   deleteItem: 'delete-item.ts',
   markReviewed: 'mark-reviewed.ts',
   keepBothReceipts: 'keep-both-receipts.ts',

@@ -28,6 +28,7 @@ import { handler as registerFCMToken } from './handlers/register-fcm-token';
 import { handler as removeScan } from './handlers/remove-scan';
 import { handler as retryScan } from './handlers/retry-scan';
 import { handler as saveItem } from './handlers/save-item';
+import { handler as saveReceipt } from './handlers/save-receipt';
 import { handler as storageCreateRecord } from './handlers/storage-create-record';
 import { handler as storageDeleteRecord } from './handlers/storage-delete-record';
 import { handler as storageListRecords } from './handlers/storage-list-records';
@@ -61,6 +62,7 @@ export const ROUTE_HANDLERS: Record<RouteName, ApiHandler> = {
   removeScan,
   updateReceipt,
   saveItem,
+  saveReceipt,
   deleteItem,
   markReviewed,
   keepBothReceipts,

@@ -158,6 +158,33 @@ describe.each(backends)('GET /api/dashboard on $name', ({ storageBackend }) => {
     ]);
   });
 
+  it('shows any earlier month, quarter or year against the one before it, with its 12 months', async () => {
+    const march = await dashboard(alice, { period: 'month', today: '2024-04-20', at: '2024-03-10' });
+    expect(march.status).toBe(200);
+    expect(march.body).toMatchObject({
+      today: '2024-03-10',
+      isCurrent: false,
+      current: { from: '2024-03-01', to: '2024-03-31' },
+      previous: { from: '2024-02-01', to: '2024-02-29' },
+    });
+    expect(march.body.spending).toEqual([{ currency: 'EUR', current: 10, previous: 0, receipts: 1 }]);
+    expect(march.body.months[11]).toEqual({ month: '2024-03', totals: { EUR: 10 }, receipts: 1 });
+    // The first quarter against the last of 2023: the same figures as the quarter view of April shows
+    // as "previous".
+    const q1 = await dashboard(alice, { period: 'quarter', today: '2024-04-20', at: '2024-02-29' });
+    expect(q1.body.current).toEqual({ from: '2024-01-01', to: '2024-03-31' });
+    expect(q1.body.spending[0]).toMatchObject({ currency: 'EUR', current: 16 });
+    const last = await dashboard(alice, { period: 'year', today: '2024-04-20', at: '2023-06-01' });
+    expect(last.body.current).toEqual({ from: '2023-01-01', to: '2023-12-31' });
+    expect(last.body.spending[0]).toMatchObject({ currency: 'EUR', current: 1.5 });
+    // A day of the period holding today is that period, as without `at`.
+    const april = await dashboard(alice, { period: 'month', today: '2024-04-20', at: '2024-04-02' });
+    expect(april.body.isCurrent).toBe(true);
+    expect(april.body.spending).toEqual(
+      (await dashboard(alice, { period: 'month', today: '2024-04-20' })).body.spending,
+    );
+  });
+
   it("counts from the server's day and the month period when the query leaves them out", async () => {
     const answer = await dashboard(alice, {});
     expect(answer.status).toBe(200);
@@ -211,6 +238,9 @@ describe.each(backends)('GET /api/dashboard on $name', ({ storageBackend }) => {
     await expect400({ userId: alice.userId, period: 'week' }, /period must be one of month, quarter, year/);
     await expect400({ userId: alice.userId, today: '20/04/2024' }, /today must be a date written YYYY-MM-DD/);
     await expect400({ userId: alice.userId, today: '2024-13-45' }, /today is not a real date/);
+    await expect400({ userId: alice.userId, at: '2024-02-30' }, /at is not a real date/);
+    await expect400({ userId: alice.userId, at: 'March' }, /at must be a date written YYYY-MM-DD/);
+    await expect400({ userId: alice.userId, at: '1900-01-01' }, /at must be a day between 1970 and 2099/);
     await expect400({ period: 'month' }, /userId is required/);
   });
 });

@@ -161,6 +161,33 @@ describe.each(backends)('report queries on $name', ({ storageBackend }) => {
     expect(nothing.body).toMatchObject({ count: 0, rows: [], totals: {} });
   });
 
+  it('gives the search one meaning in every table: the rows of the receipts and items it finds', async () => {
+    const names = async (table: string, q: string) =>
+      (await report<{ name: string }>(alice, { table, q, sort: 'name' })).body.rows.map((r) => r.name);
+    // An item's word: its receipt, the item, the shop, the brand and its owner.
+    const receipts = await report<Receipt>(alice, { table: 'receipts', q: 'speculoos' });
+    expect(receipts.body.rows.map((r) => r.transaction_date)).toEqual(['2024-01-05']);
+    const items = await report<ReportItem>(alice, { table: 'items', q: 'speculoos' });
+    expect(items.body.rows.map((i) => i.description)).toEqual(['SPECULOOS']);
+    const merchants = await report<MerchantReportRow>(alice, { table: 'merchants', q: 'speculoos' });
+    expect(merchants.body.rows.map((m) => [m.name, m.visits])).toEqual([['Delhaize Ixelles', 1]]);
+    expect(merchants.body.totals).toEqual(receipts.body.totals);
+    expect(await names('brands', 'speculoos')).toEqual(['Lotus']);
+    expect(await names('corporations', 'speculoos')).toEqual(['Lotus Bakeries']);
+
+    // A brand's name (or its owner's) finds the receipts with it, wherever they were bought.
+    expect((await report<Receipt>(alice, { table: 'receipts', q: 'coca cola' })).body.count).toBe(8);
+    expect(await names('merchants', 'coca cola')).toEqual(['Colruyt Anderlecht', 'Delhaize Ixelles']);
+    expect(await names('brands', 'coca cola company')).toEqual(['Coca-Cola']);
+    // A city finds the shop there, its receipts and what was bought there.
+    expect(await names('merchants', 'london')).toEqual(['Tesco Metro']);
+    expect((await report<Receipt>(alice, { table: 'receipts', q: 'london' })).body.count).toBe(1);
+    expect(await names('brands', 'london')).toEqual(['Heinz']);
+    for (const table of ['receipts', 'items', 'merchants', 'brands', 'corporations']) {
+      expect((await report(alice, { table, q: 'no such thing' })).body.count).toBe(0);
+    }
+  });
+
   it('answers the brands and corporations tables with purchases and totals', async () => {
     const brands = await report<{ name: string; purchases: number; total: number }>(alice, {
       table: 'brands',

@@ -5,6 +5,8 @@ import {
   STALE_MERCHANT_MESSAGE,
   type AppData,
   type ErrorAnswer,
+  type MerchantDetailAnswer,
+  type ReportItem,
   type RouteName,
 } from '@receipts/core';
 import { FakeAnalyzer, dataUrlOf, fakeReceiptImage } from '../../packages/core/test/support/fakes';
@@ -15,6 +17,7 @@ import { signUpClient, startTestStack } from './support/stack';
 /** The routes of review and correct, with what each refuses (read-only ones have nothing to go stale). */
 const EDIT_ROUTES = [
   'updateReceipt',
+  'saveReceipt',
   'saveItem',
   'deleteItem',
   'markReviewed',
@@ -25,6 +28,15 @@ const EDIT_ROUTES = [
   'listBrands',
   'getAnalysis',
 ] as const satisfies readonly RouteName[];
+
+/** The fields of an item a person can set, as the edit form sends them. */
+const pick = (item: ReportItem) => ({
+  description: item.description,
+  quantity: item.quantity,
+  unit_price: item.unit_price,
+  total_price: item.total_price,
+  brand: item.brand,
+});
 
 const receiptImage = (merchant: string, total: number, date: string) =>
   dataUrlOf(
@@ -83,6 +95,11 @@ describe.each(['azure', 'dynamodb'] as const)('review and correct on %s', (stora
     const base = { userId, receiptId: receipt.receipt_id, etag: etag ?? receipt.etag };
     return {
       updateReceipt: { ...base, changes: { total_amount: 12.34 } },
+      saveReceipt: {
+        ...base,
+        changes: { total_amount: 12.34 },
+        items: [{ itemId: item.item_id, item: { ...pick(item), description: 'COLA' } }],
+      },
       saveItem: {
         ...base,
         itemId: item.item_id,
@@ -157,6 +174,11 @@ describe.each(['azure', 'dynamodb'] as const)('review and correct on %s', (stora
       ['saveItem', item({ description: 'x'.repeat(501) }), /description may be at most 500 characters/],
       ['saveItem', item({ total_price: 'ten' }), /total_price must be a number/],
       ['updateReceipt', changes({ total_amount: 'twelve' }), /total_amount must be a number/],
+      [
+        'saveReceipt',
+        { ...ok.saveReceipt, items: [{ item: { ...(ok.saveItem.item as object), quantity: 0 } }] },
+        /quantity must be more than 0/,
+      ],
       ['updateReceipt', changes({ transaction_date: '2024-02-30' }), /transaction_date is not a day/],
       ['updateReceipt', changes({ currency_code: 'EUX' }), /currency_code is not a known/],
       ['updateReceipt', changes({ merchant_name: '  ' }), /merchant_name is required/],
@@ -236,5 +258,117 @@ describe.each(['azure', 'dynamodb'] as const)('review and correct on %s', (stora
     expect(
       (analysis.body as { result: { receipt: { total_amount: number } } }).result.receipt.total_amount,
     ).toBe(7);
+  });
+
+  it('saves fields and items in one request under one etag: items left out go, new ones come, a stale save changes nothing', async () => {
+    expect(
+      (await alice.upload('1710000000003-receipt.jpg', receiptImage('Spar Express', 10, '2024-04-01')))
+        .status,
+    ).toBe(202);
+    expect(await alice.waitForQueue()).toEqual([]);
+    let now = await data();
+    const receipt = now.reportReceipts.find((r) => r.merchant_name === 'Spar Express')!;
+    const [cola, bread] = now.reportProductItems.filter((i) => i.receipt_id === receipt.receipt_id);
+    expect([cola?.description, bread?.description]).toEqual(['COCA-COLA', 'BREAD']);
+    const base = { userId: alice.userId, receiptId: receipt.receipt_id, etag: receipt.etag };
+    const butter = { description: 'BUTTER', quantity: 2, unit_price: 1.5, total_price: 3, brand: 'Heinz' };
+    const body = {
+      ...base,
+      changes: { total_amount: 5.5, transaction_time: '18:05' },
+      items: [{ itemId: cola!.item_id, item: { ...pick(cola!), total_price: 2.5 } }, { item: butter }],
+    };
+
+    // Refused whole, each with words naming what is wrong; nothing written.
+    expectError(await call(alice, 'saveReceipt', { ...base }), 400, /Nothing to save/);
+    expectError(
+      await call(alice, 'saveReceipt', { ...body, items: [body.items[0], body.items[0]] }),
+      400,
+      /same item twice/,
+    );
+    expectError(
+      await call(alice, 'saveReceipt', { ...body, items: [{ item: { ...butter, description: ' ' } }] }),
+      400,
+      /description is required/,
+    );
+    const otherItem = now.reportProductItems.find((i) => i.receipt_id !== receipt.receipt_id)!;
+    expectError(
+      await call(alice, 'saveReceipt', { ...body, items: [{ itemId: otherItem.item_id, item: butter }] }),
+      400,
+      /not an item of this receipt/,
+    );
+    expectError(await call(bob, 'saveReceipt', { ...body, userId: bob.userId }), 403);
+    expect((await data()).version).toBe(now.version);
+
+    const saved = await call(alice, 'saveReceipt', body);
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    now = await data();
+    const after = now.reportReceipts.find((r) => r.receipt_id === receipt.receipt_id)!;
+    expect(after.total_amount).toBe(5.5);
+    expect(after.transaction_time).toBe('18:05:00');
+    expect(after.total_checks_out).toBe(true);
+    expect(after.edited).toEqual(expect.arrayContaining(['total_amount', 'transaction_time', 'items']));
+    const items = now.reportProductItems.filter((i) => i.receipt_id === receipt.receipt_id);
+    expect(items.map((i) => [i.item_id, i.description, i.total_price])).toEqual([
+      [cola!.item_id, 'COCA-COLA', 2.5],
+      [expect.not.stringMatching(bread!.item_id), 'BUTTER', 3],
+    ]);
+    expect(items[1]!.brand).toBe('Heinz');
+    expect(figuresOf(now)).toEqual(await recomputeFromRows(env.stack.services.store, alice.userId));
+
+    // The same save again carries the etag it was read with: 409, and the first save stands.
+    const stale = await call(alice, 'saveReceipt', { ...body, changes: { total_amount: 99 } });
+    expectError(stale, 409, new RegExp(STALE_EDIT_MESSAGE));
+    expect((await data()).reportReceipts.find((r) => r.receipt_id === receipt.receipt_id)!.total_amount).toBe(
+      5.5,
+    );
+  });
+
+  it('answers an old link to a merged merchant with the merchant it was merged into, through merges of merges', async () => {
+    for (const [file, name] of [
+      ['1710000000004-receipt.jpg', 'Aldi Nord'],
+      ['1710000000005-receipt.jpg', 'Aldi'],
+    ] as const) {
+      expect((await alice.upload(file, receiptImage(name, 4, '2024-04-02'))).status).toBe(202);
+    }
+    expect(await alice.waitForQueue()).toEqual([]);
+    let now = await data();
+    const merchant = (name: string) => now.reportMerchants.find((m) => m.name === name)!;
+    const [nord, aldi, spar] = [merchant('Aldi Nord'), merchant('Aldi'), merchant('Spar Express')];
+    const detail = (client: ApiClient, merchantId: string) =>
+      client.call<MerchantDetailAnswer>('GET', '/api/merchantDetail', {
+        query: { userId: client.userId, merchantId },
+      });
+    const merge = (kept: typeof aldi, duplicate: typeof aldi) =>
+      call(alice, 'mergeMerchants', {
+        userId: alice.userId,
+        merchantId: kept.merchant_id,
+        etag: kept.etag,
+        duplicateId: duplicate.merchant_id,
+        duplicateEtag: duplicate.etag,
+      });
+
+    expect((await merge(aldi, nord)).status).toBe(200);
+    let old = await detail(alice, nord.merchant_id);
+    expect(old.status).toBe(200);
+    expect(old.body).toMatchObject({
+      merchant_id: aldi.merchant_id,
+      merged_from: nord.merchant_id,
+      visits: 2,
+    });
+    expect(old.body.merchant?.name).toBe('Aldi');
+    // The merchant itself is answered as it is, without a redirect.
+    expect((await detail(alice, aldi.merchant_id)).body.merged_from).toBeUndefined();
+
+    now = await data();
+    expect((await merge(merchant('Spar Express'), merchant('Aldi'))).status).toBe(200);
+    old = await detail(alice, nord.merchant_id);
+    expect(old.body).toMatchObject({
+      merchant_id: spar.merchant_id,
+      merged_from: nord.merchant_id,
+      visits: 3,
+    });
+    expect((await detail(alice, aldi.merchant_id)).body.merchant_id).toBe(spar.merchant_id);
+    // Another user is not told where someone else's merchant went.
+    expect((await detail(bob, nord.merchant_id)).status).toBe(404);
   });
 });

@@ -76,6 +76,7 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let problems: string[];
+let personId: string;
 
 const visible = (locator: Locator, timeout = 30_000) => locator.waitFor({ state: 'visible', timeout });
 const go = (route: string) => page.goto(new URL(route, stack.url).href);
@@ -116,6 +117,7 @@ beforeAll(async () => {
     stack.signUp(PERSON.email, PERSON.password, PERSON.name),
     stack.signUp(OTHER.email, OTHER.password, OTHER.name),
   ]);
+  personId = person.localId;
   await seedReceipts(stack.services.store, person.localId, RECEIPTS);
   await seedReceipts(stack.services.store, other.localId, OTHERS_RECEIPTS);
   browser = await launchChromium(cameraFile);
@@ -208,6 +210,10 @@ describe('reports in a real browser', () => {
     await expectColumn('Receipts', 'Merchant', ['Delhaize Ixelles']);
     // The items table shows the matching item, not the rest of that receipt.
     await expectColumn('Product items', 'Description', ['SPECULOOS']);
+    // The same search in every table: the shop of the receipt found, the brand and owner of the item.
+    await expectColumn('Merchants', 'Merchant', ['Delhaize Ixelles']);
+    await expectColumn('Brands', 'Brand', ['Lotus']);
+    await expectColumn('Corporations', 'Corporation', ['Lotus Bakeries']);
 
     // Alpro's oat drink: the brand is named nowhere but in the brand field. Accents and case ignored.
     await box.fill('ALPRÖ');
@@ -338,6 +344,34 @@ describe('reports in a real browser', () => {
         .map((l) => l.split(',').slice(4, 6).join(','))
         .sort(),
     ).toEqual(['COCA-COLA ZERO,Coca-Cola', 'FANTA ORANGE,Fanta', 'OAT DRINK,Alpro', 'SPECULOOS,Lotus']);
+  });
+
+  it('deletes a photo of something else from the review list, after asking', async () => {
+    await seedReceipts(stack.services.store, personId, [
+      {
+        fileName: '1710000000050-receipt.jpg',
+        merchant: 'Not A Receipt',
+        date: '2024-05-01',
+        needsReview: true,
+        items: [{ description: 'CAT', price: 1 }],
+      },
+    ]);
+    await go('/Review');
+    const list = page.getByRole('list', { name: 'Receipts that need review' });
+    const row = list.getByRole('listitem', { name: 'Not A Receipt, 2024-05-01' });
+    await visible(row);
+    await row.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Delete this receipt?' });
+    await visible(dialog);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await visible(row);
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await visible(dialog);
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await visible(page.getByText('Nothing to review: every receipt has been checked.'));
+    await go('/Reports?q=cat');
+    await visible(table('Receipts').getByText('No receipts found.', { exact: false }));
   });
 
   it('logged no errors in the browser', () => {

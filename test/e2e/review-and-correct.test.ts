@@ -3,17 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import {
-  STALE_EDIT_MESSAGE,
-  totalChecksOut,
-  type AnalysisResult,
-  type Analyzer,
-  type AppData,
-} from '@receipts/core';
+import { totalChecksOut, type AnalysisResult, type Analyzer, type AppData } from '@receipts/core';
 import { startLocalStack, type LocalStack } from '../../dev/src/stack';
 import { ApiClient, jpegDataUrl } from '../api/support/api-client';
 import { anotherCopy, sampleReceiptJpeg } from '../support/receipt-images';
-import { PHONE, WIDE, launchChromium, screenshot, watchConsole } from './support/browser';
+import { PHONE, WIDE, launchChromium, screenshot, signInWithEmail, watchConsole } from './support/browser';
 
 /**
  * Review and correct in headless Chromium against the local stack (Azurite, the Firebase Auth
@@ -138,6 +132,8 @@ const receiptUrl = (n: number, edit = false) =>
   `/Receipt?receiptId=${encodeURIComponent(receiptIdOf(n))}${edit ? '&edit=1' : ''}`;
 const facts = (on = page) => on.getByRole('region', { name: 'This Receipt' });
 
+const signIn = (on: Page) => signInWithEmail(on, stack.url, PERSON);
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'receipts-e2e-review-'));
   const first = await Promise.all([0, 1, 2].map((n) => sampleReceiptJpeg(n)));
@@ -173,13 +169,7 @@ afterAll(async () => {
 
 describe('review and correct in a real browser', () => {
   it('signs in and counts the receipts that need review in the header', async () => {
-    await go('/Login');
-    await page.getByRole('button', { name: 'Login with email' }).click();
-    const form = page.getByRole('form', { name: 'Sign in with email' });
-    await form.getByLabel('Email').fill(PERSON.email);
-    await form.getByLabel('Password').fill(PERSON.password);
-    await form.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname === '/');
+    await signIn(page);
     await visible(header().getByRole('link', { name: '2 receipts need review' }));
     await header().getByRole('link', { name: '2 receipts need review' }).click();
     await page.waitForURL('**/Review');
@@ -208,19 +198,22 @@ describe('review and correct in a real browser', () => {
     expect(imageBox!.x + imageBox!.width).toBeLessThanOrEqual(formBox!.x + 1);
     await screenshot(page, 'review-edit-form-wide');
 
-    await form.getByLabel('Total').fill('6.50');
-    await form.getByLabel('Total').press('Enter');
+    // Amounts as the person writes them, with two decimals; one Save for the receipt and its items.
+    expect(await form.getByLabel('Total', { exact: true }).inputValue()).toBe('60.00');
+    expect(await form.getByRole('button', { name: /^Save/ }).allTextContents()).toEqual(['Save changes']);
+    await form.getByLabel('Total', { exact: true }).fill('6.50');
+    // The Coca-Cola line was misread too: 2.50, not 2.00.
+    const cola = form.getByRole('group', { name: 'Item COCA-COLA 1.5L' });
+    expect(await cola.getByLabel('Total price').inputValue()).toBe('2.00');
+    await cola.getByLabel('Total price').fill('2.50');
+    await cola.getByLabel('Unit price').fill('2.50');
+    await visible(form.getByText('Items add up to 6.50 USD — matches the total.'));
+    await form.getByRole('button', { name: 'Save changes' }).click();
     await visible(facts().getByText('6.50 USD'));
     await visible(page.getByLabel('Edited by you').filter({ hasText: 'Total' }));
     await gone(page.getByRole('main').getByLabel('Needs review', { exact: true }));
     await visible(header().getByRole('link', { name: '1 receipt needs review' }));
-
-    // The Coca-Cola line was misread too: 2.50, not 2.00.
-    const cola = page.getByRole('form', { name: 'Item COCA-COLA 1.5L' });
-    await cola.getByLabel('Total price').fill('2.50');
-    await cola.getByLabel('Unit price').fill('2.50');
-    await cola.getByRole('button', { name: 'Save item' }).click();
-    await visible(page.getByText('Items add up to 6.50 USD — matches the total.'));
+    await visible(page.getByRole('table', { name: 'Receipt Products' }).getByText('2.50'));
 
     await header()
       .getByRole('link', { name: /^Reports/ })
@@ -240,32 +233,68 @@ describe('review and correct in a real browser', () => {
     await visible(summary.getByText('6.50 USD'));
   });
 
-  it('adds an item with a brand from the list, then deletes it', async () => {
+  it('links the item page to its brand, corporation, merchant and receipt, and the brand page to its corporation', async () => {
+    const cola = (await data()).reportProductItems.find((i) => i.description === 'COCA-COLA 1.5L')!;
+    const itemUrl = `/ProductItem?itemId=${encodeURIComponent(cola.item_id)}`;
+    const main = page.getByRole('main');
+    await go(itemUrl);
+    await main.getByRole('link', { name: 'Coca-Cola', exact: true }).click();
+    await page.waitForURL(
+      (url) => url.pathname === '/Brand' && url.searchParams.get('brandId') === 'Coca-Cola',
+    );
+    await main.getByRole('link', { name: 'The Coca-Cola Company' }).click();
+    await page.waitForURL((url) => url.pathname === '/Corporation');
+    await visible(page.getByRole('heading', { name: 'The Coca-Cola Company' }));
+
+    await go(itemUrl);
+    await main.getByRole('link', { name: 'The Coca-Cola Company' }).click();
+    await page.waitForURL((url) => url.searchParams.get('name') === 'The Coca-Cola Company');
+    await go(itemUrl);
+    await main.getByRole('link', { name: 'FRESHMART GROCERS' }).click();
+    await page.waitForURL((url) => url.pathname === '/Merchant');
+    await visible(page.getByRole('region', { name: 'Merchant summary' }).getByText('6.50 USD'));
+    await go(itemUrl);
+    await main.getByRole('link', { name: /^Receipt of 2024-06-01, 6\.50 USD$/ }).click();
+    await page.waitForURL((url) => url.searchParams.get('receiptId') === receiptIdOf(0));
+    await visible(facts().getByText('6.50 USD'));
+  });
+
+  it('adds an item with a brand from the list, then removes it, each with the one Save', async () => {
     await go(receiptUrl(0, true));
-    const added = page.getByRole('form', { name: 'New item' });
+    const form = page.getByRole('form', { name: 'Edit receipt' });
+    await visible(form);
+    await form.getByRole('button', { name: 'Add item' }).click();
+    const added = form.getByRole('group', { name: 'New item 1' });
     await visible(added);
     await added.getByLabel('Description').fill('TOMATO KETCHUP');
     await added.getByLabel('Total price').fill('3');
     await added.getByLabel('Brand').fill('Heinz');
     await visible(added.getByText('Owned by The Kraft Heinz Company'));
-    await added.getByRole('button', { name: 'Add item' }).click();
+    await visible(form.getByText('Items add up to 9.50 USD — the total is 6.50.'));
+    // Nothing is saved before Save.
+    expect((await data()).brands.find((b) => b.name === 'Heinz')).toBeUndefined();
+    await form.getByRole('button', { name: 'Save changes' }).click();
     const products = page.getByRole('table', { name: 'Receipt Products' });
     await visible(products.getByRole('link', { name: 'TOMATO KETCHUP' }));
-    await visible(page.getByText('Items add up to 9.50 USD — does not match the total.'));
     expect((await data()).brands.find((b) => b.name === 'Heinz')).toMatchObject({
       owning_corporation: 'The Kraft Heinz Company',
       total: 3,
     });
 
-    await page
-      .getByRole('form', { name: 'Item TOMATO KETCHUP' })
-      .getByRole('button', { name: 'Delete item' })
-      .click();
+    // One remove control per item, and still one Save.
+    expect(await form.getByRole('button', { name: /^Remove / }).count()).toBe(3);
+    await form.getByRole('button', { name: 'Remove TOMATO KETCHUP' }).click();
+    await visible(
+      form.getByRole('group', { name: 'Item TOMATO KETCHUP' }).getByText('removed when you save'),
+    );
+    await visible(form.getByText('Items add up to 6.50 USD — matches the total.'));
+    expect(await products.getByRole('link', { name: 'TOMATO KETCHUP' }).count()).toBe(1);
+    await form.getByRole('button', { name: 'Save changes' }).click();
     await gone(products.getByRole('link', { name: 'TOMATO KETCHUP' }));
     expect((await data()).brands.find((b) => b.name === 'Heinz')).toBeUndefined();
   });
 
-  it('refuses a stale edit from a second tab with the reload message, and reloads the new values', async () => {
+  it('keeps an edit made in a second tab on values changed since, says what changed, and saves it over them', async () => {
     await go(receiptUrl(0, true));
     const second = await context.newPage();
     const secondProblems = watchConsole(second);
@@ -281,16 +310,22 @@ describe('review and correct in a real browser', () => {
 
     await secondForm.getByLabel('Document type').fill('invoice');
     await secondForm.getByRole('button', { name: 'Save changes' }).click();
-    const alert = secondForm.getByRole('alert');
-    await visible(alert.filter({ hasText: STALE_EDIT_MESSAGE }));
+    // The server refused it (409: changed elsewhere); the tab keeps the edit and says what changed.
+    const notice = secondForm.getByLabel('Changed elsewhere');
+    await visible(notice);
+    expect(await notice.textContent()).toContain('Category: grocery → groceries');
+    expect(await notice.textContent()).toContain('Your changes are kept');
     await screenshot(second, 'review-stale-edit');
     expect((await data()).reportReceipts.find((r) => r.receipt_id === receiptIdOf(0))!.doc_type).toBe(
       'receipt',
     );
-    await alert.getByRole('button', { name: 'Reload' }).click();
-    await expect
-      .poll(() => second.getByRole('form', { name: 'Edit receipt' }).getByLabel('Category').inputValue())
-      .toBe('groceries');
+    expect(await secondForm.getByLabel('Document type').inputValue()).toBe('invoice');
+    expect(await secondForm.getByLabel('Category').inputValue()).toBe('groceries');
+    expect(await secondForm.getByRole('button', { name: 'Reload' }).count()).toBe(0);
+    await secondForm.getByRole('button', { name: 'Save changes' }).click();
+    await visible(facts(second).getByText('invoice'));
+    const saved = (await data()).reportReceipts.find((r) => r.receipt_id === receiptIdOf(0))!;
+    expect([saved.doc_type, saved.receipt_type]).toEqual(['invoice', 'groceries']);
     expect(secondProblems.filter((p) => !p.includes('409'))).toEqual([]);
     await second.close();
   });
@@ -339,6 +374,16 @@ describe('review and correct in a real browser', () => {
     const after = await data();
     expect(after.reportMerchants.map((m) => m.name).sort()).toEqual(['CORNER PANTRY', 'FRESHMART GROCERS']);
     expect(after.reportMerchants.find((m) => m.name === 'CORNER PANTRY')!.merchant_total_amount).toBe(8);
+
+    // A link to the merchant merged away (a bookmark, an old tab) opens the one it went into.
+    const merged = before.reportMerchants.find((m) => m.name === 'Corner Pantry Ltd')!;
+    await go(`/Merchant?merchantId=${encodeURIComponent(merged.merchant_id)}`);
+    await page.waitForURL((url) => url.searchParams.get('merchantId') === kept.merchant_id);
+    await visible(
+      page.getByRole('region', { name: 'Merchant summary' }).getByRole('heading', { name: 'CORNER PANTRY' }),
+    );
+    await expect.poll(() => receipts.locator('tbody tr').count(), { timeout: 30_000 }).toBe(2);
+    expect(await page.getByText('Merchant not found').count()).toBe(0);
   });
 
   it('shows the edit form on a phone with the image above it', async () => {
@@ -354,6 +399,53 @@ describe('review and correct in a real browser', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await screenshot(page, 'review-edit-form-phone');
     await page.setViewportSize(WIDE);
+  });
+
+  it("shows amounts and the time in the person's locale, and zooms the image", async () => {
+    // English (US): a 12-hour clock, amounts with a decimal point.
+    const american = await browser.newContext({ viewport: WIDE, locale: 'en-US' });
+    const wide = await american.newPage();
+    await signIn(wide);
+    await go(receiptUrl(2, true), wide);
+    let form = wide.getByRole('form', { name: 'Edit receipt' });
+    await visible(form);
+    expect(await form.getByLabel('Time').inputValue()).toMatch(/^9:30\sAM$/);
+    expect(await form.getByLabel('Total', { exact: true }).inputValue()).toBe('5.00');
+    await american.close();
+
+    const german = await browser.newContext({ viewport: PHONE, locale: 'de-DE' });
+    const phone = await german.newPage();
+    const phoneProblems = watchConsole(phone);
+    await signIn(phone);
+    await go(receiptUrl(2, true), phone);
+    form = phone.getByRole('form', { name: 'Edit receipt' });
+    await visible(form);
+    expect(await form.getByLabel('Time').inputValue()).toBe('09:30');
+    expect(await form.getByLabel('Total', { exact: true }).inputValue()).toBe('5,00');
+    expect(await form.getByRole('group', { name: 'Item EGGS' }).getByLabel('Total price').inputValue()).toBe(
+      '5,00',
+    );
+
+    // On the phone the picture is above the form and can be zoomed to read the small print.
+    const figure = phone.getByRole('figure', { name: 'Stored receipt image' });
+    const image = figure.getByRole('img');
+    await visible(image);
+    const frameWidth = (await figure.getByLabel(/scrollable when zoomed/).boundingBox())!.width;
+    await figure.getByRole('button', { name: 'Zoom in' }).click();
+    await figure.getByRole('button', { name: 'Zoom in' }).click();
+    await expect.poll(async () => (await image.boundingBox())!.width).toBeGreaterThan(frameWidth * 1.9);
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await screenshot(phone, 'review-edit-form-phone-zoomed');
+
+    await form.getByLabel('Time').fill('21:15');
+    await form.getByLabel('Total', { exact: true }).fill('5,50');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await visible(facts(phone).getByText('5.50 USD'));
+    expect(await form.getByLabel('Time').inputValue()).toBe('21:15');
+    const saved = (await data()).reportReceipts.find((r) => r.receipt_id === receiptIdOf(2))!;
+    expect([saved.total_amount, saved.transaction_time]).toEqual([5.5, '21:15:00']);
+    expect(phoneProblems).toEqual([]);
+    await german.close();
   });
 
   it('asks before deleting a receipt', async () => {

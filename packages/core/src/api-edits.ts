@@ -156,6 +156,38 @@ export const saveItemBody = z.object({
 });
 export type SaveItemBody = z.infer<typeof saveItemBody>;
 
+/** Most items one save may list (far above any real receipt). */
+export const MAX_RECEIPT_ITEMS = 500;
+
+/** One item of a whole-receipt save: an item of the receipt (with `itemId`) or a new one (without). */
+export const receiptItemSchema = z
+  .object({ itemId: itemIdSchema.optional(), item: itemFieldsSchema.strict() })
+  .strict();
+
+/**
+ * POST /api/saveReceipt: the whole edit form in one save, under the one etag the form was read
+ * with. `changes` as for updateReceipt (may be empty); `items`, when given, is the receipt's full
+ * list of items afterwards: items of the receipt left out are removed, items without an id added.
+ */
+export const saveReceiptBody = z
+  .object({
+    ...receiptEdit,
+    changes: receiptChangesSchema.default({}),
+    items: z
+      .array(receiptItemSchema, { error: "items must be a list of the receipt's items." })
+      .max(MAX_RECEIPT_ITEMS, `A receipt may have at most ${MAX_RECEIPT_ITEMS} items.`)
+      .refine((items) => {
+        const ids = items.flatMap((i) => (i.itemId ? [i.itemId] : []));
+        return new Set(ids).size === ids.length;
+      }, 'items names the same item twice.')
+      .optional(),
+  })
+  .refine(
+    (body) => Object.keys(body.changes).length > 0 || body.items !== undefined,
+    'Nothing to save: send the changed fields, the items, or both.',
+  );
+export type SaveReceiptBody = z.infer<typeof saveReceiptBody>;
+
 /** DELETE /api/deleteItem?userId=&receiptId=&itemId=&etag= */
 export const deleteItemQuery = z.object({ ...receiptEdit, itemId: itemIdSchema });
 

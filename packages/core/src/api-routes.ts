@@ -54,6 +54,7 @@ export const ROUTES = {
   // Review and correct (schemas in ./api-edits).
   updateReceipt: { method: 'POST', path: '/api/updateReceipt', auth: true },
   saveItem: { method: 'POST', path: '/api/saveItem', auth: true },
+  saveReceipt: { method: 'POST', path: '/api/saveReceipt', auth: true },
   deleteItem: { method: 'DELETE', path: '/api/deleteItem', auth: true },
   markReviewed: { method: 'POST', path: '/api/markReviewed', auth: true },
   keepBothReceipts: { method: 'POST', path: '/api/keepBothReceipts', auth: true },

@@ -214,6 +214,7 @@ export interface RouteAnswers {
   removeScan: RemoveScanAnswer;
   updateReceipt: ReceiptEditAnswer;
   saveItem: ReceiptEditAnswer & { itemId: string };
+  saveReceipt: ReceiptEditAnswer;
   deleteItem: ReceiptEditAnswer;
   markReviewed: ReceiptEditAnswer;
   keepBothReceipts: ReceiptEditAnswer;

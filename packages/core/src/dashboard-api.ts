@@ -16,7 +16,21 @@ export const DASHBOARD_TOP_COUNT = 5;
 /** Months in Home's bar chart, the current one last. */
 export const DASHBOARD_MONTHS = 12;
 
-/** GET /api/dashboard?userId=&period=&today= */
+const dayParam = (name: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `${name} must be a date written YYYY-MM-DD, e.g. 2024-05-31.`)
+    .refine((value) => {
+      const time = Date.parse(`${value}T00:00:00Z`);
+      // The calendar's own day: 2024-02-30 is not one (Date.parse would roll it into March).
+      return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
+    }, `${name} is not a real date.`)
+    .refine(
+      (value) => value >= '1970-01-01' && value <= '2099-12-31',
+      `${name} must be a day between 1970 and 2099.`,
+    );
+
+/** GET /api/dashboard?userId=&period=&today=&at= */
 export const dashboardQuery = z.object({
   userId: idSchema('userId'),
   period: z
@@ -26,11 +40,12 @@ export const dashboardQuery = z.object({
    * The person's own calendar day (their time zone decides which month "this month" is); the server's
    * day when left out.
    */
-  today: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'today must be a date written YYYY-MM-DD, e.g. 2024-05-31.')
-    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), 'today is not a real date.')
-    .optional(),
+  today: dayParam('today').optional(),
+  /**
+   * Any day of the period to show (an earlier month, quarter or year), against the one before it;
+   * the period that holds `today` when left out.
+   */
+  at: dayParam('at').optional(),
 });
 export type DashboardQuery = z.output<typeof dashboardQuery>;
 
@@ -58,8 +73,10 @@ export interface DashboardTopEntry {
 /** GET /api/dashboard's answer. */
 export interface DashboardAnswer {
   period: DashboardPeriod;
-  /** The day the periods were counted from. */
+  /** The day the periods were counted from: `at` when asked for, else the person's day. */
   today: string;
+  /** Whether the period shown holds the person's day (no later period has data yet). */
+  isCurrent: boolean;
   current: DayRange;
   previous: DayRange;
   /**

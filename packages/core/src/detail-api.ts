@@ -39,6 +39,11 @@ export interface MerchantSummaryAnswer {
 export interface MerchantDetailAnswer extends MerchantSummaryAnswer {
   /** The user's data version it was read from. */
   version: string;
+  /**
+   * Set when the merchant asked for was merged into another: the id asked for. The answer is then
+   * the merchant it was merged into (`merchant_id`), which a link to the old one should open.
+   */
+  merged_from?: string;
 }
 
 /** GET /api/receiptDetail's answer: what the receipt screen shows. */

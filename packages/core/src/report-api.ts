@@ -59,7 +59,15 @@ const optionalText = (label: string, max: number) =>
 
 /** The filters every report table and export accept; all optional, all combined with "and". */
 export const reportFilterShape = {
-  /** Free text, matched against the merchant name, item descriptions and brands (case and accents ignored). */
+  /**
+   * Free text, with one meaning in every table (case, accents and punctuation ignored; every word
+   * must occur). A receipt matches when each word is in its merchant's name or city, or one of its
+   * items' description, brand or brand owner; an item when each word is in its own description,
+   * brand or brand owner, or its merchant's name or city. The receipts and items tables list what
+   * matches; the merchants table the merchants of the matching receipts, the brands and corporations
+   * tables those of the matching items, each summed over the matching receipts or items only. So
+   * "coke" finds the receipt with a Coke on it, its shop, the Coke and its brand and owner.
+   */
   q: optionalText('q (the search text)', MAX_SEARCH_LENGTH),
   /** Receipts dated on or after this day. */
   from: isoDate('from').optional(),

@@ -181,13 +181,20 @@ describe('report index: default order and search from the dictionary', () => {
   });
 
   it('lists a searched table newest first, ties by id, with totals of every match', () => {
-    const index = buildReportIndex(account(7));
+    const data = account(7);
+    const index = buildReportIndex(data);
+    const owner = new Map(data.brands.map((b) => [b.name, b.owning_corporation ?? '']));
     const all = scanReportIndex(index, { table: 'items', q: 'cola', pageSize: 100 });
     const page = queryReportIndex(index, { table: 'items', q: 'cola', pageSize: 2 });
     expect(page.count).toBe(all.count);
     expect(page.rows).toEqual(all.rows.slice(0, 2));
     expect(page.totals).toEqual(all.totals);
-    for (const item of all.rows) expect(`${item.description} ${item.brand}`.toLowerCase()).toContain('cola');
+    // Its own words: description, brand or the brand's owner (or its merchant's name).
+    for (const item of all.rows) {
+      expect(
+        `${item.description} ${item.brand} ${owner.get(item.brand ?? '') ?? ''} ${item.merchant_name}`.toLowerCase(),
+      ).toContain('cola');
+    }
     const days = all.rows.map((i) => i.receipt_transaction_date ?? '');
     expect(days).toEqual([...days].sort().reverse());
   });

@@ -320,13 +320,16 @@ describe('report index filters', () => {
 describe('report index search', () => {
   const search = (q: string) => fileNames(page({ table: 'receipts', q }).rows);
 
-  it('finds a receipt by merchant, item description or brand, ignoring case, accents and punctuation', () => {
+  it('finds a receipt by merchant, item description, brand or brand owner, ignoring case, accents and punctuation', () => {
     expect(search('tesco')).toEqual(['c.jpg']);
     expect(search('ELYSEE')).toEqual(['e.jpg', 'd.jpg']);
     expect(search('creme brulee')).toEqual(['d.jpg']);
     expect(search('speculoos')).toEqual(['a.jpg']);
     expect(search('heinz')).toEqual(['c.jpg']);
-    expect(search('Coca—Cola!')).toEqual(['a.jpg']);
+    // The Coca-Cola brand on one, Fanta (owned by The Coca-Cola Company) on the other.
+    expect(search('Coca—Cola!')).toEqual(['b.jpg', 'a.jpg']);
+    expect(search('coca cola zero')).toEqual(['a.jpg']);
+    expect(search('london')).toEqual(['c.jpg']);
     expect(search('fanta')).toEqual(['b.jpg']);
   });
 
@@ -341,6 +344,31 @@ describe('report index search', () => {
     expect(items('speculoos')).toEqual(['SPECULOOS']);
     expect(items('delhaize fanta')).toEqual(['FANTA ORANGE']);
     expect(items('coca speculoos')).toEqual([]);
+  });
+
+  it('means the same in every table: the rows of the receipts and items the words find', () => {
+    // "speculoos" is an item of a Delhaize receipt: every table shows what that receipt holds.
+    expect(fileNames(page({ table: 'receipts', q: 'speculoos' }).rows)).toEqual(['a.jpg']);
+    expect(page({ table: 'items', q: 'speculoos' }).rows.map((i) => i.description)).toEqual(['SPECULOOS']);
+    const merchants = page({ table: 'merchants', q: 'speculoos' });
+    expect(merchants.rows.map((m) => [m.name, m.visits])).toEqual([['Delhaize', 1]]);
+    // Summed over the receipts found, not all of the merchant's.
+    expect(merchants.totals).toEqual(page({ table: 'receipts', q: 'speculoos' }).totals);
+    expect(page({ table: 'brands', q: 'speculoos' }).rows.map((b) => b.name)).toEqual(['Lotus']);
+    expect(page({ table: 'corporations', q: 'speculoos' }).rows.map((c) => c.name)).toEqual([
+      'Lotus Bakeries',
+    ]);
+    // A shop's name finds its receipts, its items, and the brands bought there.
+    expect(page({ table: 'merchants', q: 'delhaize' }).rows.map((m) => m.name)).toEqual(['Delhaize']);
+    expect(
+      page({ table: 'brands', q: 'delhaize' })
+        .rows.map((b) => b.name)
+        .sort(),
+    ).toEqual(['Coca-Cola', 'Fanta', 'Lotus']);
+    // A word on no receipt: every table is empty.
+    for (const table of ['receipts', 'items', 'merchants', 'brands', 'corporations'] as const) {
+      expect(page({ table, q: 'nothing like this' }).count).toBe(0);
+    }
   });
 
   it('matches merchants by name or city, brands by name or corporation', () => {

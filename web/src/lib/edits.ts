@@ -8,6 +8,7 @@ import { invalidateUserData } from './query-keys';
 export type EditRoute =
   | 'updateReceipt'
   | 'saveItem'
+  | 'saveReceipt'
   | 'deleteItem'
   | 'markReviewed'
   | 'keepBothReceipts'

@@ -100,6 +100,7 @@ export function makeEmptyDashboard(): DashboardAnswer {
   return {
     period: 'month',
     today: '2024-04-20',
+    isCurrent: true,
     current: { from: '2024-04-01', to: '2024-04-30' },
     previous: { from: '2024-03-01', to: '2024-03-31' },
     spending: [],

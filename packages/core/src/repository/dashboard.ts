@@ -91,7 +91,11 @@ function topOf(
  * (through the same queries as GET /api/report, ranked by their sum in their own main currency);
  * spending per category; the newest receipts. Pure and linear in the user's receipts.
  */
-export function dashboardOf(index: ReportIndex, period: DashboardPeriod, today: string): DashboardAnswer {
+export function dashboardOf(
+  index: ReportIndex,
+  period: DashboardPeriod,
+  today: string,
+): Omit<DashboardAnswer, 'isCurrent'> {
   const { current, previous } = periodRanges(period, today);
   const year = Number(today.slice(0, 4));
   const month = Number(today.slice(5, 7));

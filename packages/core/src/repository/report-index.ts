@@ -122,8 +122,8 @@ class TextGroup<R> implements Figures {
 
 /**
  * Receipts and items grouped by what a search matches them on, which repeats (a product bought
- * weekly at the same shop): items by `description|brand` (and, within it, by merchant name),
- * receipts by their merchant name and every item's `description|brand`. A search checks each
+ * weekly at the same shop): items by `description|brand|corporation` (and, within it, by merchant
+ * `name|city`), receipts by their merchant's text and every item's own text. A search checks each
  * distinct text once and adds up the matching groups' figures; no search word holds a '|' (words are
  * normalised names), so a word occurs in a row's joined text exactly when it occurs in one of its
  * texts.
@@ -190,36 +190,25 @@ export function buildReportIndex(data: AppData): ReportIndex {
     }
     return done;
   };
-  // The search dictionary's texts, each once: merchant names, and `description|brand` by their parts.
+  // The search dictionary's texts, each once: merchants as `name|city`, items as
+  // `description|brand|owning corporation`, all normalised.
   const texts: string[] = [];
-  const merchantTexts = new Map<string, number>();
-  const ownTexts = new Map<string, Map<string, number>>();
-  const merchantTextOf = (name: string): number => {
-    let id = merchantTexts.get(name);
+  const textIds = new Map<string, number>();
+  const textOf = (text: string): number => {
+    let id = textIds.get(text);
     if (id === undefined) {
-      id = texts.push(name) - 1;
-      merchantTexts.set(name, id);
+      id = texts.push(text) - 1;
+      textIds.set(text, id);
     }
     return id;
   };
-  const ownTextOf = (description: string, brand: string): number => {
-    let byBrand = ownTexts.get(description);
-    if (!byBrand) {
-      byBrand = new Map();
-      ownTexts.set(description, byBrand);
-    }
-    let id = byBrand.get(brand);
-    if (id === undefined) {
-      id = texts.push(`${description}|${brand}`) - 1;
-      byBrand.set(brand, id);
-    }
-    return id;
-  };
+  const cityOf = new Map<string, string | null>();
+  for (const merchant of data.reportMerchants) cityOf.set(merchant.merchant_id, merchant.city);
   const corporationOfBrand = new Map<string, string | null>();
   for (const brand of data.brands) corporationOfBrand.set(brand.name, brand.owning_corporation);
   const receiptById = new Map<string, IndexedReceipt>();
   const receipts = data.reportReceipts.map((receipt) => {
-    const merchantText = normalise(receipt.merchant_name);
+    const merchantText = `${normalise(receipt.merchant_name)}|${normalise(cityOf.get(receipt.merchant_id))}`;
     const indexed: IndexedReceipt = {
       receipt,
       items: [],
@@ -227,7 +216,7 @@ export function buildReportIndex(data: AppData): ReportIndex {
       when: lower(`${receipt.transaction_date ?? ''} ${receipt.transaction_time ?? ''}`),
       day: lower(receipt.transaction_date ?? ''),
       rank: 0,
-      merchantText: merchantTextOf(merchantText),
+      merchantText: textOf(merchantText),
     };
     receiptById.set(receipt.receipt_id, indexed);
     return indexed;
@@ -236,12 +225,15 @@ export function buildReportIndex(data: AppData): ReportIndex {
   for (const item of data.reportProductItems) {
     const receipt = receiptById.get(item.receipt_id);
     if (!receipt) continue;
-    const ownText = ownTextOf(normalise(item.description), normalise(item.brand));
+    const corporation = item.brand ? (corporationOfBrand.get(item.brand) ?? null) : null;
+    const ownText = textOf(
+      `${normalise(item.description)}|${normalise(item.brand)}|${normalise(corporation)}`,
+    );
     const day = item.receipt_transaction_date ?? '';
     const indexed: IndexedItem = {
       item,
       receipt,
-      corporation: item.brand ? (corporationOfBrand.get(item.brand) ?? null) : null,
+      corporation,
       currency: item.currency_code ?? receipt.receipt.currency_code,
       text: `${texts[ownText]!}|${receipt.text}`,
       day: day === (receipt.receipt.transaction_date ?? '') ? receipt.day : lower(day),
@@ -523,9 +515,9 @@ function filteredReceipts(index: ReportIndex, f: ReportFilter): IndexedReceipt[]
   });
 }
 
-/** Items under the filter; the search text, when `searchItems`, must match the item itself. */
-function filteredItems(index: ReportIndex, f: ReportFilter, searchItems: boolean): IndexedItem[] {
-  const words = searchItems ? searchWords(f.q) : [];
+/** Items under the filter; the search text must match the item itself or its merchant. */
+function filteredItems(index: ReportIndex, f: ReportFilter): IndexedItem[] {
+  const words = searchWords(f.q);
   return index.items.filter(
     (i) => receiptMatches(i.receipt, f) && itemMatches(i, f) && hasAll(i.text, words),
   );
@@ -770,7 +762,6 @@ export function summed<T extends SummaryTable>(table: T, all: ReportRows[T][], w
 /** All rows of a table under the query's filter, with the money and count sums over them. */
 function rowsOf<T extends ReportTable>(index: ReportIndex, query: PageQuery<T>): Summed<T> {
   const money = new CurrencySums();
-  const words = searchWords(query.q);
   switch (query.table) {
     case 'receipts': {
       const rows = filteredReceipts(index, query).map((r) => r.receipt);
@@ -778,7 +769,7 @@ function rowsOf<T extends ReportTable>(index: ReportIndex, query: PageQuery<T>):
       return { rows: rows as ReportRows[T][], totals: money.record(), sums: {} };
     }
     case 'items': {
-      const found = filteredItems(index, query, true);
+      const found = filteredItems(index, query);
       const quantity = new ExactSum();
       for (const i of found) {
         money.add(i.currency, i.item.total_price);
@@ -790,15 +781,15 @@ function rowsOf<T extends ReportTable>(index: ReportIndex, query: PageQuery<T>):
         sums: { quantity: quantity.value },
       };
     }
-    case 'merchants': {
-      // The merchants of the receipts under the filter; the search text matches the name or city.
-      const receipts = filteredReceipts(index, { ...query, q: undefined });
-      return summed('merchants', merchantRows(index, receipts), words) as Summed<T>;
-    }
+    // One meaning of the search text in every table (see `q` in report-api): the
+    // merchants of the receipts it finds, the brands and corporations of the items it finds, each
+    // summed over those receipts or items only.
+    case 'merchants':
+      return summed('merchants', merchantRows(index, filteredReceipts(index, query)), []) as Summed<T>;
     case 'brands':
-      return summed('brands', brandRows(filteredItems(index, query, false)), words) as Summed<T>;
+      return summed('brands', brandRows(filteredItems(index, query)), []) as Summed<T>;
     case 'corporations':
-      return summed('corporations', corporationRows(filteredItems(index, query, false)), words) as Summed<T>;
+      return summed('corporations', corporationRows(filteredItems(index, query)), []) as Summed<T>;
   }
   throw new ValidationError(`Unknown report table: ${String(query.table)}`, { code: 'InvalidRequest' });
 }

@@ -132,13 +132,23 @@ export interface MerchantRow extends Merchant {
   name_key: string;
   /** Whether a person renamed the merchant or edited its address: analysing again keeps it then. */
   edited?: boolean;
+  /**
+   * Ids of the merchants merged into this one (and those merged into them): an old link to one of
+   * them is answered with this merchant. Stored as JSON text; absent when none.
+   */
+  merged_ids?: string[];
   /** The row's etag as read (never written). */
   etag?: string;
 }
 
 export function merchantToRow(merchant: MerchantRow): TableEntity {
-  const { etag: _etag, ...rest } = merchant;
-  return { partitionKey: merchant.user_id, rowKey: merchant.merchant_id, ...rest };
+  const { etag: _etag, merged_ids, ...rest } = merchant;
+  return {
+    partitionKey: merchant.user_id,
+    rowKey: merchant.merchant_id,
+    ...rest,
+    ...(merged_ids && merged_ids.length > 0 ? { merged_ids: JSON.stringify(merged_ids) } : {}),
+  };
 }
 
 export function rowToMerchant(row: StoredEntity): MerchantRow {
@@ -154,6 +164,7 @@ export function rowToMerchant(row: StoredEntity): MerchantRow {
     vectors: str(row, 'vectors'),
     name_key: str(row, 'name_key') ?? '',
     edited: bool(row, 'edited'),
+    ...(row.merged_ids ? { merged_ids: jsonStrings(row, 'merged_ids') } : {}),
     etag: row.etag,
   };
 }

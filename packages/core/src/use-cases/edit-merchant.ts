@@ -59,7 +59,8 @@ export async function updateMerchant(
 /**
  * Merges two merchants that are the same shop (POST /api/mergeMerchants): every receipt of
  * `duplicateId` moves to `merchantId`, which takes the duplicate's address fields it lacks, and the
- * duplicate is deleted. Both etags must be current. Receipts move first and the duplicate goes last,
+ * duplicate is deleted, its id kept on the merchant it went into (`merged_ids`), so that a link to
+ * it opens the merged merchant. Both etags must be current. Receipts move first and the duplicate goes last,
  * so an interrupted merge can be repeated.
  */
 export async function mergeMerchants(
@@ -89,6 +90,10 @@ export async function mergeMerchants(
     street_address: fill('street_address'),
     owning_corporation: fill('owning_corporation'),
     edited: true,
+    // The duplicate's id (and every id merged into it) now leads here: old links follow the merge.
+    merged_ids: [
+      ...new Set([...(kept.merged_ids ?? []), ...(duplicate.merged_ids ?? []), duplicate.merchant_id]),
+    ],
   };
   const etag = await writeMerchant(repo, merged, kept.etag);
   const receipts = await repo.listReceiptsOfMerchant(uid, duplicate.merchant_id);

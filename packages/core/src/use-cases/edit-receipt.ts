@@ -4,6 +4,7 @@ import {
   type ItemFields,
   type ReceiptChanges,
   type ReceiptEditAnswer,
+  type SaveReceiptBody,
 } from '../api-edits';
 import { totalChecksOut } from '../analysis';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors';
@@ -151,10 +152,21 @@ export async function updateReceipt(
   identity: Identity,
   input: ReceiptEditInput & { changes: ReceiptChanges },
 ): Promise<ReceiptEditAnswer> {
-  const repo = new ReceiptRepository(deps.store);
-  const receipt = await loadReceiptForEdit(repo, identity, input);
-  const uid = identity.uid;
-  const { merchant_name: merchantName, ...fields } = input.changes;
+  return saveReceipt(deps, identity, { ...input, items: undefined });
+}
+
+/**
+ * The receipt with a person's field changes applied (see updateReceipt): the names of the fields
+ * that changed, and the merchant it was on before. A new merchant name finds (or writes) the user's
+ * merchant of that name.
+ */
+async function withChanges(
+  repo: ReceiptRepository,
+  uid: string,
+  receipt: ReceiptRow,
+  changes: ReceiptChanges,
+): Promise<{ next: ReceiptRow; changed: string[] }> {
+  const { merchant_name: merchantName, ...fields } = changes;
   const next: ReceiptRow = { ...receipt, ...reviewed };
   const changed: string[] = [];
   for (const [field, value] of Object.entries(fields) as [keyof typeof fields, string | number | null][]) {
@@ -162,38 +174,123 @@ export async function updateReceipt(
     (next as unknown as Record<string, unknown>)[field] = value;
     changed.push(field);
   }
-  const oldMerchantId = receipt.merchant_id;
   if (merchantName !== undefined && normaliseName(merchantName) !== normaliseName(receipt.merchant_name)) {
     // The only receipt of a misread merchant: the new one takes over its address.
-    const alone = !(await repo.merchantHasReceipts(uid, oldMerchantId, receipt.receipt_id));
-    const template = alone ? await repo.getMerchant(uid, oldMerchantId) : null;
+    const alone = !(await repo.merchantHasReceipts(uid, receipt.merchant_id, receipt.receipt_id));
+    const template = alone ? await repo.getMerchant(uid, receipt.merchant_id) : null;
     const merchant = await merchantForName(repo, uid, merchantName, template);
     next.merchant_id = merchant.merchant_id;
     next.merchant_name = merchant.name;
     changed.push('merchant_name');
   }
-  const items = await repo.listItemsOfReceipt(receipt.receipt_id);
+  return { next, changed };
+}
+
+/** The fields of an item a person can set, for telling whether a save changed it. */
+const ITEM_FIELDS = ['description', 'quantity', 'unit_price', 'total_price', 'brand'] as const;
+
+/**
+ * The receipt's items after a whole-receipt save: the listed ones in the listed order (existing
+ * ones keep what a person cannot edit), new ones numbered after the last. Null when nothing changed.
+ * @throws NotFoundError when an item id is not (any more) one of the receipt's
+ */
+function itemsAfterSave(
+  deps: EditDeps,
+  receipt: ReceiptRow,
+  before: ItemRow[],
+  listed: NonNullable<SaveReceiptBody['items']>,
+): ItemRow[] | null {
+  const byId = new Map(before.map((i) => [i.item_id, i]));
+  let nextIndex = nextItemIndex(before);
+  const after = listed.map(({ itemId, item }): ItemRow => {
+    const existing = itemId ? byId.get(itemId) : undefined;
+    if (itemId && !existing) {
+      throw new NotFoundError('An item of this receipt does not exist any more; reload to see the receipt.', {
+        code: 'ItemNotFound',
+      });
+    }
+    const brand = brandOwner(deps.brandCatalog, item.brand);
+    const unchangedBrand = existing && existing.brand === item.brand;
+    return {
+      item_id: existing?.item_id ?? itemIdFor(receipt.receipt_id, nextIndex++),
+      receipt_id: receipt.receipt_id,
+      description: item.description,
+      quantity: item.quantity,
+      unit_price: item.unit_price,
+      total_price: item.total_price,
+      currency_code: existing?.currency_code ?? receipt.currency_code,
+      user_id: receipt.user_id,
+      // A brand left as it was keeps the owner it had (the analysis may know one the dataset lacks).
+      brand: unchangedBrand ? existing.brand : brand.name,
+      owning_corporation: unchangedBrand ? existing.owning_corporation : brand.owner,
+      product_type: existing?.product_type ?? null,
+      product_identifier: existing?.product_identifier ?? null,
+      vectors: existing?.vectors ?? null,
+    };
+  });
+  const same =
+    after.length === before.length &&
+    after.every((item, i) => {
+      const was = before[i]!;
+      return was.item_id === item.item_id && ITEM_FIELDS.every((f) => was[f] === item[f]);
+    });
+  return same ? null : after;
+}
+
+/**
+ * Saves the whole edit form at once (POST /api/saveReceipt): the receipt's fields (as
+ * updateReceipt) and, when `items` is given, its items as listed (left-out ones removed, new ones
+ * added), all under the one etag the form was read with. The receipt row is written first, by that
+ * etag, so a stale save changes nothing; the items are then written in one transaction per receipt.
+ * A new currency is the items' and taxes' currency too; `total_checks_out` is recomputed and the
+ * receipt leaves the review queue.
+ */
+export async function saveReceipt(
+  deps: EditDeps,
+  identity: Identity,
+  input: ReceiptEditInput & { changes: ReceiptChanges; items?: SaveReceiptBody['items'] | undefined },
+): Promise<ReceiptEditAnswer> {
+  for (const { itemId } of input.items ?? []) {
+    if (itemId !== undefined && receiptIdOfItem(itemId) !== input.receiptId) {
+      throw new ValidationError('itemId is not an item of this receipt.', { code: 'ItemNotOfReceipt' });
+    }
+  }
+  const repo = new ReceiptRepository(deps.store);
+  const receipt = await loadReceiptForEdit(repo, identity, input);
+  const uid = identity.uid;
+  const { next, changed } = await withChanges(repo, uid, receipt, input.changes);
+  const before = await repo.listItemsOfReceipt(receipt.receipt_id);
+  const edited = input.items ? itemsAfterSave(deps, receipt, before, input.items) : null;
+  if (edited) changed.push('items');
+  const currencyChanged = changed.includes('currency_code');
+  const items = (edited ?? before).map((i) =>
+    currencyChanged || !before.some((b) => b.item_id === i.item_id)
+      ? { ...i, currency_code: next.currency_code }
+      : i,
+  );
+  next.item_count = items.length;
   next.total_checks_out = totalChecksOut(next.total_amount, items, next.total_tax);
   next.edited = withEdited(receipt, changed);
   await flagPossibleDuplicate(repo, next, { review: false });
+  // The receipt row first, by its etag: a stale edit changes nothing. A reader between the writes
+  // finds the item count ahead of the listing and reads the partition itself.
   const etag = await writeReceipt(repo, next, receipt.etag);
   await recordVisit(repo, uid, next, receipt);
 
-  if (changed.includes('currency_code')) {
-    const currency = next.currency_code;
+  if (edited || currencyChanged) await repo.replaceItems(receipt.receipt_id, items);
+  if (currencyChanged) {
     const taxes = await repo.listTaxesOfReceipt(receipt.receipt_id);
-    await Promise.all([
-      repo.replaceItems(
-        receipt.receipt_id,
-        items.map((i) => ({ ...i, currency_code: currency })),
-      ),
-      repo.replaceTaxes(
-        receipt.receipt_id,
-        taxes.map((t) => ({ ...t, currency_code: currency })),
-      ),
-    ]);
+    await repo.replaceTaxes(
+      receipt.receipt_id,
+      taxes.map((t) => ({ ...t, currency_code: next.currency_code })),
+    );
   }
-  if (next.merchant_id !== oldMerchantId) await removeMerchantIfUnused(repo, uid, oldMerchantId);
+  for (const item of edited ?? []) {
+    if (!item.brand) continue;
+    await repo.saveBrand(item.brand, item.owning_corporation);
+    if (item.owning_corporation) await repo.saveCorporation(item.owning_corporation);
+  }
+  if (next.merchant_id !== receipt.merchant_id) await removeMerchantIfUnused(repo, uid, receipt.merchant_id);
   await afterEdit(deps, uid, [receipt.file_name], [], { fileName: receipt.file_name, items });
   deps.logger.info('receipt edited', { userId: uid, receiptId: receipt.receipt_id, fields: changed });
   return { receiptId: receipt.receipt_id, etag };

@@ -5,7 +5,8 @@ import { nowOf, type AppDeps } from './context';
 import { ownReportIndex } from './query-report';
 
 /**
- * Home's figures for the signed-in user (GET /api/dashboard), from the same cached report index as
+ * Home's figures for the signed-in user (GET /api/dashboard) for the period holding `at` (an earlier
+ * month, quarter or year) or else `today`, from the same cached report index as
  * GET /api/report: one point read when this process holds the index of the user's data version.
  * @throws ForbiddenError when `userId` is not the caller's
  */
@@ -16,5 +17,6 @@ export async function getDashboard(
 ): Promise<DashboardAnswer> {
   const index = await ownReportIndex(deps, identity, input.userId);
   const today = input.today ?? nowOf(deps).toISOString().slice(0, 10);
-  return dashboardOf(index, input.period, today);
+  const answer = dashboardOf(index, input.period, input.at ?? today);
+  return { ...answer, isCurrent: answer.current.from <= today && today <= answer.current.to };
 }

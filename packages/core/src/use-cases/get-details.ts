@@ -11,6 +11,7 @@ import type {
 import { NotFoundError } from '../errors';
 import type { Identity } from '../ports';
 import type { MerchantReportRow } from '../report-api';
+import { ReceiptRepository } from '../repository/receipt-repository';
 import { itemInIndex, queryReportIndex, receiptInIndex, type ReportIndex } from '../repository/report-index';
 import type { AppDeps } from './context';
 import { ownReportIndex } from './query-report';
@@ -57,7 +58,8 @@ export async function getReceiptDetail(
 
 /**
  * One merchant's row with the user's visits and totals there (GET /api/merchantDetail). A merchant
- * whose row is gone while receipts still name it is answered with `merchant: null`.
+ * whose row is gone while receipts still name it is answered with `merchant: null`; one merged into
+ * another is answered with that other, `merged_from` naming the id asked for.
  * @throws ForbiddenError when `userId` is not the caller's; NotFoundError when neither the merchant
  *   nor any receipt of it is the user's
  */
@@ -69,6 +71,12 @@ export async function getMerchantDetail(
   const index = await ownReportIndex(deps, identity, input.userId);
   const summary = merchantSummary(index, input.merchantId);
   if (!summary.merchant && summary.visits === 0) {
+    // A merchant merged into another is gone; the one it went into keeps its id.
+    const into = await mergedInto(deps, identity.uid, input.merchantId);
+    const merged = into ? merchantSummary(index, into) : null;
+    if (merged && (merged.merchant || merged.visits > 0)) {
+      return { version: index.version, ...merged, merged_from: input.merchantId };
+    }
     throw new NotFoundError(
       'There is no such merchant among yours; its receipts may have been deleted or moved. Open your merchants from Reports.',
       { code: 'MerchantNotFound' },
@@ -121,6 +129,15 @@ export async function listMerchants(
         (a.city ?? '').localeCompare(b.city ?? '') ||
         a.merchant_id.localeCompare(b.merchant_id),
     );
+}
+
+/**
+ * The merchant that `merchantId` was merged into, or null. Read only when an id is not found: one
+ * listing of the user's own merchants (their partition), never of anyone else's.
+ */
+async function mergedInto(deps: DetailDeps, userId: string, merchantId: string): Promise<string | null> {
+  const merchants = await new ReceiptRepository(deps.store).listMerchants(userId);
+  return merchants.find((m) => m.merged_ids?.includes(merchantId))?.merchant_id ?? null;
 }
 
 /** The merchant's row and its line of the merchants table over all of the user's receipts. */

@@ -107,7 +107,7 @@ const building = new Map<string, Promise<ReportIndex>>();
 /**
  * One page of one of the user's report tables (GET /api/report): sorted, filtered, with money totals
  * per currency and count sums over every row under the filter. The merchants, brands and
- * corporations tables without a filter other than the search text are served from the user's report
+ * corporations tables without a filter or search text are served from the user's report
  * totals (one partition of one row per merchant, brand or corporation, kept up to date by every
  * write); every other query from the report index of the user's data version.
  * @throws ForbiddenError when `userId` is not the caller's; ValidationError for a bad page token
@@ -130,7 +130,8 @@ export async function queryReport(
 
 function servedByTotals(query: PageQuery): query is PageQuery<SummaryTable> {
   const summary = query.table === 'merchants' || query.table === 'brands' || query.table === 'corporations';
-  return summary && ROW_FILTERS.every((name) => query[name] === undefined);
+  // A search selects receipts and items (see `q`): only the report index has them.
+  return summary && !query.q && ROW_FILTERS.every((name) => query[name] === undefined);
 }
 
 const TOTALS_ROWS = {

@@ -63,7 +63,16 @@ export function BrandPage() {
           <FactList
             facts={[
               ['Brand', brand.name],
-              ['Owning corporation', orDash(brand.owning_corporation)],
+              [
+                'Owning corporation',
+                brand.owning_corporation ? (
+                  <RouterLink to={`/Corporation?name=${encodeURIComponent(brand.owning_corporation)}`}>
+                    {brand.owning_corporation}
+                  </RouterLink>
+                ) : (
+                  orDash(null)
+                ),
+              ],
             ]}
           />
           <PageSection id="brand-receipts" title={`Receipts with ${brand.name}`}>

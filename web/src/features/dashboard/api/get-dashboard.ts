@@ -10,28 +10,37 @@ export function localToday(now = new Date()): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
-/** GET /api/dashboard: Home's figures for a period. */
+/**
+ * GET /api/dashboard: Home's figures for a period: the one holding `at` (any day of an earlier
+ * month, quarter or year), or else the one holding `today`.
+ */
 export function getDashboard(
   userId: string,
   period: DashboardPeriod,
   today: string,
+  at: string | undefined,
   signal?: AbortSignal,
 ): Promise<DashboardAnswer> {
-  return apiRequest('dashboard', { query: { userId, period, today }, signal });
+  return apiRequest('dashboard', { query: { userId, period, today, at }, signal });
 }
 
 /** Kept under the reports key, so new analysed receipts refresh Home as they refresh the reports. */
-export const dashboardQueryOptions = (userId: string, period: DashboardPeriod, today: string) =>
+export const dashboardQueryOptions = (
+  userId: string,
+  period: DashboardPeriod,
+  today: string,
+  at: string | undefined,
+) =>
   queryOptions({
-    queryKey: [...queryKeys.reports(userId), 'dashboard', period, today] as const,
-    queryFn: ({ signal }) => getDashboard(userId, period, today, signal),
+    queryKey: [...queryKeys.reports(userId), 'dashboard', period, today, at ?? ''] as const,
+    queryFn: ({ signal }) => getDashboard(userId, period, today, at, signal),
   });
 
 /** The signed-in user's Home figures; the figures shown stay while another period loads. */
-export function useDashboard(period: DashboardPeriod) {
+export function useDashboard(period: DashboardPeriod, at?: string) {
   const { userId } = useAppState();
   return useQuery({
-    ...dashboardQueryOptions(userId ?? '', period, localToday()),
+    ...dashboardQueryOptions(userId ?? '', period, localToday(), at),
     enabled: Boolean(userId),
     placeholderData: keepPreviousData,
   });

@@ -13,6 +13,7 @@ function answer(overrides: Partial<DashboardAnswer> = {}): DashboardAnswer {
   return {
     period: 'month',
     today: '2024-04-20',
+    isCurrent: true,
     current: { from: '2024-04-01', to: '2024-04-30' },
     previous: { from: '2024-03-01', to: '2024-03-31' },
     spending: [
@@ -152,6 +153,39 @@ describe('Home signed in', () => {
     expect(within(year).getByText(/more than last year/)).toBeInTheDocument();
     expect(router.state.location.search).toBe('?period=year');
     expect(api.callsTo('GET', '/api/dashboard').map((c) => c.query.period)).toEqual(['month', 'year']);
+  });
+
+  it('goes back and forth through the periods, and to any month', async () => {
+    const api = fakeApi({
+      'GET /api/dashboard': (call) =>
+        call.query.at === '2024-03-01'
+          ? answer({
+              isCurrent: false,
+              today: '2024-03-01',
+              current: { from: '2024-03-01', to: '2024-03-31' },
+              previous: { from: '2024-02-01', to: '2024-02-29' },
+              spending: [{ currency: 'EUR', current: 10, previous: 4, receipts: 1 }],
+            })
+          : answer(),
+      'GET /api/listQueue': [],
+    });
+    const { router } = renderApp('/', { state: signedInState() });
+    await screen.findByRole('region', { name: 'Spending this month' }, { timeout: 5000 });
+    const periods = screen.getByRole('navigation', { name: 'Periods' });
+    expect(within(periods).getByRole('button', { name: 'Next month' })).toBeDisabled();
+    await userEvent.click(within(periods).getByRole('button', { name: 'Previous month' }));
+    const march = await screen.findByRole('region', { name: 'Spending in March 2024' });
+    expect(within(march).getByText('10.00 EUR')).toBeInTheDocument();
+    expect(within(march).getByText(/more than the month before/)).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?at=2024-03-01');
+    expect(api.callsTo('GET', '/api/dashboard').at(-1)!.query).toMatchObject({
+      period: 'month',
+      at: '2024-03-01',
+    });
+    // Next from March: April, the month that holds today here.
+    await userEvent.click(within(periods).getByRole('button', { name: 'Next month' }));
+    await screen.findByRole('region', { name: 'Spending this month' });
+    expect(router.state.location.search).toBe('?at=2024-04-01');
   });
 
   it('shows a first-step card instead of empty charts for an empty account', async () => {

@@ -1,6 +1,9 @@
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import {
+  Button,
   Card,
+  Field,
+  Input,
   Radio,
   RadioGroup,
   Subtitle1,
@@ -11,6 +14,8 @@ import {
 } from '@fluentui/react-components';
 import { Camera24Regular } from '@fluentui/react-icons/svg/camera';
 import { ArrowUpload24Regular } from '@fluentui/react-icons/svg/arrow-upload';
+import { ChevronLeft24Regular } from '@fluentui/react-icons/svg/chevron-left';
+import { ChevronRight24Regular } from '@fluentui/react-icons/svg/chevron-right';
 import {
   DASHBOARD_PERIODS,
   type DashboardAnswer,
@@ -23,7 +28,7 @@ import { useNow } from '../../../hooks/use-now';
 import { formatMoney, orDash } from '../../../lib/format';
 import { queueCounts } from '../../../lib/queue';
 import { useAppState } from '../../../stores/app-state';
-import { useDashboard } from '../api/get-dashboard';
+import { localToday, useDashboard } from '../api/get-dashboard';
 import { MonthChart } from './month-chart';
 
 const PERIOD_WORDS: Record<DashboardPeriod, { label: string; current: string; previous: string }> = {
@@ -34,6 +39,33 @@ const PERIOD_WORDS: Record<DashboardPeriod, { label: string; current: string; pr
 
 const isPeriod = (value: string | null): value is DashboardPeriod =>
   (DASHBOARD_PERIODS as readonly string[]).includes(value ?? '');
+
+/** How a period is named: "March 2024", "Q1 2024", "2024". */
+function periodName(period: DashboardPeriod, from: string): string {
+  const [year, month] = [Number(from.slice(0, 4)), Number(from.slice(5, 7))];
+  if (period === 'year') return String(year);
+  if (period === 'quarter') return `Q${Math.ceil(month / 3)} ${year}`;
+  return new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+    Date.UTC(year, month - 1, 1),
+  );
+}
+
+/** The words for the period shown: "This month" and "last month", or "March 2024" and "the month before". */
+function wordsOf(data: Pick<DashboardAnswer, 'period' | 'current' | 'isCurrent'>) {
+  const words = PERIOD_WORDS[data.period];
+  if (data.isCurrent)
+    return { title: words.current, when: words.current.toLowerCase(), previous: words.previous };
+  const name = periodName(data.period, data.current.from);
+  return { title: name, when: `in ${name}`, previous: `the ${data.period} before` };
+}
+
+/** The day after `day` (`YYYY-MM-DD`). */
+function dayAfter(day: string): string {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(Date.UTC(y!, m! - 1, d! + 1)).toISOString().slice(0, 10);
+}
+
+const isDay = (value: string | null): value is string => /^\d{4}-\d{2}-\d{2}$/.test(value ?? '');
 
 const useStyles = makeStyles({
   page: {
@@ -48,6 +80,13 @@ const useStyles = makeStyles({
   },
   header: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM, flexWrap: 'wrap' },
   title: { flexGrow: 1, margin: 0 },
+  periods: {
+    display: 'flex',
+    alignItems: 'center',
+    flexWrap: 'wrap',
+    gap: tokens.spacingHorizontalS,
+    minWidth: 0,
+  },
   actions: { display: 'grid', gridTemplateColumns: '1fr 1fr', gap: tokens.spacingHorizontalM },
   action: {
     display: 'flex',
@@ -236,11 +275,11 @@ function Categories({ categories }: { categories: DashboardAnswer['categories'] 
 
 function Spending({ data }: { data: DashboardAnswer }) {
   const styles = useStyles();
-  const words = PERIOD_WORDS[data.period];
+  const words = wordsOf(data);
   if (data.spending.length === 0)
     return (
       <Text className={styles.muted}>
-        No receipts dated {words.current.toLowerCase()} or {words.previous}.
+        No receipts dated {words.when} or {words.previous}.
       </Text>
     );
   return (
@@ -248,7 +287,7 @@ function Spending({ data }: { data: DashboardAnswer }) {
       {data.spending.map((s) => (
         <div key={s.currency ?? ''} className={styles.figure}>
           <dt className={styles.muted}>
-            {words.current} in {s.currency ?? 'no currency'} (
+            {words.title} in {s.currency ?? 'no currency'} (
             {s.receipts === 1 ? '1 receipt' : `${s.receipts} receipts`})
           </dt>
           <dd style={{ margin: 0 }}>
@@ -288,9 +327,62 @@ export function Dashboard() {
   const [params, setParams] = useSearchParams();
   const requested = params.get('period');
   const period: DashboardPeriod = isPeriod(requested) ? requested : 'month';
-  const query = useDashboard(period);
+  // An earlier period: any day of it (`?at=2024-03-01`); without it, the one holding today.
+  const at = params.get('at');
+  const query = useDashboard(period, isDay(at) ? at : undefined);
   const data = query.data;
-  const words = PERIOD_WORDS[period];
+  const words = data ? wordsOf(data) : { title: PERIOD_WORDS[period].current };
+  const showAt = (day: string | null) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (day) next.set('at', day);
+        else next.delete('at');
+        return next;
+      },
+      { replace: true },
+    );
+  const thisMonth = localToday().slice(0, 7);
+  const periodWord = PERIOD_WORDS[period].label.toLowerCase();
+  const periodNav = data && (
+    <nav aria-label="Periods" className={styles.periods}>
+      <Button
+        icon={<ChevronLeft24Regular />}
+        aria-label={`Previous ${periodWord}`}
+        title={`Previous ${periodWord}`}
+        onClick={() => showAt(data.previous.from)}
+      />
+      <Text weight="semibold" aria-live="polite">
+        {periodName(data.period, data.current.from)}
+      </Text>
+      <Button
+        icon={<ChevronRight24Regular />}
+        aria-label={`Next ${periodWord}`}
+        title={`Next ${periodWord}`}
+        disabled={data.isCurrent}
+        onClick={() => {
+          const next = dayAfter(data.current.to);
+          // The period holding today is Home's own: no `at` in its address.
+          showAt(next.slice(0, 7) >= thisMonth || next > localToday() ? null : next);
+        }}
+      />
+      <Field label="Go to month" orientation="horizontal">
+        <Input
+          type="month"
+          max={thisMonth}
+          value={(at && isDay(at) ? at : data.current.from).slice(0, 7)}
+          onChange={(_, { value }) => {
+            if (/^\d{4}-\d{2}$/.test(value)) showAt(value >= thisMonth ? null : `${value}-01`);
+          }}
+        />
+      </Field>
+      {!data.isCurrent && (
+        <Button appearance="subtle" onClick={() => showAt(null)}>
+          Back to this {periodWord}
+        </Button>
+      )}
+    </nav>
+  );
 
   const periodSwitch = (
     <RadioGroup
@@ -323,6 +415,7 @@ export function Dashboard() {
         </Title2>
         {data && data.receiptCount > 0 && periodSwitch}
       </div>
+      {data && data.receiptCount > 0 && periodNav}
       {!data && <PageDataStatus query={query} loadingLabel="Loading your figures" />}
       {data && data.receiptCount === 0 && <Welcome />}
       {data && data.receiptCount > 0 && (
@@ -330,7 +423,10 @@ export function Dashboard() {
           <CaptureButtons />
           <PendingScans needsReview={data.needsReview} />
           <div className={styles.grid} aria-busy={query.isPlaceholderData}>
-            <DashboardCard id="home-spending" title={`Spending ${words.current.toLowerCase()}`}>
+            <DashboardCard
+              id="home-spending"
+              title={data.isCurrent ? `Spending ${words.title.toLowerCase()}` : `Spending in ${words.title}`}
+            >
               <Spending data={data} />
               <Text size={200} className={styles.muted}>
                 {data.current.from} to {data.current.to}

@@ -1,6 +1,6 @@
-import { Navigate, useSearchParams } from 'react-router';
+import { Link as RouterLink, Navigate, useSearchParams } from 'react-router';
 import { createColumnHelper } from '@tanstack/react-table';
-import type { ReportItem } from '@receipts/core/entities';
+import type { ReportItem, ReportReceipt } from '@receipts/core/entities';
 import { DataTable } from '../../../components/data-table';
 import { FactList } from '../../../components/fact-list';
 import { Page, PageDataStatus, PageSection } from '../../../components/page';
@@ -27,9 +27,20 @@ const columns = [
   }),
 ];
 
+/** The receipt link's words: where and when it was bought. */
+function receiptLabel(receipt: ReportReceipt | null, item: ReportItem): string {
+  const date = receipt?.transaction_date ?? item.receipt_transaction_date;
+  const total = receipt && receipt.total_amount !== null ? formatMoney(receipt.total_amount) : '';
+  const parts = [
+    date ? `Receipt of ${date}` : 'The receipt',
+    total ? `${total}${receipt?.currency_code ? ` ${receipt.currency_code}` : ''}` : '',
+  ];
+  return parts.filter(Boolean).join(', ');
+}
+
 /**
- * The product item page (spec §2): the item's description, brand and corporation (GET
- * /api/itemDetail), and its brand's items a page at a time (the items report filtered by brand).
+ * The product item page (spec §2): the item's description, brand, corporation, merchant and receipt,
+ * each a link to its own page (GET /api/itemDetail), and its brand's items a page at a time (the items report filtered by brand).
  */
 export function ProductItemPage() {
   const [params] = useSearchParams();
@@ -37,6 +48,8 @@ export function ProductItemPage() {
   const { signedIn } = useAppState();
   const detail = useItemDetail(itemId);
   const item = detail.data?.item ?? null;
+  const receipt = detail.data?.receipt ?? null;
+  const corporation = item?.brand ? (detail.data?.owning_corporation ?? null) : null;
 
   if (!signedIn) return <Navigate to="/Login" replace />;
   return (
@@ -53,8 +66,42 @@ export function ProductItemPage() {
             wrapAnywhere
             facts={[
               ['Description', item.description],
-              ['Brand', orDash(item.brand)],
-              ['Corporation', orDash(item.brand ? detail.data?.owning_corporation : null)],
+              [
+                'Brand',
+                item.brand ? (
+                  <RouterLink to={`/Brand?brandId=${encodeURIComponent(item.brand)}`}>
+                    {item.brand}
+                  </RouterLink>
+                ) : (
+                  orDash(null)
+                ),
+              ],
+              [
+                'Corporation',
+                corporation ? (
+                  <RouterLink to={`/Corporation?name=${encodeURIComponent(corporation)}`}>
+                    {corporation}
+                  </RouterLink>
+                ) : (
+                  orDash(null)
+                ),
+              ],
+              [
+                'Merchant',
+                receipt?.merchant_id ? (
+                  <RouterLink to={`/Merchant?merchantId=${encodeURIComponent(receipt.merchant_id)}`}>
+                    {receipt.merchant_name || item.merchant_name || 'Unknown merchant'}
+                  </RouterLink>
+                ) : (
+                  orDash(item.merchant_name)
+                ),
+              ],
+              [
+                'Receipt',
+                <RouterLink key="receipt" to={`/Receipt?receiptId=${encodeURIComponent(item.receipt_id)}`}>
+                  {receiptLabel(receipt, item)}
+                </RouterLink>,
+              ],
             ]}
           />
           <PageSection id="same-brand" title={item.brand ? `Items of ${item.brand}` : 'This item'}>

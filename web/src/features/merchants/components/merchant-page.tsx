@@ -55,6 +55,11 @@ export function MerchantPage() {
   const merchants = useMerchantOptions(editing);
 
   if (!signedIn) return <Navigate to="/Login" replace />;
+  // An old link to a merchant merged into another opens the one it went into.
+  const mergedInto = detail.data?.merged_from ? detail.data.merchant_id : null;
+  if (mergedInto && mergedInto !== merchantId) {
+    return <Navigate to={`/Merchant?merchantId=${encodeURIComponent(mergedInto)}`} replace />;
+  }
   return (
     <Page
       title="Merchant"

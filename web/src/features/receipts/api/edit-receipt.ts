@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ItemFields, ReceiptChanges } from '@receipts/core/api-edits';
+import type { ItemFields } from '@receipts/core/api-edits';
 import { apiRequest } from '../../../lib/api-client';
 import { useEdit } from '../../../lib/edits';
 
@@ -8,20 +8,17 @@ interface ReceiptEdit extends Record<string, unknown> {
   etag: string;
 }
 
-/** POST /api/updateReceipt */
-export const useUpdateReceipt = (userId: string) =>
-  useEdit<ReceiptEdit & { changes: Record<keyof ReceiptChanges, unknown> | Record<string, unknown> }>(
-    'updateReceipt',
-    userId,
-  );
-
-/** POST /api/saveItem (without itemId: adds one) */
-export const useSaveItem = (userId: string) =>
-  useEdit<ReceiptEdit & { itemId?: string; item: Record<keyof ItemFields, unknown> }>('saveItem', userId);
-
-/** DELETE /api/deleteItem */
-export const useDeleteItem = (userId: string) =>
-  useEdit<ReceiptEdit & { itemId: string }>('deleteItem', userId);
+/**
+ * POST /api/saveReceipt: the whole edit form at once; `items`, when sent, is the receipt's full list
+ * afterwards (an item with `itemId` is one of the receipt's, one without is added).
+ */
+export const useSaveReceipt = (userId: string) =>
+  useEdit<
+    ReceiptEdit & {
+      changes: Record<string, unknown>;
+      items?: { itemId?: string; item: Record<keyof ItemFields, unknown> }[];
+    }
+  >('saveReceipt', userId);
 
 /** POST /api/moveReceipt */
 export const useMoveReceipt = (userId: string) =>

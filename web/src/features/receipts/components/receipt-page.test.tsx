@@ -180,7 +180,7 @@ describe('Receipt', () => {
       'GET /api/listQueue': [],
       'GET /api/listBrands': [{ name: 'Coca-Cola', owning_corporation: 'The Coca-Cola Company' }],
       'GET /api/getImage': 'data:image/png;base64,iVBORw0KGgo=',
-      'POST /api/updateReceipt': () => {
+      'POST /api/saveReceipt': () => {
         current = {
           ...data,
           reportReceipts: [{ ...receipt, total_amount: 46, etag: 'etag-2', edited: ['total_amount'] }],
@@ -193,11 +193,19 @@ describe('Receipt', () => {
     await user.click(await screen.findByRole('button', { name: 'Edit receipt' }, { timeout: 5000 }));
     const form = await screen.findByRole('form', { name: 'Edit receipt' });
     expect(await screen.findByRole('img', { name: /Receipt from Colruyt/ })).toBeInTheDocument();
+    // Amounts with two decimals, and one Save for the receipt and all its items.
     const total = within(form).getByRole('textbox', { name: 'Total' });
+    expect(total).toHaveValue('4.60');
+    expect(within(form).getByRole('group', { name: 'Item Baguette' })).toBeInTheDocument();
+    expect(
+      within(form)
+        .getAllByRole('button', { name: /^Save/ })
+        .map((b) => b.textContent),
+    ).toEqual(['Save changes']);
     await user.clear(total);
     await user.type(total, '46{Enter}');
-    await waitFor(() => expect(api.callsTo('POST', '/api/updateReceipt')).toHaveLength(1));
-    expect(api.callsTo('POST', '/api/updateReceipt')[0]!.body).toEqual({
+    await waitFor(() => expect(api.callsTo('POST', '/api/saveReceipt')).toHaveLength(1));
+    expect(api.callsTo('POST', '/api/saveReceipt')[0]!.body).toEqual({
       userId: 'user-1',
       receiptId: 'r1',
       etag: 'etag-r1',
@@ -206,20 +214,62 @@ describe('Receipt', () => {
     const facts = screen.getByRole('region', { name: 'This Receipt' });
     expect(await within(facts).findByText('46.00 EUR')).toBeInTheDocument();
     expect(screen.getByLabelText('Edited by you')).toHaveTextContent('Values you set: Total.');
+    expect(within(form).getByRole('textbox', { name: 'Total' })).toHaveValue('46.00');
   });
 
-  it("shows the server's reload message when the receipt was changed elsewhere", async () => {
-    fakeApi({
+  it('removes an item and edits another with the one Save, sending the full item list', async () => {
+    const api = fakeApi({
       ...detailRoutes(data),
       'GET /api/listQueue': [],
       'GET /api/listBrands': [],
       'GET /api/getImage': 'data:image/png;base64,iVBORw0KGgo=',
-      'POST /api/updateReceipt': {
-        status: 409,
-        body: {
-          error: 'StaleEdit',
-          message: 'This receipt was changed elsewhere; reload to see the new values',
+      'POST /api/saveReceipt': { receiptId: 'r1', etag: 'etag-2' },
+    });
+    renderApp('/Receipt?receiptId=r1&edit=1', { state: signedInState() });
+    const user = userEvent.setup();
+    const form = await screen.findByRole('form', { name: 'Edit receipt' }, { timeout: 5000 });
+    await user.click(within(form).getByRole('button', { name: 'Remove Baguette' }));
+    expect(within(form).getByRole('group', { name: 'Item Baguette' })).toHaveTextContent(
+      'removed when you save',
+    );
+    const cola = within(form).getByRole('group', { name: 'Item Coca-Cola 1.5L' });
+    await user.clear(within(cola).getByRole('textbox', { name: 'Total price' }));
+    await user.type(within(cola).getByRole('textbox', { name: 'Total price' }), '2.60');
+    expect(api.callsTo('POST', '/api/saveReceipt')).toEqual([]);
+    await user.click(within(form).getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(api.callsTo('POST', '/api/saveReceipt')).toHaveLength(1));
+    expect(api.callsTo('POST', '/api/saveReceipt')[0]!.body).toMatchObject({
+      etag: 'etag-r1',
+      changes: {},
+      items: [
+        {
+          itemId: 'i1',
+          item: { description: 'Coca-Cola 1.5L', quantity: 2, total_price: 2.6 },
         },
+      ],
+    });
+  });
+
+  it('keeps the edit when the receipt was changed elsewhere, and says what changed', async () => {
+    let current = data;
+    const api = fakeApi({
+      ...detailRoutes(() => current),
+      'GET /api/listQueue': [],
+      'GET /api/listBrands': [],
+      'GET /api/getImage': 'data:image/png;base64,iVBORw0KGgo=',
+      'POST /api/saveReceipt': ({ body }) => {
+        if ((body as { etag: string }).etag === 'etag-r1') {
+          // Another device saved first.
+          current = { ...data, reportReceipts: [{ ...receipt, doc_type: 'invoice', etag: 'etag-2' }] };
+          return {
+            status: 409,
+            body: {
+              error: 'StaleEdit',
+              message: 'This receipt was changed elsewhere; reload to see the new values',
+            },
+          };
+        }
+        return { receiptId: 'r1', etag: 'etag-3' };
       },
     });
     renderApp('/Receipt?receiptId=r1', { state: signedInState() });
@@ -227,9 +277,21 @@ describe('Receipt', () => {
     await user.click(await screen.findByRole('button', { name: 'Edit receipt' }, { timeout: 5000 }));
     const form = await screen.findByRole('form', { name: 'Edit receipt' });
     await user.type(within(form).getByRole('textbox', { name: 'Category' }), 's{Enter}');
-    const alert = await within(form).findByRole('alert');
-    expect(alert).toHaveTextContent('This receipt was changed elsewhere; reload to see the new values');
-    expect(within(alert).getByRole('button', { name: 'Reload' })).toBeInTheDocument();
+    const notice = await within(form).findByLabelText('Changed elsewhere', {}, { timeout: 5000 });
+    expect(notice).toHaveTextContent('Your changes are kept');
+    expect(notice).toHaveTextContent('Document type: receipt → invoice');
+    expect(within(form).queryByRole('button', { name: 'Reload' })).not.toBeInTheDocument();
+    // The person's own value stays; the one changed elsewhere comes in.
+    expect(within(form).getByRole('textbox', { name: 'Category' })).toHaveValue('grocerys');
+    expect(within(form).getByRole('textbox', { name: 'Document type' })).toHaveValue('invoice');
+    await user.click(within(form).getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(api.callsTo('POST', '/api/saveReceipt')).toHaveLength(2));
+    expect(api.callsTo('POST', '/api/saveReceipt')[1]!.body).toEqual({
+      userId: 'user-1',
+      receiptId: 'r1',
+      etag: 'etag-2',
+      changes: { receipt_type: 'grocerys' },
+    });
   });
 
   it('says why a receipt needs review and clears it with Mark reviewed', async () => {

@@ -36,7 +36,7 @@ import { useReceiptImage } from '../../../lib/images';
 import { useAppActions, useAppState, type AnalysisResultState } from '../../../stores/app-state';
 import { useEdit } from '../../../lib/edits';
 import { queryKeys } from '../../../lib/query-keys';
-import { useDeleteReceipt } from '../api/delete-receipt';
+import { useDeleteReceipt } from '../../../lib/delete-receipt';
 import { useReceiptDetail } from '../api/get-receipt-detail';
 import { useOriginalAnalysis, useReanalyseReceipt } from '../api/edit-receipt';
 import { EditError, ReceiptEditor } from './receipt-editor';

@@ -61,4 +61,37 @@ describe('Needs review', () => {
     expect(await screen.findByText(/Nothing to review/)).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: /need(s)? review/ })).not.toBeInTheDocument();
   });
+
+  it('deletes a receipt from the list after asking, with its image', async () => {
+    let receipts = [
+      flagged('photo', '2024-05-02T10:00:00Z', ['no_date']),
+      flagged('kept', '2024-05-01T10:00:00Z', ['no_date']),
+    ].map((r) => ({ ...r, document_url: `users/user-1/${r.receipt_id}-receipt.jpg` }));
+    const api = fakeApi({
+      ...detailRoutes(() => makeAppData({ reportReceipts: receipts })),
+      'GET /api/listQueue': [],
+      'DELETE /api/deleteReceiptData': (call) => {
+        receipts = receipts.filter((r) => r.receipt_id !== call.query.receiptId);
+        return { deleted: true, receiptId: call.query.receiptId };
+      },
+    });
+    renderApp('/Review', { state: signedInState() });
+    const list = await screen.findByRole('list', { name: 'Receipts that need review' }, { timeout: 5000 });
+    const user = userEvent.setup();
+    const first = within(list).getAllByRole('listitem')[0]!;
+    await user.click(within(first).getByRole('button', { name: 'Delete' }));
+    let dialog = await screen.findByRole('alertdialog', { name: 'Delete this receipt?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(api.callsTo('DELETE', '/api/deleteReceiptData')).toEqual([]);
+
+    await user.click(within(first).getByRole('button', { name: 'Delete' }));
+    dialog = await screen.findByRole('alertdialog', { name: 'Delete this receipt?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(1));
+    expect(api.callsTo('DELETE', '/api/deleteReceiptData').map((c) => c.query)).toEqual([
+      { userId: 'user-1', receiptId: 'photo', blobName: 'photo-receipt.jpg' },
+    ]);
+    expect(within(list).getByRole('listitem')).toHaveTextContent('Colruyt');
+  });
 });

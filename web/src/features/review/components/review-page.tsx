@@ -1,15 +1,18 @@
+import { useState } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link as RouterLink, Navigate } from 'react-router';
 import { Button, makeStyles, tokens } from '@fluentui/react-components';
 import type { ReportReceipt } from '@receipts/core/entities';
 import { MAX_REPORT_PAGE_SIZE } from '@receipts/core/report-api';
 import { REVIEW_REASON_TEXT, type ReviewReason } from '@receipts/core/review';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Page, PageDataStatus } from '../../../components/page';
+import { useDeleteReceipt } from '../../../lib/delete-receipt';
 import { errorMessage } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 import { getReport } from '../../../lib/reports';
 import { useEdit } from '../../../lib/edits';
-import { formatMoney } from '../../../lib/format';
+import { blobNameOf, formatMoney } from '../../../lib/format';
 import { useAppState } from '../../../stores/app-state';
 
 const useStyles = makeStyles({
@@ -87,6 +90,8 @@ export function ReviewPage() {
 function ReviewRow({ userId, receipt }: { userId: string; receipt: ReportReceipt }) {
   const styles = useStyles();
   const mark = useEdit<{ receiptId: string; etag: string }>('markReviewed', userId);
+  const remove = useDeleteReceipt();
+  const [confirming, setConfirming] = useState(false);
   const link = `/Receipt?receiptId=${encodeURIComponent(receipt.receipt_id)}`;
   const label = `${receipt.merchant_name || 'Unknown Merchant'}, ${receipt.transaction_date ?? 'unknown date'}`;
   return (
@@ -107,11 +112,31 @@ function ReviewRow({ userId, receipt }: { userId: string; receipt: ReportReceipt
       >
         Mark reviewed
       </Button>
-      {mark.error !== null && (
+      {/* A photo of something else, or a second copy: it goes, with its image, after a question. */}
+      <Button disabled={remove.isPending} onClick={() => setConfirming(true)}>
+        {remove.isPending ? 'Deleting…' : 'Delete'}
+      </Button>
+      {(mark.error ?? remove.error) !== null && (
         <span role="alert" className={styles.error}>
-          {errorMessage(mark.error)}
+          {errorMessage(mark.error ?? remove.error)}
         </span>
       )}
+      <ConfirmDialog
+        open={confirming}
+        title="Delete this receipt?"
+        confirmLabel="Delete"
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          setConfirming(false);
+          remove.mutate({
+            userId,
+            receiptId: receipt.receipt_id,
+            blobName: blobNameOf(receipt.document_url) || undefined,
+          });
+        }}
+      >
+        The receipt from {label}, its items and its image are deleted for good.
+      </ConfirmDialog>
     </li>
   );
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DeleteReceiptAnswer } from '@receipts/core/api';
-import { apiRequest } from '../../../lib/api-client';
-import { invalidateUserData, queryKeys } from '../../../lib/query-keys';
+import { apiRequest } from './api-client';
+import { invalidateUserData, queryKeys } from './query-keys';
 
 export interface DeleteReceiptInput {
   userId: string;
@@ -10,7 +10,7 @@ export interface DeleteReceiptInput {
   blobName?: string;
 }
 
-/** DELETE /api/deleteReceiptData: the receipt, its items, taxes and image. */
+/** DELETE /api/deleteReceiptData: the receipt, its items, taxes and image (the receipt page and the review list). */
 export function deleteReceipt({
   userId,
   receiptId,

@@ -258,11 +258,13 @@ describe('capture anywhere in a real browser', () => {
   });
 
   it('logged no errors in the browser beyond the requests refused while offline', () => {
-    const unexpected = logs
-      .flat()
-      .filter(
-        (p) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch|network-request-failed|Could not reach/.test(p),
-      );
+    const unexpected = logs.flat().filter(
+      (p) =>
+        !/ERR_INTERNET_DISCONNECTED|Failed to fetch|network-request-failed|Could not reach/.test(p) &&
+        // On a slow machine an upload may outlast the 8 s limit and be kept; its second try is
+        // then told (409) that the server already has it, which counts as sent.
+        !/status of 409 \(Conflict\) \(http:\/\/127\.0\.0\.1:\d+\/api\/upload\)/.test(p),
+    );
     expect(unexpected).toEqual([]);
   });
 });

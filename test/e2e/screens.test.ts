@@ -83,10 +83,12 @@ function screens(): [string, string][] {
 
 /** Waits until the screen has drawn its content (no loading spinner left) and the header's counters show. */
 async function settle(page: Page): Promise<void> {
-  await page
-    .getByRole('banner')
-    .getByRole('link', { name: '1 receipt in progress' })
+  // The held scan counts as in progress, or as needing attention once its claim on the worker lapses.
+  const header = page.getByRole('banner');
+  await header
+    .getByRole('link', { name: /^1 (receipt in progress|scan needs attention)$/ })
     .waitFor({ timeout: 30_000 });
+  await header.getByRole('link', { name: '1 receipt needs review' }).waitFor({ timeout: 30_000 });
   await page.waitForFunction(
     () => !document.querySelector('[role="progressbar"][aria-label^="Loading"], .fui-Spinner'),
     undefined,

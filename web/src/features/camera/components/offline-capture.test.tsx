@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { keepPendingUpload, listPendingUploads } from '../../../lib/pending-uploads';
@@ -6,6 +6,7 @@ import { uploadName } from '../../../lib/queue';
 import { uploadOrKeep } from '../api/upload-receipt';
 import { sendPendingUploads } from './pending-upload-sender';
 import { fakeApi } from '../../../testing/fake-api';
+import { fakeAuth } from '../../../testing/fake-firebase';
 import { renderApp, signedInState } from '../../../testing/render';
 
 const PNG_BYTES = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -207,6 +208,11 @@ describe('capture with no connection', () => {
 });
 
 describe('a connection that hangs', () => {
+  // Called without the app around them: the person is signed in as the app would have them.
+  beforeEach(() => {
+    fakeAuth.user = { uid: 'user-1', email: 'ann@example.com', displayName: 'Ann' };
+  });
+
   it('keeps the photo when the server does not answer in time, and nothing is left once it is sent', async () => {
     fakeApi({ 'POST /api/upload': () => new Promise<never>(() => undefined) });
     const request = {
@@ -234,6 +240,28 @@ describe('a connection that hangs', () => {
     const result = await sendPendingUploads('user-1');
     expect(api.callsTo('POST', '/api/upload')).toHaveLength(1);
     expect(result).toMatchObject({ refused: 0, stopped: false });
+    expect(await listPendingUploads('user-1')).toEqual([]);
+  });
+
+  it('takes a refusal of the very same upload name (queued by the try that timed out) as sent', async () => {
+    await keepPendingUpload({
+      id: '1718000000003-receipt.png',
+      userId: 'user-1',
+      dataUrl: 'data:image/png;base64,iVBORw0KGgo=',
+      raw: false,
+      source: 'capture',
+      savedAt: 1718000000003,
+    });
+    fakeApi({
+      'POST /api/upload': {
+        status: 409,
+        body: {
+          error: 'AlreadyQueued',
+          message: '"1718000000003-receipt.png" is already queued for analysis.',
+        },
+      },
+    });
+    expect(await sendPendingUploads('user-1')).toMatchObject({ refused: 0, stopped: false });
     expect(await listPendingUploads('user-1')).toEqual([]);
   });
 

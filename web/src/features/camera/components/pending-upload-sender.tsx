@@ -25,13 +25,18 @@ function isTemporary(error: ApiError): boolean {
   return error.status === 401 || error.status === 408 || error.status === 429 || error.status >= 500;
 }
 
-/** Whether a refusal says the server already holds this very upload (the same file name). */
+/** Refusals of an upload name the server already holds (queued, being analysed or analysed). */
+const HELD_CODES = new Set(['AlreadyQueued', 'BeingAnalysed', 'AlreadyAnalysed']);
+
+/**
+ * Whether a refusal says the server already holds this very upload: a try that timed out after the
+ * server had it, or a tab closed mid-way. Upload names are unique to one capture, so a refusal of the
+ * name, or a duplicate of the image under the same name, means it is in.
+ */
 function isSameUpload(error: unknown, fileName: string): boolean {
-  return (
-    error instanceof ApiError &&
-    error.code === 'DuplicateImage' &&
-    (error.receiptId?.endsWith(fileName) ?? false)
-  );
+  if (!(error instanceof ApiError)) return false;
+  if (HELD_CODES.has(error.code)) return true;
+  return error.code === 'DuplicateImage' && (error.receiptId?.endsWith(fileName) ?? false);
 }
 
 export interface SendResult {

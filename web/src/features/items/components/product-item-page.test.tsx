@@ -28,6 +28,20 @@ describe('Product item', () => {
     });
     renderApp('/ProductItem?itemId=i1', { state: signedInState() });
     expect(await screen.findByText('Lotus Bakeries')).toBeInTheDocument();
+    // Each fact opens its own page.
+    expect(screen.getByRole('link', { name: 'Lotus' })).toHaveAttribute('href', '/Brand?brandId=Lotus');
+    expect(screen.getByRole('link', { name: 'Lotus Bakeries' })).toHaveAttribute(
+      'href',
+      '/Corporation?name=Lotus%20Bakeries',
+    );
+    expect(screen.getByRole('link', { name: /^Receipt of / })).toHaveAttribute(
+      'href',
+      expect.stringMatching(/^\/Receipt\?receiptId=/),
+    );
+    expect(screen.getByRole('link', { name: 'Colruyt' })).toHaveAttribute(
+      'href',
+      expect.stringMatching(/^\/Merchant\?merchantId=/),
+    );
     const table = screen.getByRole('table', { name: 'Items of the same brand' });
     // The brand's items come from the items report filtered by brand.
     expect(await within(table).findByText('Speculoos spread')).toBeInTheDocument();

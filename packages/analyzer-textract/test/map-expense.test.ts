@@ -84,12 +84,13 @@ describe('mapAnalyzeExpense: the total', () => {
     expect(last.receipt.total_amount).toBe(9.5);
   });
 
-  it('does not take a subtotal for the total when no total is printed', () => {
+  it('takes a subtotal for the total only as thin evidence when no total is printed', () => {
     const r = mapAnalyzeExpense(
       expenseResponse({ summary: [field('SUBTOTAL', '12.00', { label: 'SUBTOTAL' })] }),
     );
-    expect(r.receipt.total_amount).toBeNull();
+    expect(r.receipt.total_amount).toBe(12);
     expect(r.receipt.subtotal).toBe(12);
+    expect(r.confidence['receipt.total_amount']).toBeLessThan(0.5);
   });
 
   it('skips totals that are not amounts', () => {
@@ -559,7 +560,8 @@ describe('mapAnalyzeExpense: the whole result', () => {
     const r = mapAnalyzeExpense(response);
     expect(r.analyzer).toBe('textract');
     expect(r.raw).toBe(response);
-    expect(r.confidence['receipt.total_amount']).toBeCloseTo(0.955);
+    // A total nothing else on the receipt confirms keeps the reading's confidence, at most 0.8.
+    expect(r.confidence['receipt.total_amount']).toBeCloseTo(0.8);
   });
 
   it('refuses what is not an AnalyzeExpense response, with a clear message', () => {

@@ -36,6 +36,7 @@ import {
   UK_POSTCODE_RE,
   US_STATES,
   US_ZIP_RE,
+  letterRatio,
   toLines,
   type ReceiptLine,
 } from './receipt-lines';
@@ -269,6 +270,8 @@ interface TotalsReading {
   change: number | null;
   /** Every money figure of the summary block, for the total's evidence (core's `weighTotal`). */
   figures: Figure[];
+  /** Whether the total was read from a line naming it (else it stands in from the tender or subtotal). */
+  fromTotalLine: boolean;
 }
 
 /** Largest cash rounding a till applies (to the nearest 0.05 or 0.10). */
@@ -302,7 +305,15 @@ function readTotals(lines: ReceiptLine[], itemSum: number | null): TotalsReading
     const strong = STRONG_TOTAL_RE.test(u);
     if (!amount) {
       // A total named strongly whose amount did not read: whatever else is chosen rests on less.
-      const named = strong || (TOTAL_WORD_RE.test(u) && !SUBTOTAL_RE.test(u) && !TAX_RE.test(u));
+      // A plain TOTAL word counts only below another figure of the summary (above the items it is a
+      // column heading, `Item Total`).
+      const named =
+        strong ||
+        (TOTAL_WORD_RE.test(u) &&
+          !SUBTOTAL_RE.test(u) &&
+          !TAX_RE.test(u) &&
+          figures.some((f) => f.value !== null) &&
+          letterRatio(line.text) > 0.5);
       if (named && !inSummary && !COUNT_RE.test(u)) figures.push({ kind: 'total', value: null, weight: 3 });
       continue;
     }
@@ -392,7 +403,11 @@ function readTotals(lines: ReceiptLine[], itemSum: number | null): TotalsReading
 
   let total: Picked<number> | null = best ? { value: best.c.value, line: best.c.line } : null;
   const rounded = roundedTotal(lines, candidates, rounding, roundingAt);
-  if (rounded) total = rounded;
+  if (rounded) {
+    total = rounded;
+    // Printed under the rounding line, whatever its label reads as: a total of its own.
+    figures.push({ kind: 'total', value: rounded.value, weight: 3 });
+  }
   // A receipt that rounds the amount due (a rounding line with an amount) was paid the rounded
   // amount: cash minus change settles it when the rounded total line itself was misread or not
   // recognised (the total read is on no other line).
@@ -421,7 +436,16 @@ function readTotals(lines: ReceiptLine[], itemSum: number | null): TotalsReading
   if (!total && subtotal !== null) {
     total = { value: roundMoney(subtotal.value + (taxSum ?? 0)), line: subtotal.line };
   }
-  return { total, subtotal, taxes, rounding, paid, change, figures };
+  return {
+    total,
+    subtotal,
+    taxes,
+    rounding,
+    paid,
+    change,
+    figures,
+    fromTotalLine: best !== null || rounded !== null,
+  };
 }
 
 /**
@@ -515,9 +539,14 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
 
   const totals = readTotals(lines, itemSum);
   note('receipt.total_amount', totals.total?.line);
-  // The total read is judged by the other figures of the summary block: what agrees with it and
-  // what contradicts it make its confidence.
-  const verdict = totals.total && weighTotal(totals.figures, { itemSum, judge: totals.total.value });
+  // The total read from a total line is judged by the other figures of the summary block: what
+  // agrees with it and what contradicts it make its confidence. With no total line read, the
+  // figures choose it (the tender minus the change, the subtotal with tax and discounts…).
+  const verdict =
+    totals.total &&
+    weighTotal(totals.figures, { itemSum, ...(totals.fromTotalLine ? { judge: totals.total.value } : {}) });
+  if (verdict && verdict.value !== null && !totals.fromTotalLine)
+    totals.total = { value: verdict.value, line: null };
   if (verdict)
     confidence['receipt.total_amount'] = totalConfidence(verdict, confidence['receipt.total_amount']);
   note('receipt.subtotal', totals.subtotal?.line);

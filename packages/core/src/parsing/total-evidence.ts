@@ -259,8 +259,11 @@ function agreementsOf(
     agreements.push('rounding');
   // Items that add up to a printed subtotal are that subtotal's evidence once, not twice.
   const itemsAreSubtotal = itemSum !== null && valuesOf(figures, 'subtotal').some((v) => same(v, itemSum));
+  const fromSubtotal = [...sums.plain, ...sums.adjusted].some((s) => same(s, c.value));
   return agreements.filter(
-    (a) => a !== c.origin && !(a === 'items' && itemsAreSubtotal && agreements.includes('subtotal')),
+    (a) =>
+      a !== c.origin &&
+      !(a === 'items' && itemsAreSubtotal && (fromSubtotal || agreements.includes('subtotal'))),
   );
 }
 
@@ -309,10 +312,10 @@ export const THIN_CONFIDENCE = 0.45;
 /**
  * How sure a total is from its evidence (0..1), given the reader's own confidence in its reading
  * (`read`, absent when the reader gives none): contradicted, at most 0.3; confirmed by two
- * independent figures, at least 0.97; by one, at least 0.9, unless a printed total could not be read
- * (then two are needed); alone, a printed total named as such keeps the reading's confidence (at
- * most 0.8), anything else (a derived amount, a weak label, a total beside an unreadable one) at
- * most 0.45.
+ * independent figures, at least 0.97; by one, at least 0.9 (0.6 to 0.8 beside a printed total
+ * whose amount could not be read); alone, a printed total named as such keeps the reading's
+ * confidence (at most 0.8), anything else (a derived amount, a weak label, a total beside an
+ * unreadable one) at most 0.45.
  */
 export function totalConfidence(verdict: TotalVerdict, read: number | undefined): number {
   const base = read ?? 0.7;
@@ -320,6 +323,7 @@ export function totalConfidence(verdict: TotalVerdict, read: number | undefined)
   const agreeing = verdict.agreements.length;
   if (agreeing >= 2) return Math.max(base, 0.97);
   if (agreeing === 1 && !verdict.unreadableTotal) return Math.max(base, 0.9);
+  if (agreeing === 1) return Math.min(Math.max(base, 0.6), 0.8);
   if (!verdict.printed || verdict.weight < 1 || verdict.unreadableTotal)
     return Math.min(base, THIN_CONFIDENCE);
   return Math.min(base, 0.8);

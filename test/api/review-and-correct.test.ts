@@ -123,7 +123,7 @@ describe.each(['azure', 'dynamodb'] as const)('review and correct on %s', (stora
       (await alice.upload('1710000000002-receipt.jpg', receiptImage('Colruyt', 9, '2024-03-05'))).status,
     ).toBe(202);
     expect(await alice.waitForQueue()).toEqual([]);
-  }, 120_000);
+  }, 240_000);
   afterAll(async () => {
     await env?.stop();
   });

@@ -140,7 +140,7 @@ describe.each(['azure', 'dynamodb'] as const)('review and correct on %s', (stora
       (await alice.upload('1710000000002-receipt.jpg', receiptImage('Colruyt', 9, '2024-03-05'))).status,
     ).toBe(202);
     expect(await alice.waitForQueue()).toEqual([]);
-  }, 120_000);
+  }, 240_000);
   afterAll(async () => {
     await env?.stop();
   });
@@ -370,5 +370,52 @@ describe.each(['azure', 'dynamodb'] as const)('review and correct on %s', (stora
     expect((await detail(alice, aldi.merchant_id)).body.merchant_id).toBe(spar.merchant_id);
     // Another user is not told where someone else's merchant went.
     expect((await detail(bob, nord.merchant_id)).status).toBe(404);
+  });
+
+  it('assesses the review again after every edit; only "Mark reviewed" clears it regardless', async () => {
+    const receiptOf = async () =>
+      (await data()).reportReceipts.find((r) => r.transaction_date === '2024-03-05')!;
+    const base = async () => {
+      const r = await receiptOf();
+      return { userId: alice.userId, receiptId: r.receipt_id, etag: r.etag };
+    };
+    const reasons = async () => {
+      const r = await receiptOf();
+      return { needs_review: r.needs_review, review_reasons: r.review_reasons };
+    };
+    expect(await reasons()).toEqual({ needs_review: false, review_reasons: [] });
+
+    // A corrected total the items (2 + 7) no longer add up to: the receipt stays in review.
+    const raised = await call(alice, 'updateReceipt', { ...(await base()), changes: { total_amount: 12 } });
+    expect(raised.status).toBe(200);
+    expect(await reasons()).toEqual({ needs_review: true, review_reasons: ['total_check_fails'] });
+
+    // The missing item added: the items add up again, and the receipt leaves the review list.
+    const item = { description: 'MILK', quantity: 1, unit_price: 3, total_price: 3, brand: null };
+    expect((await call(alice, 'saveItem', { ...(await base()), item })).status).toBe(200);
+    expect(await reasons()).toEqual({ needs_review: false, review_reasons: [] });
+
+    // Flagged again by an edit, then marked reviewed: cleared whatever the checks say.
+    await call(alice, 'updateReceipt', { ...(await base()), changes: { total_amount: 13 } });
+    expect((await reasons()).needs_review).toBe(true);
+    expect((await call(alice, 'markReviewed', await base())).status).toBe(200);
+    expect(await reasons()).toEqual({ needs_review: false, review_reasons: [] });
+
+    // Without any item left, the other checks still hold: a date in the future is flagged.
+    const receiptId = (await receiptOf()).receipt_id;
+    const items = (await data()).reportProductItems.filter((i) => i.receipt_id === receiptId);
+    expect(items).toHaveLength(3);
+    for (const i of items)
+      expect((await call(alice, 'deleteItem', { ...(await base()), itemId: i.item_id })).status).toBe(200);
+    expect((await receiptOf()).item_count ?? 0).toBe(0);
+    const future = await call(alice, 'updateReceipt', {
+      ...(await base()),
+      changes: { transaction_date: '2099-01-01' },
+    });
+    expect(future.status).toBe(200);
+    const after = await data();
+    const flagged = after.reportReceipts.find((r) => r.transaction_date === '2099-01-01')!;
+    expect(flagged.review_reasons).toEqual(['future_date']);
+    expect(figuresOf(after)).toEqual(await recomputeFromRows(env.stack.services.store, alice.userId));
   });
 });

@@ -40,12 +40,14 @@ export function paddleNameStands(paddle: ParsedReceipt): boolean {
  * ({@link paddleNameStands}: then Tesseract need not read the heading at all, `tesseract` may be
  * null), else Tesseract's, unless only PaddleOCR's reads as a company (a legal form or a shop word
  * once the spaces it dropped are back).
- * Where both engines read the total (or the date) alike its confidence is at least 0.9; where they
- * differ it is at most 0.45, which puts the receipt up for review.
+ * Where both engines read the date alike its confidence is at least 0.9; where they read the total
+ * or the date differently it is at most 0.45, which puts the receipt up for review. `wholePage`:
+ * whether Tesseract read the whole receipt (a reading of the heading alone says nothing of them).
  */
 export function combineEngineReadings(
   paddle: ParsedReceipt,
   tesseractReading: ParsedReceipt | null,
+  { wholePage = true }: { wholePage?: boolean } = {},
 ): ParsedReceipt {
   const tesseract = tesseractReading ?? paddle;
   const figures = paddle.receipt.total_amount !== null ? paddle : tesseract;
@@ -65,19 +67,28 @@ export function combineEngineReadings(
     country_region: figures.receipt.country_region ?? other.receipt.country_region,
     currency_code: figures.receipt.currency_code ?? other.receipt.currency_code,
   };
-  receipt.total_checks_out = totalChecksOut(receipt.total_amount, figures.items, receipt.total_tax);
+  receipt.total_checks_out = totalChecksOut(
+    receipt.total_amount,
+    figures.items,
+    receipt.total_tax,
+    receipt.subtotal,
+  );
   const confidence = confidencesOf(figures, words);
-  const agreement = (key: string, a: unknown, b: unknown) => {
+  const agreement = (key: string, a: unknown, b: unknown, raise: boolean) => {
     if (a === null || b === null || a === undefined || b === undefined) return;
     const base = confidence[key] ?? 0.7;
-    confidence[key] = a === b ? Math.max(base, AGREE) : Math.min(base, DISAGREE);
+    confidence[key] = a !== b ? Math.min(base, DISAGREE) : raise ? Math.max(base, AGREE) : base;
   };
-  if (tesseractReading) {
-    agreement('receipt.total_amount', paddle.receipt.total_amount, tesseract.receipt.total_amount);
+  // Tesseract's total and date are compared only when it read the whole page, not just the heading.
+  if (tesseractReading && wholePage) {
+    // Two readings of the same print confirm its digits, not that it is the total: the total's
+    // confidence stays what its receipt's figures made it.
+    agreement('receipt.total_amount', paddle.receipt.total_amount, tesseract.receipt.total_amount, false);
     agreement(
       'receipt.transaction_date',
       paddle.receipt.transaction_date,
       tesseract.receipt.transaction_date,
+      true,
     );
   }
   // Both engines read the same name line: the more confident reading's letters win, with the spaces
@@ -102,6 +113,7 @@ export function combineEngineReadings(
     items: figures.items,
     taxes: figures.taxes,
     confidence,
+    ...(figures.contradicted ? { contradicted: figures.contradicted } : {}),
   };
 }
 

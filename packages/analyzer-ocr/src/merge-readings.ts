@@ -168,12 +168,13 @@ export function mergeReadings(readings: Reading[]): ParsedReceipt {
     }
   }
   const totalTax = receipt.total_tax as number | null;
-  receipt.total_checks_out = totalChecksOut(total, items, totalTax);
+  receipt.total_checks_out = totalChecksOut(total, items, totalTax, receipt.subtotal as number | null);
   return {
     receipt: receipt as unknown as AnalyzedReceipt,
     merchant: merchant as unknown as AnalyzedMerchant,
     items,
     taxes,
     confidence,
+    ...(source.parsed.contradicted ? { contradicted: source.parsed.contradicted } : {}),
   };
 }

@@ -249,7 +249,7 @@ export class OcrAnalyzer implements Analyzer {
       ]);
       const tesseract =
         whole && header ? withMerchantOf(whole.parsed, header.parsed) : ((whole ?? header)?.parsed ?? null);
-      const combined = combineEngineReadings(paddle.parsed, tesseract);
+      const combined = combineEngineReadings(paddle.parsed, tesseract, { wholePage: whole !== null });
       return {
         analyzer: this.name,
         ...combined,

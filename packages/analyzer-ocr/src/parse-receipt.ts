@@ -6,9 +6,13 @@ import {
   isoDate,
   roundMoney,
   totalChecksOut,
+  totalConfidence,
+  weighTotal,
   type AmountMatch,
+  type Figure,
   type AnalysisResult,
   type AnalyzedTax,
+  type ContradictedField,
   type DateOrder,
   type FoundDate,
 } from '@receipts/core';
@@ -32,6 +36,7 @@ import {
   UK_POSTCODE_RE,
   US_STATES,
   US_ZIP_RE,
+  letterRatio,
   toLines,
   type ReceiptLine,
 } from './receipt-lines';
@@ -128,6 +133,25 @@ function pickDate(lines: ReceiptLine[], order: DateOrder): Picked<FoundDate> | n
     if (own) standalone = { value: own, line };
   }
   return standalone ?? first;
+}
+
+/**
+ * What the receipt's other dates say of the one picked: the same day printed again (`repeated`), or
+ * the same day and month with another year (`contradicted`: one of the years is misread, such as
+ * `21.04.2015` from a date run into its time beside `Datum: 21.04.2020`); else null.
+ */
+function checkDate(
+  lines: ReceiptLine[],
+  date: Picked<FoundDate>,
+  order: DateOrder,
+): 'repeated' | 'contradicted' | null {
+  const iso = date.value.iso;
+  const others = lines
+    .filter((l) => !NOT_TRANSACTION_DATE_RE.test(l.upper))
+    .flatMap((l) => findDates(l.text, order).filter((d) => l !== date.line || d.index !== date.value.index));
+  if (others.some((d) => d.iso === iso)) return 'repeated';
+  if (others.some((d) => d.iso.slice(5) === iso.slice(5))) return 'contradicted';
+  return null;
 }
 
 /**
@@ -244,6 +268,10 @@ interface TotalsReading {
   rounding: number | null;
   paid: number | null;
   change: number | null;
+  /** Every money figure of the summary block, for the total's evidence (core's `weighTotal`). */
+  figures: Figure[];
+  /** Whether the total was read from a line naming it (else it stands in from the tender or subtotal). */
+  fromTotalLine: boolean;
 }
 
 /** Largest cash rounding a till applies (to the nearest 0.05 or 0.10). */
@@ -268,38 +296,62 @@ function readTotals(lines: ReceiptLine[], itemSum: number | null): TotalsReading
   let paid: number | null = null;
   let change: number | null = null;
   let inSummary = false;
+  const figures: Figure[] = [];
 
   for (const [at, line] of lines.entries()) {
     const u = line.upper;
     if (SUMMARY_RE.test(u)) inSummary = true;
     const amount = amountFor(lines, at);
-    if (!amount) continue;
     const strong = STRONG_TOTAL_RE.test(u);
+    if (!amount) {
+      // A total named strongly whose amount did not read: whatever else is chosen rests on less.
+      // A plain TOTAL word counts only below another figure of the summary (above the items it is a
+      // column heading, `Item Total`).
+      const named =
+        strong ||
+        (TOTAL_WORD_RE.test(u) &&
+          !SUBTOTAL_RE.test(u) &&
+          !TAX_RE.test(u) &&
+          figures.some((f) => f.value !== null) &&
+          letterRatio(line.text) > 0.5);
+      if (named && !inSummary && !COUNT_RE.test(u)) figures.push({ kind: 'total', value: null, weight: 3 });
+      continue;
+    }
     if (ROUNDING_RE.test(u) && !strong) {
       if (rounding === null) {
         rounding = amount.value;
         roundingAt = at;
+        figures.push({ kind: 'rounding', value: amount.value });
       }
       continue;
     }
-    if (COUNT_RE.test(u) || (DISCOUNT_RE.test(u) && !strong)) continue;
+    if (COUNT_RE.test(u)) continue;
+    if (DISCOUNT_RE.test(u) && !strong) {
+      if (!inSummary) figures.push({ kind: 'discount', value: amount.value });
+      continue;
+    }
     if (SUBTOTAL_RE.test(u) && !(strong && /INCL|INCLUSIVE/.test(u))) {
       subtotal ??= { value: amount.value, line };
+      if (!inSummary) figures.push({ kind: 'subtotal', value: amount.value });
       continue;
     }
     if (CHANGE_RE.test(u) && !strong) {
+      if (change === null) figures.push({ kind: 'change', value: amount.value });
       change ??= amount.value;
       continue;
     }
     if (PAYMENT_RE.test(u) && !strong && !/\bTOTAL\b/.test(u)) {
       // Tendered cash is printed as a deduction on some tills (`Cash -50.00`).
+      if (paid === null) figures.push({ kind: 'tender', value: Math.abs(amount.value) });
       paid ??= Math.abs(amount.value);
       continue;
     }
     const isTax = TAX_RE.test(u) && !TAX_NOT_AMOUNT_RE.test(u) && !strong;
     if (isTax && !inSummary) {
       const rate = /(\d{1,2}(?:[.,]\d{1,2})?)\s*%/.exec(line.text);
-      const included = /INCLUDED|INCL\.?\s|INCLUSIVE/i.test(line.text) && !/TOTAL/i.test(line.text);
+      const included =
+        /INCLUDED|INCL\.?\s|INCLUSIVE|INKL\.?\s|ENTH(?:\.|ALTEN)|TERMASUK/i.test(line.text) &&
+        !/TOTAL/i.test(line.text);
       if (amount.value >= 0 && (!rate || amount.text !== rate[0])) {
         const cut = line.text.indexOf(amount.text);
         taxes.push({
@@ -314,12 +366,18 @@ function readTotals(lines: ReceiptLine[], itemSum: number | null): TotalsReading
       }
       continue;
     }
-    if (SERVICE_RE.test(u) && !strong) continue;
+    if (SERVICE_RE.test(u) && !strong) {
+      if (!inSummary) figures.push({ kind: 'charge', value: amount.value });
+      continue;
+    }
     if (inSummary && !strong) continue;
     if (!(strong || TOTAL_RE.test(u)) || amount.value <= 0) continue;
     const plainAmountWord = !strong && !TOTAL_WORD_RE.test(u);
-    candidates.push({ value: amount.value, line, at, weight: strong ? 3 : plainAmountWord ? 1 : 2 });
+    const weight = strong ? 3 : plainAmountWord ? 1 : 2;
+    candidates.push({ value: amount.value, line, at, weight });
+    figures.push({ kind: 'total', value: amount.value, weight });
   }
+  for (const t of taxes) figures.push({ kind: t.included ? 'included_tax' : 'tax', value: t.tax.amount });
 
   const taxSum = taxes.length > 0 ? roundMoney(taxes.reduce((s, t) => s + (t.tax.amount ?? 0), 0)) : null;
   const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
@@ -345,7 +403,11 @@ function readTotals(lines: ReceiptLine[], itemSum: number | null): TotalsReading
 
   let total: Picked<number> | null = best ? { value: best.c.value, line: best.c.line } : null;
   const rounded = roundedTotal(lines, candidates, rounding, roundingAt);
-  if (rounded) total = rounded;
+  if (rounded) {
+    total = rounded;
+    // Printed under the rounding line, whatever its label reads as: a total of its own.
+    figures.push({ kind: 'total', value: rounded.value, weight: 3 });
+  }
   // A receipt that rounds the amount due (a rounding line with an amount) was paid the rounded
   // amount: cash minus change settles it when the rounded total line itself was misread or not
   // recognised (the total read is on no other line).
@@ -374,7 +436,16 @@ function readTotals(lines: ReceiptLine[], itemSum: number | null): TotalsReading
   if (!total && subtotal !== null) {
     total = { value: roundMoney(subtotal.value + (taxSum ?? 0)), line: subtotal.line };
   }
-  return { total, subtotal, taxes, rounding, paid, change };
+  return {
+    total,
+    subtotal,
+    taxes,
+    rounding,
+    paid,
+    change,
+    figures,
+    fromTotalLine: best !== null || rounded !== null,
+  };
 }
 
 /**
@@ -444,6 +515,9 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
   const order = opts.dateOrder ?? dateOrderFor(lines, country);
   const date = pickDate(lines, order);
   note('receipt.transaction_date', date?.line);
+  const dateCheck = date && checkDate(lines, date, order);
+  if (dateCheck === 'repeated')
+    confidence['receipt.transaction_date'] = Math.max(confidence['receipt.transaction_date'] ?? 0.7, 0.95);
   const time = pickTime(lines, date?.line ?? null, date?.value.text ?? null);
   note('receipt.transaction_time', time?.line);
 
@@ -465,6 +539,16 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
 
   const totals = readTotals(lines, itemSum);
   note('receipt.total_amount', totals.total?.line);
+  // The total read from a total line is judged by the other figures of the summary block: what
+  // agrees with it and what contradicts it make its confidence. With no total line read, the
+  // figures choose it (the tender minus the change, the subtotal with tax and discounts…).
+  const verdict =
+    totals.total &&
+    weighTotal(totals.figures, { itemSum, ...(totals.fromTotalLine ? { judge: totals.total.value } : {}) });
+  if (verdict && verdict.value !== null && !totals.fromTotalLine)
+    totals.total = { value: verdict.value, line: null };
+  if (verdict)
+    confidence['receipt.total_amount'] = totalConfidence(verdict, confidence['receipt.total_amount']);
   note('receipt.subtotal', totals.subtotal?.line);
   const taxes = totals.taxes.map((t) => t.tax);
   totals.taxes.forEach((t, i) => note(`taxes.${i}.amount`, t.line));
@@ -475,6 +559,9 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
       ? roundMoney(taxes.reduce((s, t) => s + (t.amount ?? 0), 0))
       : null;
 
+  const contradicted: ContradictedField[] = [];
+  if (verdict && verdict.contradictions.length > 0) contradicted.push('receipt.total_amount');
+  if (dateCheck === 'contradicted') contradicted.push('receipt.transaction_date');
   const currency = receiptCurrency(text, country);
   const total_amount = totals.total?.value ?? null;
   return {
@@ -488,11 +575,12 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
       total_tax,
       transaction_date: date?.value.iso ?? null,
       transaction_time: time?.value ?? null,
-      total_checks_out: totalChecksOut(total_amount, items, total_tax),
+      total_checks_out: totalChecksOut(total_amount, items, total_tax, totals.subtotal?.value ?? null),
     },
     merchant: merchantReading.merchant,
     items,
     taxes,
     confidence,
+    ...(contradicted.length > 0 ? { contradicted } : {}),
   };
 }

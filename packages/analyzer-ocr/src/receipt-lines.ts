@@ -59,7 +59,7 @@ export const TOTAL = String.raw`[TI][O0QU][TL1I][A4][L1I|]`;
 const re = (source: string) => new RegExp(source);
 
 export const SUBTOTAL_RE = re(
-  String.raw`SUB[\s.\-]*${TOTAL}|\bSUBTTL\b|\bSUB[\s.\-]*TTL\b|\bEXCL(?:UDING|USIVE|\.)?\s*(?:OF\s*)?(?:GST|VAT|TAX|SST)|\bSUPPLIES\b|BEFORE\s*(?:TAX|GST|VAT)|\bNET\s*SALES\b`,
+  String.raw`SUB[\s.\-]*${TOTAL}|\bSUBTTL\b|\bSUB[\s.\-]*TTL\b|\bEXCL(?:UDING|USIVE|\.)?\s*(?:OF\s*)?(?:GST|VAT|TAX|SST)|\bSUPPLIES\b|BEFORE\s*(?:TAX|GST|VAT)|\bNET\s*SALES\b|ZWISCHENSUMME|JUMLAH\s*KECIL`,
 );
 /** Totals that count things, not money. */
 export const COUNT_RE = re(
@@ -67,10 +67,10 @@ export const COUNT_RE = re(
 );
 /** Lines naming the amount to pay. */
 export const STRONG_TOTAL_RE = re(
-  String.raw`GRAND\s*${TOTAL}|${TOTAL}\s*WITH\s*(?:GST|VAT|TAX|SST)|${TOTAL}\s*DUE|AMOUNT\s*DUE|BALANCE\s*DUE|${TOTAL}\s*(?:AMOUNT\s*)?PAYABLE|AMOUNT\s*PAYABLE|\bNETT?\s*${TOTAL}|ROUND(?:ED|ING)?\s*(?:ADJ\w*\s*)?\w?\s*${TOTAL}|${TOTAL}\s*AFTER|FINAL\s*${TOTAL}|${TOTAL}\b.*\bINCL|\bINCLUSIVE\s*(?:OF\s*)?(?:GST|VAT|TAX|SST)|${TOTAL}\s*TO\s*PAY|AMOUNT\s*TO\s*PAY|PLEASE\s*PAY|${TOTAL}\s*\(?INC\b`,
+  String.raw`GRAND\s*${TOTAL}|${TOTAL}\s*WITH\s*(?:GST|VAT|TAX|SST)|${TOTAL}\s*DUE|AMOUNT\s*DUE|BALANCE\s*DUE|${TOTAL}\s*(?:AMOUNT\s*)?PAYABLE|AMOUNT\s*PAYABLE|\bNETT?\s*${TOTAL}|ROUND(?:ED|ING)?\s*(?:ADJ\w*\s*)?\w?\s*${TOTAL}|${TOTAL}\s*AFTER|FINAL\s*${TOTAL}|${TOTAL}\b.*\bINCL|\bINCLUSIVE\s*(?:OF\s*)?(?:GST|VAT|TAX|SST)|${TOTAL}\s*TO\s*PAY|AMOUNT\s*TO\s*PAY|PLEASE\s*PAY|${TOTAL}\s*\(?INC\b|ZU\s*ZAHLEN|GESAMTSUMME|${TOTAL}\s*BAYAR|JUMLAH\s*(?:BESAR|PERLU\s*DIBAYAR|BUNDAR)|${TOTAL}\s*PEMBULATAN|GERUNDET`,
 );
 /** Words for the total in the languages of the receipts we expect (English, Malay, Dutch, French, German). */
-export const TOTAL_WORD_RE = re(String.raw`${TOTAL}|\bTOTAAL\b|\bSUMME\b|\bJUMLAH\b|\bTOTALE\b`);
+export const TOTAL_WORD_RE = re(String.raw`${TOTAL}|\bTOTAAL\b|\bSUMME\b|\bJUMLAH\b|\bTOTALE\b|\bGESAMT`);
 export const TOTAL_RE = re(String.raw`${TOTAL_WORD_RE.source}|\bAMOUNT\b|\bAMT\b|\bMONTANT\b|\bBETRAG\b`);
 export const TAX_RE = re(
   String.raw`\b(?:GST|VAT|TAX|SST|HST|PST|QST|MWST|BTW|TVA|IVA|CST|G\.S\.T)\b|SALES\s*TAX|SERVICE\s*TAX`,
@@ -80,15 +80,17 @@ export const TAX_NOT_AMOUNT_RE = re(
   String.raw`TAX\s*INV|(?:GST|VAT|TAX|SST)\s*(?:ID|REG|NO\b|NUMBER|#|CODE|SUMMARY|ANALYSIS)|TAXABLE|(?:GST|VAT|TAX)\s*:\s*\d{6,}`,
 );
 export const ROUNDING_RE = re(
-  String.raw`\bROUND(?:ING|\s*(?:ADJ|OFF))|\bRND\s*ADJ|\bADJ(?:USTMENT)?\s*ROUND`,
+  String.raw`\bROUND(?:ING|\s*(?:ADJ|OFF))|\bRND\s*ADJ|\bADJ(?:USTMENT)?\s*ROUND|\bRUNDUNG\b|\bPEMBULATAN\b|\bPELARASAN\b`,
 );
 export const PAYMENT_RE = re(
-  String.raw`\b(?:CASH|TENDER(?:ED)?|PAID|PAYMENT|CARD|VISA|MASTER(?:CARD)?|AMEX|DEBIT|CREDIT|EDC|E-?WALLET|GRABPAY|BOOST|CHEQUE|CHECK|VOUCHER|NETS|EFTPOS|CONTACTLESS)\b`,
+  String.raw`\b(?:CASH|TENDER(?:ED)?|PAID|PAYMENT|CARD|VISA|MASTER(?:CARD)?|AMEX|DEBIT|CREDIT|EDC|E-?WALLET|GRABPAY|BOOST|CHEQUE|CHECK|VOUCHER|NETS|EFTPOS|CONTACTLESS|TUNAI|BAYAR(?:AN)?|KARTENZAHLUNG|EC-?KARTE|KARTU|KAD)\b|^\s*(?:BAR|GEGEBEN)\b`,
 );
 export const CHANGE_RE = re(
-  String.raw`\bCHANGE\b|\bCHG\b|\bKEMBALI\b|\bBALANCE\b(?!\s*DUE)|\bCHANGE\s*DUE\b`,
+  String.raw`\bCHANGE\b|\bCHG\b|\bKEMBALI(?:AN)?\b|\bBALANCE\b(?!\s*DUE)|\bCHANGE\s*DUE\b|\bBAKI\b|R[ÜU]CKGELD|\bZUR[ÜU]CK\b`,
 );
-export const DISCOUNT_RE = re(String.raw`\bDISC(?:OUNT)?\b|\bSAVINGS?\b|\bCOUPON\b|\bPROMO|\bLESS\b`);
+export const DISCOUNT_RE = re(
+  String.raw`\bDISC(?:OUNT)?\b|\bSAVINGS?\b|\bCOUPON\b|\bPROMO|\bLESS\b|\bRABATT|PREISVORTEIL|\bDISKON\b|\bDISKAUN\b|\bPOTONGAN\b`,
+);
 export const SERVICE_RE = re(String.raw`SERVICE\s*CHARGE|\bSVC\b|\bSERV\.?\s*CHG|\bTIPS?\b|GRATUITY`);
 /** Where a tax summary table starts: its rows repeat amounts that are not the total. */
 export const SUMMARY_RE = re(

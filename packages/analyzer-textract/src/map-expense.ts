@@ -25,7 +25,11 @@ import {
   roundMoney,
   tidyMerchantName,
   totalChecksOut,
+  totalConfidence,
+  weighTotal,
   type AnalysisResult,
+  type Figure,
+  type TotalVerdict,
   type AnalyzedItem,
   type AnalyzedTax,
   type DateOrder,
@@ -106,20 +110,16 @@ export function mapAnalyzeExpense(response: AnalyzeExpenseResponse | unknown): A
     wholeUnits: printsWholeUnits(printed, currencyHint ?? detectCurrency(printed.join(' '), country)),
   };
 
-  const chosenTotal = chooseTotal(summary, ctx);
-  const totalField = chosenTotal?.field;
-  const total = chosenTotal?.amount ?? null;
-  note('receipt.total_amount', totalField);
-  if (chosenTotal?.confirmed && totalField?.confidence != null)
-    confidence['receipt.total_amount'] = Math.max(totalField.confidence, 0.9);
-  const subtotalField = chooseSubtotal(summary, ctx);
-  note('receipt.subtotal', subtotalField);
   const taxes = mapTaxes(summary, ctx);
   if (taxes.fields.length > 0)
     confidence['receipt.total_tax'] = Math.min(...taxes.fields.map((f) => f.confidence ?? 1));
+  const subtotalField = chooseSubtotal(summary, ctx);
+  note('receipt.subtotal', subtotalField);
 
   const dateField = chooseDate(summary, order);
   note('receipt.transaction_date', dateField?.field);
+  if (dateField && dateField.printedAgain)
+    confidence['receipt.transaction_date'] = Math.max(confidence['receipt.transaction_date'] ?? 0.7, 0.95);
   const time = chooseTime(summary, chosen);
 
   const mappedItems: AnalyzedItem[] = [];
@@ -131,6 +131,18 @@ export function mapAnalyzeExpense(response: AnalyzeExpenseResponse | unknown): A
     note(`items.${index}.description`, mapped.descriptionField);
     note(`items.${index}.total_price`, mapped.priceField);
   }
+  const pricedItems = mappedItems.filter((i) => typeof i.total_price === 'number');
+  const itemSum =
+    pricedItems.length > 0 ? roundMoney(pricedItems.reduce((sum, i) => sum + i.total_price!, 0)) : null;
+
+  const chosenTotal = chooseTotal(summary, ctx, taxes.total, itemSum);
+  const totalField = chosenTotal?.field;
+  const total = chosenTotal?.amount ?? null;
+  if (chosenTotal)
+    confidence['receipt.total_amount'] = totalConfidence(
+      chosenTotal.verdict,
+      totalField?.confidence ?? undefined,
+    );
 
   // A total with tax in it is no sum of the items.
   const subtotal = subtotalField ? money(subtotalField.value, ctx) : null;
@@ -169,7 +181,7 @@ export function mapAnalyzeExpense(response: AnalyzeExpenseResponse | unknown): A
       total_tax: taxes.total,
       transaction_date: dateField?.iso ?? null,
       transaction_time: time,
-      total_checks_out: totalChecksOut(total, mappedItems, taxes.total),
+      total_checks_out: totalChecksOut(total, mappedItems, taxes.total, subtotal),
     },
     merchant: {
       name: merchant.name,
@@ -182,6 +194,9 @@ export function mapAnalyzeExpense(response: AnalyzeExpenseResponse | unknown): A
     taxes: taxes.lines,
     confidence,
     raw: response,
+    ...(chosenTotal && chosenTotal.verdict.contradictions.length > 0
+      ? { contradicted: ['receipt.total_amount' as const] }
+      : {}),
   };
   return { ...result, confidence: checkedConfidence(result) };
 }
@@ -446,9 +461,10 @@ function dateOrder(summary: Field[], country: string | null, currency: string | 
 }
 
 /** Labels of a total after rounding or of the net amount due: these beat a plain TOTAL. */
-const ROUNDED_TOTAL = /\b(total rounded|rounded total|nett? total|total nett?|total after rounding)\b/;
+const ROUNDED_TOTAL =
+  /\b(total rounded|rounded total|nett? total|total nett?|total after rounding|total pembulatan|jumlah bundar|summe gerundet)\b/;
 /** Labels of the change given back, in the languages of the receipts we read. */
-const CHANGE = /\b(change|kembali|kembalian|baki|monnaie|rendu|wechselgeld|cambio|vuelto)\b/;
+const CHANGE = /\b(change|kembali|kembalian|baki|monnaie|rendu|wechselgeld|ruckgeld|zuruck|cambio|vuelto)\b/;
 
 /** How much a label says "this is the amount to pay" (see {@link mapAnalyzeExpense}). */
 function totalScore(f: Field): number {
@@ -486,50 +502,105 @@ function totalScore(f: Field): number {
   return 1.5 + typeBonus;
 }
 
-/** The total chosen, its amount, and whether the tender and the change confirm it. */
+/** The total chosen, its amount, and what the receipt's other figures say of it. */
 interface ChosenTotal {
-  field: Field;
+  /** The field it was printed in; absent when it is derived (tender minus change, subtotal plus tax). */
+  field: Field | undefined;
   amount: number;
-  confirmed: boolean;
+  verdict: TotalVerdict;
+}
+
+const ROUNDING = /\b(rounding|round adj\w*|adj\w* round\w*|round off|pembulatan|pelarasan|rundung)\b/;
+const DISCOUNT =
+  /\b(savings?|saved|you save|discounts?|diskon|potongan|rabatt?|rebate|remise|descuento|voucher|coupon)\b/;
+const NOT_MONEY = /\b(points?|items?|qty|quantity|deposit|pcs)\b/;
+const TIP = /\b(tips?|gratuity)\b/;
+const CHARGE = /\b(service|svc|charges?|fees?)\b/;
+const TENDER =
+  /\b(cash|tend|tendered|card|visa|master|mastercard|amex|credit|debit|payment|paid by|tunai|bayar|debet|bar|gegeben|ec|girocard)\b/;
+const TOTAL_WORD = /\b(total|due|payable|to pay|jumlah|summe|grand)\b/;
+
+/**
+ * The figures of the summary block, each classed by its label and Textract's field type (see
+ * `weighTotal` in core): totals (weighted by {@link totalScore}), tenders, change, subtotals,
+ * discounts, charges, rounding, and the tax (as {@link mapTaxes} adds it up). A payment line whose
+ * label names a total too (`TOTAL PAID`) is both a tender and a weak total; a total whose amount did
+ * not read is a figure without a value.
+ */
+function summaryFigures(summary: Field[], ctx: MoneyContext, tax: number | null): Figure[] {
+  const figures: Figure[] = [];
+  if (tax !== null && tax > 0) figures.push({ kind: 'tax', value: tax });
+  summary.forEach((f, source) => {
+    if (
+      !['TOTAL', 'AMOUNT_DUE', 'AMOUNT_PAID', 'SUBTOTAL', 'OTHER', 'DISCOUNT', 'SERVICE_CHARGE'].includes(
+        f.type,
+      )
+    )
+      return;
+    const label = normKey((f.label ?? '').replace(/\([^)]*\)?/g, ' '));
+    const value = money(f.value, ctx);
+    // Lower on the page, then later in the response, as one number: the later printing of a total wins ties.
+    const at = f.page * 1e6 + ((f.top ?? -1) + 1) * 1e5 + source;
+    const push = (kind: Figure['kind'], weight?: number) =>
+      figures.push({ kind, value, source, at, ...(weight === undefined ? {} : { weight }) });
+    if (f.type === 'OTHER') {
+      if (value === null) return;
+      if (ROUNDED_TOTAL.test(label)) push('total', 4);
+      else if (CHANGE.test(label)) push('change');
+      else if (ROUNDING.test(label)) push('rounding');
+      else if (DISCOUNT.test(label)) push('discount');
+      return;
+    }
+    if (f.type === 'DISCOUNT') return value === null ? undefined : push('discount');
+    if (f.type === 'SERVICE_CHARGE') return value === null ? undefined : push('charge');
+    if (CHANGE.test(label)) return value === null ? undefined : push('change');
+    if (ROUNDED_TOTAL.test(label)) return push('total', 4);
+    if (ROUNDING.test(label)) return value === null ? undefined : push('rounding');
+    if (f.type === 'SUBTOTAL' || /\b(sub ?total|subtotal|before tax|excl|excluding|net amount)\b/.test(label))
+      return value === null ? undefined : push('subtotal');
+    if (DISCOUNT.test(label)) return value === null ? undefined : push('discount');
+    if (NOT_MONEY.test(label) || TIP.test(label)) return;
+    if (CHARGE.test(label) && !TOTAL_WORD.test(label)) return value === null ? undefined : push('charge');
+    if (TENDER.test(label) || (f.type === 'AMOUNT_PAID' && !TOTAL_WORD.test(label))) {
+      if (value !== null) push('tender');
+      // A payment labelled as a total (`TOTAL PAID`), or one Textract typed as the total, may be the total.
+      if (TOTAL_WORD.test(label) || f.type === 'TOTAL') push('total', 0.5);
+      return;
+    }
+    push('total', Math.max(0, totalScore(f)));
+  });
+  return figures;
 }
 
 /**
- * The amount to pay. Candidates are the TOTAL, AMOUNT_DUE and AMOUNT_PAID fields, and OTHER fields
- * labelled as a rounded or nett total; they are ranked by {@link totalScore}, a zero total loses to a
- * non-zero one, ties go to the value printed most often, then to the one lowest on the page. Then the
- * tender minus the change given back is the amount paid: when it differs from the total by a rounding
- * adjustment (under 0.10) the rounded amount is the total; when it equals it, the total is confirmed.
+ * The amount to pay, by the evidence of the whole summary block ({@link summaryFigures}, weighed by
+ * core's `weighTotal` with the items' sum): the amount the most independent figures agree with, the
+ * labels' weight deciding between equally supported ones. A printed total a cash rounding away from
+ * the tender minus the change is the rounded amount paid.
  */
-function chooseTotal(summary: Field[], ctx: MoneyContext): ChosenTotal | undefined {
-  const candidates = summary.filter(
-    (f) =>
-      (f.type === 'TOTAL' ||
-        f.type === 'AMOUNT_DUE' ||
-        f.type === 'AMOUNT_PAID' ||
-        (f.type === 'OTHER' && ROUNDED_TOTAL.test(normKey(f.label)))) &&
-      money(f.value, ctx) !== null,
+function chooseTotal(
+  summary: Field[],
+  ctx: MoneyContext,
+  tax: number | null,
+  itemSum: number | null,
+): ChosenTotal | undefined {
+  const figures = summaryFigures(summary, ctx, tax);
+  const verdict = weighTotal(figures, { itemSum, rounding: ctx.wholeUnits ? 0 : 0.1 });
+  if (verdict.value === null) return undefined;
+  const fields = summary.filter((_, source) =>
+    figures.some((g) => g.source === source && g.kind === 'total' && g.value === verdict.value),
   );
-  if (candidates.length === 0) return undefined;
-  const score = (f: Field) => totalScore(f) + (money(f.value, ctx) === 0 ? -10 : 0);
-  const best = Math.max(...candidates.map(score));
-  const top = candidates.filter((f) => score(f) === best);
-  const frequency = (f: Field) => top.filter((g) => money(g.value, ctx) === money(f.value, ctx)).length;
-  const field = [...top].sort(
+  const field = [...fields].sort(
     (a, b) =>
-      frequency(b) - frequency(a) || b.page - a.page || (b.top ?? -1) - (a.top ?? -1) || b.order - a.order,
-  )[0]!;
-  let amount = money(field.value, ctx)!;
+      totalScore(b) - totalScore(a) || b.page - a.page || (b.top ?? -1) - (a.top ?? -1) || b.order - a.order,
+  )[0];
+  let amount = verdict.value;
   const paid = amountPaid(summary, ctx);
-  let confirmed = false;
-  if (paid !== null && paid > 0) {
+  if (paid !== null && paid > 0 && !ctx.wholeUnits) {
     const gap = Math.abs(paid - amount);
-    if (gap < 0.005) confirmed = true;
-    else if (gap < 0.1 && !ctx.wholeUnits) {
-      amount = roundMoney(paid);
-      confirmed = true;
-    }
+    if (gap >= 0.005 && gap < 0.1) amount = roundMoney(paid);
   }
-  return { field, amount, confirmed };
+  return { field, amount, verdict };
 }
 
 /** The tender minus the change given back, when the receipt prints both; else null. */
@@ -602,7 +673,26 @@ function taxValue(f: Field, ctx: MoneyContext): { amount: number; rate: number |
 const NOT_THE_RECEIPT_DATE =
   /\b(due|birth|dob|exp|expiry|expiration|expires|valid|service|delivery|ship|shipping)\b/i;
 
-function chooseDate(summary: Field[], order: DateOrder): { iso: string; field: Field } | undefined {
+/**
+ * The receipt's date (see {@link mapAnalyzeExpense}), and whether another date field of the receipt
+ * gives the same day (a date printed twice is surer).
+ */
+function chooseDate(
+  summary: Field[],
+  order: DateOrder,
+): { iso: string; field: Field; printedAgain: boolean } | undefined {
+  const found = firstDate(summary, order);
+  if (!found) return undefined;
+  const printedAgain = summary.some(
+    (f) =>
+      f !== found.field &&
+      (f.type === 'INVOICE_RECEIPT_DATE' || f.type === 'ORDER_DATE') &&
+      parseDate(f.value, order) === found.iso,
+  );
+  return { ...found, printedAgain };
+}
+
+function firstDate(summary: Field[], order: DateOrder): { iso: string; field: Field } | undefined {
   for (const type of ['INVOICE_RECEIPT_DATE', 'ORDER_DATE']) {
     for (const f of summary) {
       if (f.type !== type) continue;

@@ -84,12 +84,13 @@ describe('mapAnalyzeExpense: the total', () => {
     expect(last.receipt.total_amount).toBe(9.5);
   });
 
-  it('does not take a subtotal for the total when no total is printed', () => {
+  it('takes a subtotal for the total only as thin evidence when no total is printed', () => {
     const r = mapAnalyzeExpense(
       expenseResponse({ summary: [field('SUBTOTAL', '12.00', { label: 'SUBTOTAL' })] }),
     );
-    expect(r.receipt.total_amount).toBeNull();
+    expect(r.receipt.total_amount).toBe(12);
     expect(r.receipt.subtotal).toBe(12);
+    expect(r.confidence['receipt.total_amount']).toBeLessThan(0.5);
   });
 
   it('skips totals that are not amounts', () => {
@@ -99,6 +100,69 @@ describe('mapAnalyzeExpense: the total', () => {
       }),
     );
     expect(r.receipt.total_amount).toBe(4.2);
+  });
+});
+
+describe('mapAnalyzeExpense: the total by evidence', () => {
+  it('takes the total the tender minus the change agrees with over a tender, whatever the labels', () => {
+    // The total's label reads as a tax line; the cash is typed as the total.
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [
+          field('TOTAL', '50.00', { label: 'CASH' }),
+          field('TOTAL', '15.90', { label: 'GST 0% Total Incl.' }),
+          field('OTHER', '34.10', { label: 'CHANGE' }),
+        ],
+      }),
+    );
+    expect(r.receipt.total_amount).toBe(15.9);
+    expect(r.confidence['receipt.total_amount']).toBeGreaterThanOrEqual(0.9);
+    expect(r.contradicted).toBeUndefined();
+  });
+
+  it('takes the amount with tax over a payment line whose label has "total" in it', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [
+          field('SUBTOTAL', '15.00', { label: 'Sub Total' }),
+          field('TAX', '0.90', { label: 'GST 6%' }),
+          field('TOTAL', '15.90', { label: 'Total Incl GST' }),
+          field('AMOUNT_PAID', '20.00', { label: 'Total Cash' }),
+          field('OTHER', '4.10', { label: 'Change' }),
+        ],
+      }),
+    );
+    expect(r.receipt.total_amount).toBe(15.9);
+    expect(r.confidence['receipt.total_amount']).toBeGreaterThanOrEqual(0.97);
+  });
+
+  it('flags the receipt when the printed total is unreadable, rather than passing the tender off', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [
+          field('SUBTOTAL', '33.92', { label: 'SUBTOTAL' }),
+          field('TOTAL', '', { label: 'TOTAL' }),
+          field('AMOUNT_PAID', '50.00', { label: 'CASH' }),
+        ],
+      }),
+    );
+    expect(r.receipt.total_amount).toBe(33.92);
+    expect(r.confidence['receipt.total_amount']).toBeLessThan(0.5);
+  });
+
+  it('records a total that the tender minus the change contradicts', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        summary: [
+          field('TOTAL', '18.40', { label: 'TOTAL' }),
+          field('AMOUNT_PAID', '20.00', { label: 'CASH' }),
+          field('OTHER', '4.60', { label: 'CHANGE' }),
+        ],
+      }),
+    );
+    expect(r.receipt.total_amount).toBe(18.4);
+    expect(r.contradicted).toEqual(['receipt.total_amount']);
+    expect(r.confidence['receipt.total_amount']).toBeLessThanOrEqual(0.3);
   });
 });
 
@@ -559,7 +623,8 @@ describe('mapAnalyzeExpense: the whole result', () => {
     const r = mapAnalyzeExpense(response);
     expect(r.analyzer).toBe('textract');
     expect(r.raw).toBe(response);
-    expect(r.confidence['receipt.total_amount']).toBeCloseTo(0.955);
+    // A total nothing else on the receipt confirms keeps the reading's confidence, at most 0.8.
+    expect(r.confidence['receipt.total_amount']).toBeCloseTo(0.8);
   });
 
   it('refuses what is not an AnalyzeExpense response, with a clear message', () => {

@@ -1,4 +1,4 @@
-import type { ReviewReason } from './review';
+import type { ContradictedField, ReviewReason } from './review';
 
 /**
  * What an Analyzer returns for one receipt image: one receipt, one merchant, items and taxes with the
@@ -17,7 +17,7 @@ export interface AnalyzedReceipt {
   transaction_date: string | null;
   /** `HH:MM:SS` */
   transaction_time: string | null;
-  /** True when item totals (plus tax where the receipt adds it) match the total within 0.01. */
+  /** True when item totals match the total (less tax where the receipt adds it) or the subtotal within 0.01. */
   total_checks_out: boolean;
 }
 
@@ -63,23 +63,30 @@ export interface AnalysisResult {
    */
   needs_review?: boolean;
   review_reasons?: ReviewReason[];
+  /**
+   * Fields that another figure of the same receipt contradicts (the total beside a tender minus the
+   * change, or a subtotal, that disagree with it), as the analyzer found them. Absent: none.
+   */
+  contradicted?: ContradictedField[];
 }
 
 /**
- * Whether the line totals (plus tax where the receipt adds it) match the total within 0.01.
+ * Whether the line totals add up: to the total, to the total less the tax (where the receipt adds
+ * it), or to the printed subtotal (which the total's own evidence relates to the total), within 0.01.
  * False when there is no total or no priced item.
  */
 export function totalChecksOut(
   total: number | null,
   items: Pick<AnalyzedItem, 'total_price'>[],
   tax: number | null,
+  subtotal: number | null = null,
 ): boolean {
   if (total === null) return false;
   const priced = items.filter((i) => typeof i.total_price === 'number');
   if (priced.length === 0) return false;
   const sum = priced.reduce((s, i) => s + (i.total_price as number), 0);
-  const near = (x: number) => Math.abs(x - total) <= 0.01 + 1e-9;
-  return near(sum) || (tax !== null && near(sum + tax));
+  const near = (x: number, y = total) => Math.abs(x - y) <= 0.01 + 1e-9;
+  return near(sum) || (tax !== null && near(sum + tax)) || (subtotal !== null && near(sum, subtotal));
 }
 
 /**
@@ -106,25 +113,22 @@ export function completeLinePrices(line: {
 }
 
 /**
- * Adds what the receipt's own arithmetic says to the engine's per-field confidence (0..1): a total
- * that the items (plus tax) add up to is at least 0.95 sure; one they contradict is at most 0.6; a
- * total or date found without any engine confidence starts at 0.7. Fields not found get no entry.
- * Returns a new map; the result is not changed.
+ * Adds what the receipt's own items say to the per-field confidence (0..1): items that add up mark
+ * the item list (`items`) 0.95 sure; items that do not add up mark it unsure (at most 0.4). The
+ * total's confidence is what its evidence gave it (the analyzers weigh the items' sum among the other
+ * figures). A total or date found without any confidence starts at 0.7. Fields not found get no entry. Returns a new map; the result is
+ * not changed.
  */
 export function checkedConfidence(
   result: Pick<AnalysisResult, 'receipt' | 'items' | 'confidence'>,
 ): Record<string, number> {
   const confidence = { ...result.confidence };
   const { receipt } = result;
+  const priced = result.items.some((i) => typeof i.total_price === 'number');
   if (receipt.total_amount !== null) {
-    const base = confidence['receipt.total_amount'] ?? 0.7;
-    const priced = result.items.some((i) => typeof i.total_price === 'number');
-    confidence['receipt.total_amount'] = receipt.total_checks_out
-      ? Math.max(base, 0.95)
-      : priced
-        ? Math.min(base, 0.6)
-        : base;
+    confidence['receipt.total_amount'] = confidence['receipt.total_amount'] ?? 0.7;
   }
+  if (priced) confidence['items'] = receipt.total_checks_out ? 0.95 : Math.min(confidence['items'] ?? 1, 0.4);
   if (receipt.transaction_date !== null)
     confidence['receipt.transaction_date'] = confidence['receipt.transaction_date'] ?? 0.7;
   return confidence;

@@ -2,10 +2,14 @@ import type { AnalysisResult } from './analysis';
 
 /**
  * Why a receipt needs a person to check what was read. The analysis carries these; the receipt row
- * keeps them until the person marks the receipt reviewed or saves an edit.
+ * keeps them, assessed again after every edit from the receipt as it then stands, until the person
+ * marks the receipt reviewed.
  */
 export type ReviewReason =
-  /** The items (plus tax where the receipt adds it) do not add up to the total. */
+  /**
+   * An independent figure of the receipt contradicts its total (the tender minus the change, the
+   * subtotal), or items read with confidence do not add up to it.
+   */
   | 'total_check_fails'
   /** No total amount was found. */
   | 'no_total'
@@ -13,7 +17,9 @@ export type ReviewReason =
   | 'no_date'
   /** The transaction date lies after the day the receipt was analysed. */
   | 'future_date'
-  /** The analyzer was unsure of the total, the date or the merchant. */
+  /** The transaction date lies decades back: more likely a misread year than an old receipt. */
+  | 'old_date'
+  /** Little agreed with the total or the date: read from one unsure figure, or hard to read. */
   | 'low_confidence'
   /** Another receipt of the user has the same merchant, date and total: maybe a second scan of it. */
   | 'possible_duplicate';
@@ -23,25 +29,46 @@ export const REVIEW_REASONS: readonly ReviewReason[] = [
   'no_total',
   'no_date',
   'future_date',
+  'old_date',
   'low_confidence',
   'possible_duplicate',
 ];
 
 /** Words for a person, per reason (the review list and the Receipt page show them). */
 export const REVIEW_REASON_TEXT: Record<ReviewReason, string> = {
-  total_check_fails: "The items don't add up to the total",
+  total_check_fails: "The receipt's own figures don't agree with the total",
   no_total: 'No total was found',
   no_date: 'No date was found',
   future_date: 'The date is in the future',
-  low_confidence: 'Parts of the receipt were hard to read',
+  old_date: 'The date is many years back',
+  low_confidence: 'The total or the date rests on little evidence',
   possible_duplicate: 'It looks like another receipt you have (same shop, date and total)',
 };
 
-/** The fields whose confidence decides 'low_confidence'. */
-export const KEY_FIELDS = ['receipt.total_amount', 'receipt.transaction_date', 'merchant.name'] as const;
+/**
+ * The fields whose confidence decides 'low_confidence': the total and the date, which reports add up
+ * and sort by. Their confidence says how much of the receipt's evidence agreed with them.
+ */
+export const KEY_FIELDS = ['receipt.total_amount', 'receipt.transaction_date'] as const;
 
 /** Below this confidence (0..1) a key field makes the receipt 'low_confidence'. */
 export const LOW_CONFIDENCE = 0.5;
+
+/**
+ * A total at least this sure (0..1) has an independent figure of its summary block agreeing with it
+ * (the tender minus the change, the subtotal plus tax, a repeated printing): items that do not add up
+ * to it are the misreading, not the total.
+ */
+export const CONFIRMED = 0.9;
+
+/** Items whose amounts were all read at least this surely (0..1) are trusted to check the total. */
+export const ITEMS_READ_SURELY = 0.85;
+
+/** A date this many years before the day of analysis, or more, is doubtful. */
+export const OLD_DATE_YEARS = 15;
+
+/** The paths of fields that a figure of their own receipt contradicts, as the analyzer found them. */
+export type ContradictedField = 'receipt.total_amount' | 'receipt.transaction_date';
 
 export interface ReviewAssessment {
   needs_review: boolean;
@@ -49,23 +76,79 @@ export interface ReviewAssessment {
 }
 
 /**
- * Decides whether a person should check an analysis, and why.
+ * Whether the items' amounts were read with confidence: each priced item's amount that carries a
+ * confidence has at least {@link ITEMS_READ_SURELY}. Items without a confidence (typed by a person)
+ * count as sure.
+ */
+export function itemsReadSurely(result: Pick<AnalysisResult, 'items' | 'confidence'>): boolean {
+  return result.items.every(
+    (item, index) =>
+      typeof item.total_price !== 'number' ||
+      (result.confidence[`items.${index}.total_price`] ?? 1) >= ITEMS_READ_SURELY,
+  );
+}
+
+/** Whether two amounts are written with the same number of digits and differ in exactly one. */
+function oneDigitApart(a: number, b: number): boolean {
+  const x = Math.round(Math.abs(a) * 100).toString();
+  const y = Math.round(Math.abs(b) * 100).toString();
+  if (x.length !== y.length) return false;
+  let differ = 0;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) differ++;
+  return differ === 1;
+}
+
+/**
+ * Whether the items' sum is one misread digit away from the total (or the total less tax, or the
+ * subtotal): then either the items or the summary figures were misread, even where the summary's
+ * figures agree among themselves (`82.50` + `1.50` = `84.00`, all read from a printed `92.50` + 1.50
+ * = 94.00). A sum far off is rather an item list read incompletely.
+ */
+function oneDigitOff(result: Pick<AnalysisResult, 'receipt' | 'items'>): boolean {
+  const { receipt } = result;
+  const sum = result.items.reduce((s, i) => s + (typeof i.total_price === 'number' ? i.total_price : 0), 0);
+  const targets = [receipt.total_amount, receipt.subtotal];
+  if (receipt.total_amount !== null && receipt.total_tax !== null)
+    targets.push(receipt.total_amount - receipt.total_tax);
+  return targets.some((t) => t !== null && oneDigitApart(sum, t));
+}
+
+/**
+ * Decides whether a person should check an analysis, and why: a key field (total, date) is missing,
+ * an independent figure contradicts the total (`contradicted`, or items read with confidence that
+ * do not add up to a total nothing else confirms), the date is in the future or decades back, or
+ * the evidence for the total or the date is thin (confidence below {@link LOW_CONFIDENCE}). Items
+ * that do not add up but were read unsurely, or beside a total that other figures confirm
+ * ({@link CONFIRMED}), flag nothing: they are the likelier misreading, and are marked unsure.
  *
- * @param result - the analysis (its receipt fields and per-field `confidence`)
- * @param today - the day of analysis, `YYYY-MM-DD`; a transaction date after it is 'future_date'
+ * @param result - the analysis (its receipt fields, items, per-field `confidence`, `contradicted`)
+ * @param today - the day of analysis, `YYYY-MM-DD`
  */
 export function assessReview(
-  result: Pick<AnalysisResult, 'receipt' | 'items' | 'confidence'>,
+  result: Pick<AnalysisResult, 'receipt' | 'items' | 'confidence'> & {
+    contradicted?: readonly string[] | undefined;
+  },
   today: string,
 ): ReviewAssessment {
   const reasons: ReviewReason[] = [];
   const { receipt } = result;
+  const contradicted = result.contradicted ?? [];
+  const priced = result.items.some((i) => typeof i.total_price === 'number');
   if (receipt.total_amount === null) reasons.push('no_total');
-  else if (!receipt.total_checks_out && result.items.some((i) => typeof i.total_price === 'number'))
+  else if (
+    contradicted.includes('receipt.total_amount') ||
+    (priced &&
+      !receipt.total_checks_out &&
+      itemsReadSurely(result) &&
+      ((result.confidence['receipt.total_amount'] ?? 0) < CONFIRMED || oneDigitOff(result)))
+  )
     reasons.push('total_check_fails');
-  if (receipt.transaction_date === null) reasons.push('no_date');
-  else if (receipt.transaction_date > today) reasons.push('future_date');
+  const date = receipt.transaction_date;
+  if (date === null) reasons.push('no_date');
+  else if (date > today) reasons.push('future_date');
+  else if (Number(date.slice(0, 4)) <= Number(today.slice(0, 4)) - OLD_DATE_YEARS) reasons.push('old_date');
   if (
+    contradicted.includes('receipt.transaction_date') ||
     KEY_FIELDS.some((f) => typeof result.confidence[f] === 'number' && result.confidence[f] < LOW_CONFIDENCE)
   )
     reasons.push('low_confidence');

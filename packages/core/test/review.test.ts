@@ -41,6 +41,61 @@ describe('assessReview', () => {
     const r = assessReview({ ...base({ total_checks_out: false }), items: [] }, '2026-11-24');
     expect(r.needs_review).toBe(false);
   });
+
+  it('flags a total that another figure of its receipt contradicts, items or none', () => {
+    const contradicted = { ...base(), items: [], contradicted: ['receipt.total_amount'] };
+    expect(assessReview(contradicted, '2026-11-24').review_reasons).toEqual(['total_check_fails']);
+  });
+
+  it('flags items read surely that do not add up to a total nothing else confirms', () => {
+    const unsure = base(
+      { total_checks_out: false },
+      { 'receipt.total_amount': 0.8, 'items.0.total_price': 0.95 },
+    );
+    expect(assessReview(unsure, '2026-11-24').review_reasons).toEqual(['total_check_fails']);
+  });
+
+  it('leaves items read unsurely, or beside a confirmed total, as unsure items only', () => {
+    const misread = base(
+      { total_checks_out: false },
+      { 'receipt.total_amount': 0.8, 'items.0.total_price': 0.6 },
+    );
+    expect(assessReview(misread, '2026-11-24').needs_review).toBe(false);
+    const confirmed = base({ total_checks_out: false }, { 'receipt.total_amount': 0.97 });
+    expect(
+      assessReview({ ...confirmed, items: [{ ...confirmed.items[0]!, total_price: 3 }] }, '2026-11-24')
+        .needs_review,
+    ).toBe(false);
+  });
+
+  it('flags items one misread digit away from a confirmed total', () => {
+    // 82.50 + 1.50 tax = 84.00 agree among themselves, but the items add up to 92.50.
+    const r = assessReview(
+      {
+        ...base(
+          { total_amount: 84, subtotal: 82.5, total_tax: 1.5, total_checks_out: false },
+          { 'receipt.total_amount': 0.97 },
+        ),
+        items: [
+          { description: 'A', quantity: 1, unit_price: 50, total_price: 50 },
+          { description: 'B', quantity: 1, unit_price: 42.5, total_price: 42.5 },
+        ],
+      },
+      '2026-11-24',
+    );
+    expect(r.review_reasons).toEqual(['total_check_fails']);
+  });
+
+  it('flags thin evidence for the total or the date, and a date decades back', () => {
+    expect(assessReview(base({}, { 'receipt.total_amount': 0.45 }), '2026-11-24').review_reasons).toEqual([
+      'low_confidence',
+    ]);
+    expect(assessReview(base({ transaction_date: '2009-04-03' }), '2026-11-24').review_reasons).toEqual([
+      'old_date',
+    ]);
+    const twoYears = { ...base(), contradicted: ['receipt.transaction_date'] };
+    expect(assessReview(twoYears, '2026-11-24').review_reasons).toEqual(['low_confidence']);
+  });
 });
 
 describe('checkedConfidence', () => {
@@ -50,20 +105,23 @@ describe('checkedConfidence', () => {
       total_checks_out: checks,
       transaction_date: '2024-01-02',
     }) as AnalysisResult['receipt'];
+  const items = [{ description: 'A', quantity: 1, unit_price: 5, total_price: 5 }];
 
-  it('raises a total the items add up to and lowers one they contradict', () => {
-    const items = [{ description: 'A', quantity: 1, unit_price: 5, total_price: 5 }];
-    expect(
-      checkedConfidence({ receipt: receipt(5, true), items, confidence: { 'receipt.total_amount': 0.4 } })[
-        'receipt.total_amount'
-      ],
-    ).toBe(0.95);
-    const contradicted = checkedConfidence({
+  it('marks items that do not add up unsure, and leaves the total as its evidence made it', () => {
+    const added = checkedConfidence({
+      receipt: receipt(5, true),
+      items,
+      confidence: { 'receipt.total_amount': 0.4 },
+    });
+    expect(added['items']).toBe(0.95);
+    expect(added['receipt.total_amount']).toBe(0.4);
+    const off = checkedConfidence({
       receipt: receipt(9, false),
       items,
       confidence: { 'receipt.total_amount': 0.99 },
     });
-    expect(contradicted['receipt.total_amount']).toBe(0.6);
-    expect(contradicted['receipt.transaction_date']).toBe(0.7);
+    expect(off['items']).toBe(0.4);
+    expect(off['receipt.total_amount']).toBe(0.99);
+    expect(off['receipt.transaction_date']).toBe(0.7);
   });
 });

@@ -3,3 +3,4 @@ export * from './parse-date';
 export * from './currency';
 export * from './country';
 export * from './merchant-name';
+export * from './total-evidence';

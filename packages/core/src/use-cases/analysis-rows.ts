@@ -1,9 +1,9 @@
-import { totalChecksOut, type AnalysisResult } from '../analysis';
+import { totalChecksOut, type AnalysisResult, type AnalyzedItem } from '../analysis';
 import { EDITABLE_RECEIPT_FIELDS } from '../api-edits';
 import type { ReanalysisChange, Tax } from '../entities';
 import { documentUrlFor, itemIdFor } from '../repository/keys';
 import type { ItemRow, MerchantRow, ReceiptRow } from '../repository/rows';
-import { assessReview } from '../review';
+import { assessReview, type ReviewAssessment } from '../review';
 
 /*
  * An analysis as the rows the scan worker writes: the receipt, its items and taxes, and the brand
@@ -145,7 +145,7 @@ export function receiptRowOf(input: ReceiptRowInput): ReceiptRow {
     total_checks_out:
       typeof r.total_checks_out === 'boolean'
         ? r.total_checks_out
-        : totalChecksOut(r.total_amount, result.items, r.total_tax),
+        : totalChecksOut(r.total_amount, result.items, r.total_tax, r.subtotal),
     file_name: fileName,
     analyzed_at: input.analyzedAt,
     item_count: items.length,
@@ -192,19 +192,61 @@ function keepEdits(
   }
   receipt.reanalysis_changes = changes;
   if (edited.size === 0) return;
-  receipt.total_checks_out = totalChecksOut(receipt.total_amount, items, receipt.total_tax);
-  // Confidence in a value a person set does not count: it is theirs, not the analyzer's.
-  const confidence = Object.fromEntries(
-    Object.entries(result.confidence).filter(([path]) => !edited.has(path.replace(/^receipt\./, ''))),
-  );
-  const assessment = assessReview(
-    {
-      receipt: { ...result.receipt, ...receipt, subtotal: result.receipt.subtotal },
-      items,
-      confidence,
-    },
-    now.toISOString().slice(0, 10),
+  const assessment = reviewAsItStands(receipt, items, result, now.toISOString().slice(0, 10));
+  receipt.total_checks_out = totalChecksOut(
+    receipt.total_amount,
+    items,
+    receipt.total_tax,
+    result.receipt.subtotal,
   );
   receipt.needs_review = assessment.needs_review;
   receipt.review_reasons = assessment.review_reasons;
+}
+
+/** Whether a path of an analysis's `confidence` is a value a person set on the receipt (`edited`). */
+function setByPerson(path: string, edited: ReadonlySet<string>): boolean {
+  if (path === 'items' || path.startsWith('items.')) return edited.has('items');
+  if (path.startsWith('merchant.')) return edited.has('merchant_name') || edited.has('merchant');
+  return edited.has(path.replace(/^receipt\./, ''));
+}
+
+/**
+ * The review reasons of a receipt as it stands (after an edit, or analysed again under a person's
+ * edits): its values and items now, with the analysis's evidence for the values the analyzer read.
+ * A value a person set is theirs: its confidence and any contradiction the analyzer found in it no
+ * longer count, and items a person edited count as surely read. Without a stored analysis the
+ * receipt's own values are assessed alone. 'possible_duplicate' is left to the caller.
+ *
+ * @param analysis - the stored analysis of the receipt, or null when there is none
+ * @param today - `YYYY-MM-DD`
+ */
+export function reviewAsItStands(
+  receipt: ReceiptRow,
+  items: ReadonlyArray<Pick<AnalyzedItem, 'total_price'>>,
+  analysis: Pick<AnalysisResult, 'receipt' | 'confidence' | 'contradicted'> | null,
+  today: string,
+): ReviewAssessment {
+  const edited = new Set(receipt.edited ?? []);
+  const confidence = Object.fromEntries(
+    Object.entries(analysis?.confidence ?? {}).filter(([path]) => !setByPerson(path, edited)),
+  );
+  const subtotal = analysis?.receipt.subtotal ?? null;
+  return assessReview(
+    {
+      receipt: {
+        ...receipt,
+        subtotal,
+        total_checks_out: totalChecksOut(receipt.total_amount, [...items], receipt.total_tax, subtotal),
+      },
+      items: items.map((i) => ({
+        description: '',
+        quantity: null,
+        unit_price: null,
+        total_price: i.total_price,
+      })),
+      confidence,
+      contradicted: (analysis?.contradicted ?? []).filter((path) => !setByPerson(path, edited)),
+    },
+    today,
+  );
 }

@@ -6,16 +6,24 @@ import {
   type ReceiptEditAnswer,
   type SaveReceiptBody,
 } from '../api-edits';
-import { totalChecksOut } from '../analysis';
+import { totalChecksOut, type AnalysisResult } from '../analysis';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors';
 import type { Identity } from '../ports';
-import { itemIdFor, merchantIdFor, normaliseName, parseReceiptId, receiptIdOfItem } from '../repository/keys';
+import {
+  analysisKey,
+  itemIdFor,
+  merchantIdFor,
+  normaliseName,
+  parseReceiptId,
+  receiptIdOfItem,
+} from '../repository/keys';
 import { ReceiptRepository } from '../repository/receipt-repository';
 import type { ItemRow, MerchantRow, ReceiptRow } from '../repository/rows';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
 import { afterReceiptWrites } from './report-totals';
 import { removeMerchantIfUnused } from './process-scan';
 import { flagPossibleDuplicate, recordVisit } from './possible-duplicates';
+import { reviewAsItStands } from './analysis-rows';
 
 /** What the edit use cases need: the request ports, and the brand dataset for item brands. */
 export type EditDeps = Pick<AppDeps, 'store' | 'blobs' | 'logger' | 'now'> & {
@@ -102,11 +110,47 @@ const withEdited = (receipt: ReceiptRow, fields: string[]): string[] => [
   ...new Set([...(receipt.edited ?? []), ...fields]),
 ];
 
-/** A saved edit is a review: the receipt leaves the review queue. */
+/** "Mark reviewed": the receipt leaves the review queue, whatever its checks say. */
 const reviewed: Pick<ReceiptRow, 'needs_review' | 'review_reasons'> = {
   needs_review: false,
   review_reasons: [],
 };
+
+/** The stored analysis of a receipt, or null when there is none (or it cannot be read). */
+async function storedAnalysis(deps: EditDeps, receipt: ReceiptRow): Promise<AnalysisResult | null> {
+  const stored = await deps.blobs.get(analysisKey(receipt.user_id, receipt.file_name));
+  if (!stored) return null;
+  try {
+    const parsed = JSON.parse(new TextDecoder().decode(stored.bytes)) as { result?: AnalysisResult };
+    return parsed.result?.receipt ? parsed.result : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * After an edit the review reasons are assessed again from the receipt as it now stands, with the
+ * analysis's evidence for the values a person did not set (see `reviewAsItStands`): a correction
+ * that leaves items read surely not adding up keeps the receipt in review. Only "Mark reviewed"
+ * clears the reasons regardless.
+ */
+async function reviewAfterEdit(
+  deps: EditDeps,
+  receipt: ReceiptRow,
+  items: ReadonlyArray<Pick<ItemRow, 'total_price'>>,
+): Promise<Pick<ReceiptRow, 'needs_review' | 'review_reasons' | 'total_checks_out'>> {
+  const analysis = await storedAnalysis(deps, receipt);
+  const assessment = reviewAsItStands(receipt, items, analysis, nowOf(deps).toISOString().slice(0, 10));
+  return {
+    ...assessment,
+    total_checks_out: totalChecksOut(
+      receipt.total_amount,
+      [...items],
+      receipt.total_tax,
+      analysis?.receipt.subtotal ?? null,
+    ),
+  };
+}
 
 /**
  * The user's merchant called `name` (compared as normalised names), or a new one. A new merchant
@@ -167,7 +211,7 @@ async function withChanges(
   changes: ReceiptChanges,
 ): Promise<{ next: ReceiptRow; changed: string[] }> {
   const { merchant_name: merchantName, ...fields } = changes;
-  const next: ReceiptRow = { ...receipt, ...reviewed };
+  const next: ReceiptRow = { ...receipt };
   const changed: string[] = [];
   for (const [field, value] of Object.entries(fields) as [keyof typeof fields, string | number | null][]) {
     if (value === undefined || receipt[field] === value) continue;
@@ -242,8 +286,8 @@ function itemsAfterSave(
  * updateReceipt) and, when `items` is given, its items as listed (left-out ones removed, new ones
  * added), all under the one etag the form was read with. The receipt row is written first, by that
  * etag, so a stale save changes nothing; the items are then written in one transaction per receipt.
- * A new currency is the items' and taxes' currency too; `total_checks_out` is recomputed and the
- * receipt leaves the review queue.
+ * A new currency is the items' and taxes' currency too; `total_checks_out` and the review reasons
+ * are assessed again from the receipt as it now stands.
  */
 export async function saveReceipt(
   deps: EditDeps,
@@ -269,8 +313,8 @@ export async function saveReceipt(
       : i,
   );
   next.item_count = items.length;
-  next.total_checks_out = totalChecksOut(next.total_amount, items, next.total_tax);
   next.edited = withEdited(receipt, changed);
+  Object.assign(next, await reviewAfterEdit(deps, next, items));
   await flagPossibleDuplicate(repo, next, { review: false });
   // The receipt row first, by its etag: a stale edit changes nothing. A reader between the writes
   // finds the item count ahead of the listing and reads the partition itself.
@@ -355,13 +399,8 @@ export async function saveItem(
     vectors: existing?.vectors ?? null,
   };
   const after = existing ? items.map((i) => (i.item_id === item.item_id ? item : i)) : [...items, item];
-  const next: ReceiptRow = {
-    ...receipt,
-    ...reviewed,
-    item_count: after.length,
-    total_checks_out: totalChecksOut(receipt.total_amount, after, receipt.total_tax),
-    edited: withEdited(receipt, ['items']),
-  };
+  const edited: ReceiptRow = { ...receipt, item_count: after.length, edited: withEdited(receipt, ['items']) };
+  const next: ReceiptRow = { ...edited, ...(await reviewAfterEdit(deps, edited, after)) };
   // The receipt row first, by its etag: a stale edit changes nothing. A reader between the two
   // writes finds the item count ahead of the listing and reads the partition itself.
   const etag = await writeReceipt(repo, next, receipt.etag);
@@ -393,13 +432,8 @@ export async function deleteItem(
     });
   }
   const after = items.filter((i) => i.item_id !== input.itemId);
-  const next: ReceiptRow = {
-    ...receipt,
-    ...reviewed,
-    item_count: after.length,
-    total_checks_out: totalChecksOut(receipt.total_amount, after, receipt.total_tax),
-    edited: withEdited(receipt, ['items']),
-  };
+  const edited: ReceiptRow = { ...receipt, item_count: after.length, edited: withEdited(receipt, ['items']) };
+  const next: ReceiptRow = { ...edited, ...(await reviewAfterEdit(deps, edited, after)) };
   const etag = await writeReceipt(repo, next, receipt.etag);
   await repo.deleteItem(receipt.receipt_id, input.itemId);
   await afterEdit(deps, identity.uid, [receipt.file_name], [], { fileName: receipt.file_name, items: after });
@@ -469,11 +503,12 @@ export async function moveReceipt(
   }
   const moved: ReceiptRow = {
     ...receipt,
-    ...reviewed,
     merchant_id: merchant.merchant_id,
     merchant_name: merchant.name,
     edited: withEdited(receipt, ['merchant']),
   };
+  const movedItems = await repo.listItemsOfReceipt(receipt.receipt_id);
+  Object.assign(moved, await reviewAfterEdit(deps, moved, movedItems));
   await flagPossibleDuplicate(repo, moved, { review: false });
   const etag = await writeReceipt(repo, moved, receipt.etag);
   await recordVisit(repo, identity.uid, moved, receipt);

@@ -74,7 +74,7 @@ async function expectConsistent(world: Awaited<ReturnType<typeof createWorld>>, 
 }
 
 describe('correcting a receipt', () => {
-  it('sets a misread total; reports follow, the field is marked edited and the review flag clears', async () => {
+  it('sets a misread total; reports follow, the field is marked edited and the review follows the receipt', async () => {
     const { world, deps, data, receipt } = await setUp([['1-receipt.jpg', lidl(5)]]);
     const before = await receipt('1-receipt.jpg');
     const answer = await updateReceipt(deps, alice, {
@@ -88,8 +88,10 @@ describe('correcting a receipt', () => {
     const edited = after.reportReceipts[0]!;
     expect(edited.total_amount).toBe(50);
     expect(edited.edited).toEqual(['total_amount', 'transaction_date']);
-    expect(edited.needs_review).toBe(false);
+    // The item of 5 no longer adds up to the total the person set: the receipt stays in review.
     expect(edited.total_checks_out).toBe(false);
+    expect(edited.needs_review).toBe(true);
+    expect(edited.review_reasons).toEqual(['total_check_fails']);
     expect(after.reportMerchants[0]!.merchant_total_amount).toBe(50);
     expect(after.reportMerchants[0]!.merchant_last_visit).toBe('2024-04-03');
     await expectConsistent(world, after);

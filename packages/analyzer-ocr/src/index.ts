@@ -5,6 +5,7 @@ export {
   type OcrAnalyzerOptions,
   type OcrEngine,
   type OcrLine,
+  type ReadingCache,
 } from './ocr-analyzer';
 export {
   PaddleReader,
@@ -13,6 +14,7 @@ export {
   modelInput,
   segmentsToLines,
   type PaddleLine,
+  type PaddleSegment,
 } from './paddle-ocr';
 export { HEADING_SHARE, imageTop } from './receipt-header';
 export { combineEngineReadings, paddleNameStands, respace, spacedLike } from './combine-engines';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createScheduler, createWorker, OEM, type Page, type Scheduler, type Worker } from 'tesseract.js';
@@ -42,6 +43,26 @@ export interface OcrAnalyzerOptions {
    * total or no date.
    */
   engine?: OcrEngine;
+  /**
+   * Where the engines' readings are kept and looked up, keyed by the bytes read and how they were
+   * read: a receipt read again (the evaluation's reruns) is parsed again from its stored readings
+   * instead of being read by OCR. None by default (the app reads each receipt once).
+   */
+  readingCache?: ReadingCache;
+}
+
+/**
+ * A store of OCR readings (`npm run eval` keeps one on disk). Keys name the engine, its settings and
+ * a hash of the bytes read; values are JSON.
+ */
+export interface ReadingCache {
+  get(key: string): Promise<unknown>;
+  set(key: string, value: unknown): Promise<void>;
+}
+
+/** The cache key of a reading: the engine and its settings, and the SHA-256 of the bytes read. */
+function readingKey(what: string, bytes: Uint8Array): string {
+  return `${what}-${createHash('sha256').update(bytes).digest('hex')}`;
 }
 
 /** One line of OCR output, as kept in `raw`. */
@@ -79,6 +100,7 @@ export class OcrAnalyzer implements Analyzer {
     private readonly logger: Logger,
     private readonly plan: readonly ReadingPlan[],
     private readonly paddle: PaddleReader | null = null,
+    private readonly cache: ReadingCache | null = null,
   ) {}
 
   /**
@@ -100,7 +122,7 @@ export class OcrAnalyzer implements Analyzer {
         });
       }
       if (options.engine === 'paddle')
-        return new OcrAnalyzer(createScheduler(), [], logger, READING_PLAN, paddle);
+        return new OcrAnalyzer(createScheduler(), [], logger, READING_PLAN, paddle, options.readingCache);
     }
     const langPath = englishDataPath();
     const scheduler = createScheduler();
@@ -130,7 +152,7 @@ export class OcrAnalyzer implements Analyzer {
     for (const worker of workers) scheduler.addWorker(worker);
     logger.info('OCR workers ready', { workers: count, ms: Date.now() - started, langPath });
     const plan = options.plan && options.plan.length > 0 ? options.plan : READING_PLAN;
-    return new OcrAnalyzer(scheduler, workers, logger, plan, paddle);
+    return new OcrAnalyzer(scheduler, workers, logger, plan, paddle, options.readingCache);
   }
 
   /** Number of warm workers. */
@@ -280,7 +302,7 @@ export class OcrAnalyzer implements Analyzer {
     const started = Date.now();
     let lines: PaddleLine[];
     try {
-      lines = await this.paddle!.read(image);
+      lines = await this.cached(readingKey('paddle', image), () => this.paddle!.read(image));
     } catch (cause) {
       throw new AnalyzerError('OCR failed on this image. Try again, or take a sharper photo.', {
         cause,
@@ -342,6 +364,32 @@ export class OcrAnalyzer implements Analyzer {
   ): Promise<Reading> {
     const started = Date.now();
     const { rendering, pageSegMode } = plan;
+    const { steps, lines, confidence } = await this.cached(
+      readingKey(`tesseract-${rendering}-${pageSegMode}`, image),
+      () => this.recognize(image, type, plan, prepare),
+    );
+    const text = lines.map((l) => l.text).join('\n');
+    const parsed = parseReceiptText(text, { lineConfidences: lines.map((l) => l.confidence / 100) });
+    return { rendering, pageSegMode, steps, text, lines, confidence, ms: Date.now() - started, parsed };
+  }
+
+  /** The reading `make` gives, or the one kept in the reading cache under `key`. */
+  private async cached<T>(key: string, make: () => Promise<T>): Promise<T> {
+    const kept = this.cache ? await this.cache.get(key) : undefined;
+    if (kept !== undefined && kept !== null) return kept as T;
+    const made = await make();
+    await this.cache?.set(key, made);
+    return made;
+  }
+
+  /** Tesseract's lines for one reading of the plan, with the preparation steps and its page confidence. */
+  private async recognize(
+    image: Uint8Array,
+    type: string,
+    plan: ReadingPlan,
+    prepare: (rendering: Rendering) => Promise<PreparedImage>,
+  ): Promise<{ steps: string[]; lines: OcrLine[]; confidence: number }> {
+    const { rendering, pageSegMode } = plan;
     const prepared = await prepare(rendering);
     // Tesseract decodes JPEG and PNG itself; handing it the untouched file avoids a re-encode when
     // nothing needed changing.
@@ -373,18 +421,7 @@ export class OcrAnalyzer implements Analyzer {
         }
       }
     }
-    const text = lines.map((l) => l.text).join('\n');
-    const parsed = parseReceiptText(text, { lineConfidences: lines.map((l) => l.confidence / 100) });
-    return {
-      rendering,
-      pageSegMode,
-      steps: prepared.steps,
-      text,
-      lines,
-      confidence: page.confidence,
-      ms: Date.now() - started,
-      parsed,
-    };
+    return { steps: prepared.steps, lines, confidence: page.confidence };
   }
 
   /** Terminates the workers. The analyzer cannot be used afterwards. */

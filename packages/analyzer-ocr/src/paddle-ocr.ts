@@ -19,11 +19,20 @@ interface Segment {
   box?: number[][];
 }
 
+/** One text segment of a line: its text, score (0..1) and box `[left, top, right, bottom]` in pixels. */
+export interface PaddleSegment {
+  text: string;
+  confidence: number;
+  box: [number, number, number, number];
+}
+
 /** A receipt line rebuilt from PaddleOCR's segments. */
 export interface PaddleLine {
   text: string;
   /** 0..1: the lowest score of the segments joined into the line. */
   confidence: number;
+  /** The segments joined into the line, left to right, with their boxes (where the page printed them). */
+  segments?: PaddleSegment[];
 }
 
 /**
@@ -39,12 +48,9 @@ export function segmentsToLines(segments: readonly Segment[]): PaddleLine[] {
       const xs = (s.box ?? []).map((p) => p[0] ?? 0);
       const top = ys.length ? Math.min(...ys) : 0;
       const bottom = ys.length ? Math.max(...ys) : 0;
-      return {
-        s,
-        centre: (top + bottom) / 2,
-        height: Math.max(1, bottom - top),
-        left: xs.length ? Math.min(...xs) : 0,
-      };
+      const left = xs.length ? Math.min(...xs) : 0;
+      const right = xs.length ? Math.max(...xs) : 0;
+      return { s, centre: (top + bottom) / 2, height: Math.max(1, bottom - top), left, right, top, bottom };
     })
     .sort((a, b) => a.centre - b.centre);
   const rows: Array<typeof boxes> = [];
@@ -59,6 +65,11 @@ export function segmentsToLines(segments: readonly Segment[]): PaddleLine[] {
     return {
       text: sorted.map((b) => b.s.text.trim()).join(' '),
       confidence: Math.min(...sorted.map((b) => b.s.mean)),
+      segments: sorted.map((b) => ({
+        text: b.s.text.trim(),
+        confidence: Math.round(b.s.mean * 1000) / 1000,
+        box: [b.left, b.top, b.right, b.bottom].map(Math.round) as PaddleSegment['box'],
+      })),
     };
   });
 }

@@ -31,15 +31,35 @@ const COLUMN_HEADER_RE =
   /\b(?:DESCRIPTION|DESC|ITEM\s*NAME|ITEMS?|PRODUCT|ARTICLE)\b.*\b(?:QTY|QTY\.|PRICE|AMOUNT|AMT|TOTAL|U\/?P)\b|\b(?:QTY|QNTY|QUANTITY)\b.*\b(?:ITEM|DESC|DESCRIPTION|PRICE|AMOUNT|AMT)\b/;
 /** Lines inside the item area that are bookkeeping, not goods. */
 const NOT_AN_ITEM_RE =
-  /\b(?:CASHIER|SALESPERSON|STAFF|OPERATOR|TERMINAL|POS\s*\d|DOC\s*NO|INV(?:OICE)?\s*(?:NO|#)|RECEIPT\s*(?:NO|#)|BILL\s*(?:NO|#)|TABLE\b|COUNTER|MEMBER|CARD\s*NO|APPROVAL|AUTH|REF(?:ERENCE)?\s*(?:NO|#))/;
+  /\d\s*UHR\b|\b(?:CASHIER|SALESPERSON|STAFF|OPERATOR|TERMINAL|POS\s*\d|DOC\s*NO|INV(?:OICE)?\s*(?:NO|#)|RECEIPT\s*(?:NO|#)|BILL\s*(?:NO|#)|TABLE\b|COUNTER|MEMBER|CARD\s*NO|APPROVAL|AUTH|REF(?:ERENCE)?\s*(?:NO|#))/;
+/**
+ * A tax mark glued to the amount before it at the end of a line (`0,89C`, `15.50SR`, `2,34*B`, read
+ * `2,34xB` or `2,34x8`): tax-class letters, not units (`1.25L`, `500G` stay as they are).
+ */
+const GLUED_MARK_RE = /(\d[.,]\d{2})(?:[xX*][A-Z0-9]|[A-FSTVZ]|[SZ]R)$/;
+
+/** A line's text with a tax mark glued to its last amount set apart from it (see {@link GLUED_MARK_RE}). */
+function unglueMark(text: string): string {
+  return text.trimEnd().replace(GLUED_MARK_RE, '$1');
+}
+
 /** Tax codes and markers printed after the price (`SR`, `ZR`, `*S`, `T`, `A`). */
 const TRAILING_MARKS = /^\s*(?:\*?\s*[A-Z]{1,3}\s*\*?|\*|%)?\s*$/;
 const QTY_TIMES = /(?:^|\s)(\d{1,4}(?:[.,]\d{1,3})?)\s*(?:[xX×*]|PCS?\s*[xX*]?|@)\s*$/;
+
+/**
+ * German summary, payment and tax-table words that end the goods (`ZU ZAHLEN EURO 24,23`,
+ * `BARGELD 40,00`, `KARTENZAHLUNG 10,90`, `ZURÜCK 15,77`, `GEGEBEN ec-Karte`, `MWST Netto Brutto`,
+ * `Posten: 13`, `ANZAHL ARTIKEL 19`), as OCR reads them (umlauts often without their dots).
+ */
+const GERMAN_SUMMARY_RE =
+  /\bZU\s*ZAHLEN\b|\bBARGELD\b|\bKARTENZAHLUNG\b|\bZUR[UÜ]CK\b|\bR[UÜ]CKGELD\b|\bGEGEBEN\b|\bEC[\s-]*KARTE\b|\bMWST\b.*\bNETTO\b|\bPOSTEN\s*:?\s*\d|\bANZAHL\s*ARTIKEL\b/;
 
 export function isItemAreaEnd(line: ReceiptLine): boolean {
   if (isColumnHeader(line)) return false;
   const u = line.upper;
   return (
+    GERMAN_SUMMARY_RE.test(u) ||
     SUBTOTAL_RE.test(u) ||
     STRONG_TOTAL_RE.test(u) ||
     (TOTAL_RE.test(u) && !/\bAMOUNT\b|\bAMT\b/.test(u)) ||
@@ -179,7 +199,8 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
     }
     if (findDates(line.text).length > 0 || (findTimes(line.text).length > 0 && !hasWords(line.text)))
       continue;
-    const amounts = findAmounts(line.text).filter((a) => a.value >= 0 || items.length > 0);
+    const text = unglueMark(line.text);
+    const amounts = findAmounts(text).filter((a) => a.value >= 0 || items.length > 0);
     if (amounts.length === 0) {
       const prev = items[items.length - 1];
       // `  2 x 1.99` under a priced description: the quantity and unit price of that item.
@@ -204,7 +225,7 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
       }
       continue;
     }
-    const parts = splitPricedLine(line.text, amounts);
+    const parts = splitPricedLine(text, amounts);
     if (!parts || parts.total === 0) {
       pending = [];
       continue;

@@ -17,10 +17,15 @@ describe('segmentsToLines', () => {
       { text: 'TOTAL RM', mean: 0.9, box: box(20, 500, 120, 520) },
       { text: 'CASH', mean: 0.97, box: box(20, 540, 80, 560) },
     ]);
-    expect(lines).toEqual([
+    expect(lines.map(({ text, confidence }) => ({ text, confidence }))).toEqual([
       { text: 'SAN SAM TRADING', confidence: 0.95 },
       { text: 'TOTAL RM 14.10', confidence: 0.9 },
       { text: 'CASH', confidence: 0.97 },
+    ]);
+    // Each line keeps its segments' boxes, for the items' columns.
+    expect(lines[1]!.segments).toEqual([
+      { text: 'TOTAL RM', confidence: 0.9, box: [20, 500, 120, 520] },
+      { text: '14.10', confidence: 0.99, box: [400, 502, 460, 522] },
     ]);
   });
 });

@@ -360,6 +360,45 @@ describe('items', () => {
   });
 });
 
+describe('a German supermarket receipt', () => {
+  // Made up in the shape of German discounter and supermarket tills: tax class letters after the
+  // amounts (glued on where the engine dropped the space), a quantity line, the amount due, payment
+  // and change, a tax table, opening hours and the card slip's date below.
+  const receipt = text([
+    'Hauptstr. 12',
+    '12345 Musterstadt',
+    'UNSERE OFFNUNGSZEITEN',
+    'MO.-SA. 8.00 Uhr - 20.00 Uhr',
+    'WURFELZUCKER 0,89C',
+    'SALATBAR 2,34xB',
+    '2x 0,69',
+    'KAROTTENBROTCHEN 1,38 B',
+    'PFAND 0,25*C',
+    'ZU ZAHLEN EURO 4,86',
+    'BARGELD 10,00',
+    'ZURUCK 5,14',
+    'MWST Netto MWST-BETRAG BRUTTO',
+    'C 7,00% 4,54 0,32 4,86',
+    'Datum 25.04.20 09:37 Uhr',
+  ]);
+
+  it('reads every item with its amount, the tax marks glued on or not', () => {
+    const parsed = parseReceiptText(receipt);
+    expect(parsed.items.map((i) => [i.description, i.quantity, i.unit_price, i.total_price])).toEqual([
+      ['WURFELZUCKER', null, null, 0.89],
+      ['SALATBAR', null, null, 2.34],
+      ['KAROTTENBROTCHEN', null, null, 1.38],
+      ['PFAND', null, null, 0.25],
+    ]);
+  });
+
+  it('takes no payment, change, opening-hours or tax-table line for an item', () => {
+    const descriptions = parseReceiptText(receipt).items.map((i) => i.description.toUpperCase());
+    for (const word of ['ZAHLEN', 'BARGELD', 'ZURUCK', 'MWST', 'UHR'])
+      expect(descriptions.some((d) => d.includes(word))).toBe(false);
+  });
+});
+
 describe('merchant', () => {
   it('takes the company printed in small letters with its legal form over a brand above it', () => {
     const parsed = parseReceiptText(

@@ -2,13 +2,16 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   ValidationError,
+  assessReview,
+  totalChecksOut,
   type AnalysisResult,
   type AnalyzedItem,
   type AnalyzedMerchant,
   type Analyzer,
 } from '@receipts/core';
 import { mapAnalyzeExpense } from '@receipts/analyzer-textract';
-import { normaliseDate, normaliseText, normaliseTotal } from './normalise';
+import { normaliseChain, normaliseDate, normaliseText, normaliseTotal } from './normalise';
+import { readLabels, scoreLabelledItems, type LabelScore } from './labels';
 
 /** The fields the SROIE ground truth gives for each receipt. */
 export const EVAL_FIELDS = ['company', 'date', 'address', 'total'] as const;
@@ -34,6 +37,13 @@ export interface EvalOptions {
   split?: EvalSplit;
   /** How many receipts to analyse at once (default 1). */
   concurrency?: number;
+  /**
+   * Folder with our own item labels for this set (`ID.json`, see tools/eval/labels/README.md): the
+   * items read are scored against them where a receipt has one.
+   */
+  labelsDir?: string;
+  /** The day of the analysis for the review check (a date after it is in the future); default today. */
+  today?: string;
   /** Called after each receipt, e.g. to print progress. */
   onReceipt?: (result: ReceiptEvaluation, index: number, count: number) => void;
 }
@@ -65,6 +75,17 @@ export interface ReceiptEvaluation {
   correct: Partial<Record<EvalField, boolean>>;
   /** Present when the ground truth lists items (CORD). */
   items?: ItemEvaluation;
+  /** Its position in the folder (name order), whose parity is its half. */
+  index: number;
+  /** The items read scored against our own labels, where the receipt has them. */
+  labelled?: LabelScore;
+  /** Items the truth counts (the German set's `items_count`, else our labels), and items read. */
+  itemCount?: { expected: number; got: number };
+  /** Whether the items read (alone, or with the tax) add up to the right total. */
+  itemsAddUp?: boolean;
+  /** Whether the app would ask a person to check this reading (`assessReview` of @receipts/core). */
+  needsReview: boolean;
+  reviewReasons: string[];
   /** Set when the analyzer failed on this receipt; every field then counts as wrong. */
   error?: string;
 }
@@ -88,6 +109,38 @@ export interface ItemAccuracy {
   failures: Array<{ id: string; missed: EvalItem[]; extra: EvalItem[] }>;
 }
 
+/** A share of receipts: how many of how many. */
+export interface Share {
+  count: number;
+  of: number;
+}
+
+/** The figures of a set of receipts (the whole set, or one half). */
+export interface EvalSummary {
+  receipts: number;
+  fields: Partial<Record<EvalField, Share>>;
+  /** Receipts with as many items read as the truth counts. */
+  itemCount?: Share;
+  /** Item precision, recall and F1 against our own labels, on the receipts labelled. */
+  labelled?: {
+    receipts: number;
+    expected: number;
+    got: number;
+    matched: number;
+    precision: number;
+    recall: number;
+    f1: number;
+  };
+  /** Receipts whose items add up to the right total. */
+  itemsAddUp?: Share;
+  /** Receipts the app would flag "needs review". */
+  flagged: Share;
+  /** Receipts with a wrong total or date that were not flagged. */
+  silent: Share;
+  /** Flagged receipts whose total and date were right. */
+  falseAlarms: Share;
+}
+
 export interface EvalReport {
   analyzer: 'ocr' | 'textract';
   dir: string;
@@ -101,6 +154,9 @@ export interface EvalReport {
   items?: ItemAccuracy;
   medianSeconds: number;
   meanSeconds: number;
+  /** The figures of the whole set, and of each half when the whole set was scored. */
+  summary: EvalSummary;
+  halves?: { even: EvalSummary; odd: EvalSummary };
   results: ReceiptEvaluation[];
 }
 
@@ -146,11 +202,26 @@ export function fieldMatches(
   got: string | null | undefined,
   absentMatches = false,
 ): boolean {
+  if (field === 'company' && expected?.startsWith(CHAIN))
+    return chainMatches(expected.slice(CHAIN.length), got);
   const norm =
     field === 'date' ? normaliseDate : field === 'total' || field === 'tax' ? normaliseTotal : normaliseText;
   const e = norm(expected);
   if (e.length === 0) return absentMatches && norm(got).length === 0;
   return e === norm(got);
+}
+
+/** Marks a truth's company as a chain's slug (the German set), compared by {@link chainMatches}. */
+const CHAIN = 'chain:';
+
+/**
+ * Whether a merchant name read names the chain of a slug (`aldi`, `marktkauf`): both lower-case
+ * letters only, and either contains the other (`Aldi GmbH & Co. KG`, `real,- SB-Warenhaus`).
+ */
+export function chainMatches(slug: string, got: string | null | undefined): boolean {
+  const a = normaliseChain(slug);
+  const b = normaliseChain(got);
+  return a.length > 0 && b.length > 0 && (a.includes(b) || b.includes(a));
 }
 
 /**
@@ -196,6 +267,8 @@ function itemOf(item: AnalyzedItem): EvalItem {
 interface Truth {
   values: EvalFieldValues;
   items?: EvalItem[];
+  /** Items on the receipt as the truth counts them (null: not known). */
+  itemsCount?: number | null;
 }
 
 function asTruth(raw: unknown, file: string): Truth {
@@ -214,6 +287,14 @@ function asTruth(raw: unknown, file: string): Truth {
         amount: num(i['amount']),
       }));
     return { values: { total: text('total'), tax: text('tax') }, items };
+  }
+  if ('items_count' in r) {
+    // The German set: the chain's slug, the date and the total, and the number of items.
+    const slug = text('company');
+    return {
+      values: { company: slug === null ? null : CHAIN + slug, date: text('date'), total: text('total') },
+      itemsCount: num(r['items_count']),
+    };
   }
   return {
     values: { company: text('company'), date: text('date'), address: text('address'), total: text('total') },
@@ -257,7 +338,7 @@ async function listReceipts(
 
 async function evaluateOne(
   options: EvalOptions,
-  { id, file }: { id: string; file: string },
+  { id, file, index }: { id: string; file: string; index: number },
 ): Promise<ReceiptEvaluation> {
   const { analyzer, dir } = options;
   const truth = asTruth(JSON.parse(await readFile(path.join(dir, `${id}.json`), 'utf8')), `${id}.json`);
@@ -290,16 +371,78 @@ async function evaluateOne(
     delete got.total;
     delete correct.total;
   }
-  const items = truth.items ? scoreItems(truth.items, result ? result.items.map(itemOf) : []) : undefined;
+  const read = result ? result.items.map(itemOf) : [];
+  const items = truth.items ? scoreItems(truth.items, read) : undefined;
+  const labels = options.labelsDir ? await readLabels(options.labelsDir, id) : null;
+  const labelled = labels ? scoreLabelledItems(labels, read) : undefined;
+  const countExpected = truth.itemsCount ?? labels?.length ?? null;
+  const review = result
+    ? assessReview(result, options.today ?? new Date().toISOString().slice(0, 10))
+    : { needs_review: true, review_reasons: [] };
+  const rightTotal = truth.values.total ? Number(normaliseTotal(truth.values.total)) : null;
   return {
     id,
     file,
+    index,
     seconds,
     expected: truth.values,
     got,
     correct,
     ...(items ? { items } : {}),
+    ...(labelled ? { labelled } : {}),
+    ...(countExpected !== null ? { itemCount: { expected: countExpected, got: read.length } } : {}),
+    ...(rightTotal !== null && result
+      ? { itemsAddUp: totalChecksOut(rightTotal, result.items, result.receipt.total_tax) }
+      : {}),
+    needsReview: review.needs_review,
+    reviewReasons: review.review_reasons,
     ...(error ? { error } : {}),
+  };
+}
+
+const share = (results: ReceiptEvaluation[], test: (r: ReceiptEvaluation) => boolean): Share => ({
+  count: results.filter(test).length,
+  of: results.length,
+});
+
+/** Whether the total and the date (where the truth gives them) were read right. */
+const keyFieldsRight = (r: ReceiptEvaluation) =>
+  r.correct.total !== false && r.correct.date !== false && r.error === undefined;
+
+/** The figures of some receipts: fields, item count, labelled items, items adding up, review. */
+export function summarise(results: ReceiptEvaluation[]): EvalSummary {
+  const scored = [...new Set(results.flatMap((r) => Object.keys(r.expected) as EvalField[]))];
+  const fields = Object.fromEntries(
+    scored.map((f) => {
+      const within = results.filter((r) => f in r.expected);
+      return [f, share(within, (r) => r.correct[f] === true)];
+    }),
+  ) as Partial<Record<EvalField, Share>>;
+  const counted = results.filter((r) => r.itemCount);
+  const labelled = results.filter((r) => r.labelled);
+  const withTotal = results.filter((r) => r.itemsAddUp !== undefined);
+  const flagged = results.filter((r) => r.needsReview);
+  let labelledSummary: EvalSummary['labelled'];
+  if (labelled.length > 0) {
+    const expected = labelled.reduce((s, r) => s + r.labelled!.expected, 0);
+    const got = labelled.reduce((s, r) => s + r.labelled!.got, 0);
+    const matched = labelled.reduce((s, r) => s + r.labelled!.matched, 0);
+    const precision = got === 0 ? 0 : matched / got;
+    const recall = expected === 0 ? 0 : matched / expected;
+    const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+    labelledSummary = { receipts: labelled.length, expected, got, matched, precision, recall, f1 };
+  }
+  return {
+    receipts: results.length,
+    fields,
+    ...(counted.length > 0
+      ? { itemCount: share(counted, (r) => r.itemCount!.expected === r.itemCount!.got) }
+      : {}),
+    ...(labelledSummary ? { labelled: labelledSummary } : {}),
+    ...(withTotal.length > 0 ? { itemsAddUp: share(withTotal, (r) => r.itemsAddUp === true) } : {}),
+    flagged: share(results, (r) => r.needsReview),
+    silent: share(results, (r) => !keyFieldsRight(r) && !r.needsReview),
+    falseAlarms: { count: flagged.filter(keyFieldsRight).length, of: results.length },
   };
 }
 
@@ -313,16 +456,17 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
   const { analyzer, dir } = options;
   if (analyzer === 'ocr' && !options.ocr)
     throw new ValidationError('evaluate: an OCR analyzer is needed for --analyzer ocr.');
-  let receipts = await listReceipts(dir, analyzer);
-  if (receipts.length === 0) {
+  const listed = await listReceipts(dir, analyzer);
+  if (listed.length === 0) {
     const wanted = analyzer === 'textract' ? 'NNN.textract.json' : 'NNN.jpg (or .png, .webp)';
     throw new ValidationError(
       `No receipts in ${dir}: expected ${wanted} files, each with its ground truth NNN.json.`,
     );
   }
+  let receipts = listed.map((r, index) => ({ ...r, index }));
   if (options.split) {
     const keep = options.split === 'even' ? 0 : 1;
-    receipts = receipts.filter((_, i) => i % 2 === keep);
+    receipts = receipts.filter((r) => r.index % 2 === keep);
   }
   if (options.limit !== undefined && options.limit > 0) receipts = receipts.slice(0, options.limit);
 
@@ -348,7 +492,7 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
         .filter((r) => !r.correct[f])
         .map((r) => ({
           id: r.id,
-          expected: r.expected[f] ?? null,
+          expected: r.expected[f]?.replace(CHAIN, '') ?? null,
           got: r.error ? `error: ${r.error}` : (r.got[f] ?? null),
         }));
       return [f, { correct, total: within.length, accuracy: correct / within.length, failures }];
@@ -386,11 +530,64 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
     ...(items ? { items } : {}),
     medianSeconds: median(times),
     meanSeconds: times.reduce((s, t) => s + t, 0) / times.length,
+    summary: summarise(results),
+    ...(options.split
+      ? {}
+      : {
+          halves: {
+            even: summarise(results.filter((r) => r.index % 2 === 0)),
+            odd: summarise(results.filter((r) => r.index % 2 === 1)),
+          },
+        }),
     results,
   };
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+
+const shareText = (x: Share | undefined) =>
+  x === undefined || x.of === 0 ? '-' : `${((x.count / x.of) * 100).toFixed(1)} (${x.count}/${x.of})`;
+
+/**
+ * The figures of the whole set and of each half side by side: fields, item count, item F1 against
+ * our labels, items adding up to the right total, and the review flags (flagged, silent errors,
+ * false alarms, as shares of all receipts).
+ */
+export function formatSummaries(report: Pick<EvalReport, 'summary' | 'halves' | 'split'>): string[] {
+  const columns: Array<[string, EvalSummary]> = [
+    [report.split ? `${report.split} half` : 'whole', report.summary],
+  ];
+  if (report.halves) columns.push(['even half', report.halves.even], ['odd half', report.halves.odd]);
+  const rows: Array<[string, (s: EvalSummary) => string]> = [
+    ...(Object.keys(report.summary.fields) as EvalField[]).map(
+      (f) => [f, (s: EvalSummary) => shareText(s.fields[f])] as [string, (s: EvalSummary) => string],
+    ),
+  ];
+  if (report.summary.itemCount) rows.push(['item count', (s) => shareText(s.itemCount)]);
+  if (report.summary.labelled) {
+    rows.push([
+      'item P/R/F1',
+      (s) =>
+        s.labelled
+          ? `${(s.labelled.precision * 100).toFixed(0)}/${(s.labelled.recall * 100).toFixed(0)}/${(s.labelled.f1 * 100).toFixed(1)}`
+          : '-',
+    ]);
+    rows.push([
+      'labelled',
+      (s) =>
+        s.labelled ? `${s.labelled.matched}/${s.labelled.expected} items, ${s.labelled.got} read` : '-',
+    ]);
+  }
+  if (report.summary.itemsAddUp) rows.push(['items add up', (s) => shareText(s.itemsAddUp)]);
+  rows.push(['flagged', (s) => shareText(s.flagged)]);
+  rows.push(['silent', (s) => shareText(s.silent)]);
+  rows.push(['false alarm', (s) => shareText(s.falseAlarms)]);
+  const width = 24;
+  const out = [`${''.padEnd(12)} ${columns.map(([name]) => name.padEnd(width)).join(' ')}`];
+  for (const [name, cell] of rows)
+    out.push(`${name.padEnd(12)} ${columns.map(([, s]) => cell(s).padEnd(width)).join(' ')}`);
+  return out;
+}
 
 function itemText(i: EvalItem): string {
   return `${JSON.stringify(i.description)} ${i.quantity ?? '-'} x ${i.unitPrice ?? '-'} = ${i.amount ?? '-'}`;
@@ -420,6 +617,8 @@ export function formatReport(report: EvalReport): string {
     );
   }
   lines.push('');
+  lines.push(...formatSummaries(report));
+  lines.push('');
   lines.push(
     `median ${report.medianSeconds.toFixed(2)} s per receipt, mean ${report.meanSeconds.toFixed(2)} s`,
   );
@@ -430,6 +629,27 @@ export function formatReport(report: EvalReport): string {
     lines.push(`${f}: ${failures.length} failed`);
     for (const x of failures)
       lines.push(`  ${x.id}  expected ${JSON.stringify(x.expected)}  got ${JSON.stringify(x.got)}`);
+  }
+  const labelMisses = report.results.filter(
+    (r) => r.labelled && (r.labelled.missed.length > 0 || r.labelled.extra.length > 0),
+  );
+  if (labelMisses.length > 0) {
+    lines.push('');
+    lines.push(`labelled items: ${labelMisses.length} receipts with a miss`);
+    for (const r of labelMisses) {
+      lines.push(`  ${r.id}  (${r.labelled!.matched} of ${r.labelled!.expected} matched)`);
+      for (const m of r.labelled!.missed) lines.push(`    expected ${itemText(m)}`);
+      for (const e of r.labelled!.extra) lines.push(`    read     ${itemText(e)}`);
+    }
+  }
+  const silent = report.results.filter((r) => !keyFieldsRight(r) && !r.needsReview);
+  if (silent.length > 0) {
+    lines.push('');
+    lines.push(`silent: ${silent.length} receipts with a wrong total or date not flagged`);
+    for (const r of silent)
+      lines.push(
+        `  ${r.id}  total ${JSON.stringify(r.got.total ?? null)} (truth ${JSON.stringify(r.expected.total ?? null)})  date ${JSON.stringify(r.got.date ?? null)} (truth ${JSON.stringify(r.expected.date ?? null)})`,
+      );
   }
   if (report.items && report.items.failures.length > 0) {
     lines.push('');

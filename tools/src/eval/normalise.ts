@@ -35,3 +35,15 @@ export function normaliseTotal(value: string | number | null | undefined): strin
   const amount = parseAmount(value);
   return amount === null ? normaliseText(value) : amount.toFixed(2);
 }
+
+/**
+ * A chain's slug or a merchant name as lower-case letters only (`Aldi GmbH & Co. KG` ->
+ * `aldigmbhcokg`), for the German set's shop, whose truth is the chain's slug.
+ */
+export function normaliseChain(value: string | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  return value
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}]+/gu, '');
+}

@@ -1,0 +1,102 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ValidationError } from '@receipts/core';
+import type { EvalItem } from './evaluate';
+import { normaliseText } from './normalise';
+
+/**
+ * Our own item labels (tools/eval/labels/SET/ID.json, see the README there): the items a receipt
+ * prints, as printed. The local analyzer's items are scored against them with a looser match than
+ * CORD's (OCR misreads letters; the amount must be exact).
+ */
+
+/** Share of the longer description's words that the other must have for two items to match. */
+export const DESCRIPTION_OVERLAP = 0.5;
+
+/** How the items read compare with a receipt's labels. */
+export interface LabelScore {
+  expected: number;
+  got: number;
+  matched: number;
+  missed: EvalItem[];
+  extra: EvalItem[];
+}
+
+/** The labelled items of receipt `id`, or null when it has no label file. */
+export async function readLabels(dir: string, id: string): Promise<EvalItem[] | null> {
+  const file = path.join(dir, `${id}.json`);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return null;
+  }
+  const raw = JSON.parse(text) as { items?: unknown };
+  if (!Array.isArray(raw.items)) throw new ValidationError(`${file} has no "items" list.`);
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  return (raw.items as Array<Record<string, unknown>>).map((i) => ({
+    description: typeof i['description'] === 'string' ? i['description'] : '',
+    quantity: num(i['quantity']),
+    unitPrice: num(i['unitPrice']),
+    amount: num(i['amount']),
+  }));
+}
+
+/** Whether two words are the same, allowing one misread letter in words of four letters or more. */
+function sameWord(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (a.length < 4 || b.length < 4 || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  let j = 0;
+  while (j < a.length - i && j < b.length - i && a[a.length - 1 - j] === b[b.length - 1 - j]) j++;
+  return Math.max(a.length, b.length) - i - j <= 1;
+}
+
+/**
+ * How much two descriptions share: the words of one found in the other (each used once, after
+ * text normalisation), over the word count of the longer.
+ */
+export function descriptionOverlap(a: string, b: string): number {
+  const wa = normaliseText(a).split(' ').filter(Boolean);
+  const wb = normaliseText(b).split(' ').filter(Boolean);
+  if (wa.length === 0 || wb.length === 0) return 0;
+  const left = [...wb];
+  let common = 0;
+  for (const w of wa) {
+    const at = left.findIndex((x) => sameWord(w, x));
+    if (at >= 0) {
+      common++;
+      left.splice(at, 1);
+    }
+  }
+  return common / Math.max(wa.length, wb.length);
+}
+
+/** An item read matches a labelled one when the descriptions overlap enough and the amounts are equal. */
+export function labelMatches(label: EvalItem, got: EvalItem): boolean {
+  return (
+    label.amount !== null &&
+    got.amount !== null &&
+    Math.abs(label.amount - got.amount) < 0.005 &&
+    descriptionOverlap(label.description, got.description) >= DESCRIPTION_OVERLAP
+  );
+}
+
+/** Pairs labelled and read items one to one, each label with the first unused read item matching it. */
+export function scoreLabelledItems(labels: EvalItem[], got: EvalItem[]): LabelScore {
+  const used = new Set<number>();
+  const missed: EvalItem[] = [];
+  for (const label of labels) {
+    const at = got.findIndex((g, i) => !used.has(i) && labelMatches(label, g));
+    if (at < 0) missed.push(label);
+    else used.add(at);
+  }
+  return {
+    expected: labels.length,
+    got: got.length,
+    matched: used.size,
+    missed,
+    extra: got.filter((_, i) => !used.has(i)),
+  };
+}

@@ -6,7 +6,7 @@
  * - A name matches whole words only: `DOVE` is not found in `DOVETAIL`. Letters and digits next to
  *   each other count as separate words, so `COKE1.5L` holds `COKE`.
  * - Spaces and hyphens inside a name may be missing or extra: `COCACOLA`, `COCA COLA`, `COCA-COLA`.
- * - OCR confusions are forgiven in names of four characters or more: 0/O, 1/I/l/L, 5/S
+ * - OCR confusions are forgiven in names of four characters or more: 0/O, 1/I/l/L, 5/S, 3/E, 8/B
  *   (`COCA-C0LA`, `HE1NZ`).
  * - A name of seven characters or more may run straight into the next word when the receipt dropped
  *   the space (`MRMUSCLEINTANK`); shorter names may not, as they would match inside other words. What
@@ -81,7 +81,12 @@ function splitDigits(tokens: string[]): string[] {
 
 /** Maps characters OCR confuses to one of them. */
 export function foldOcr(text: string): string {
-  return text.replace(/0/g, 'O').replace(/[1L|]/g, 'I').replace(/5/g, 'S');
+  return text
+    .replace(/0/g, 'O')
+    .replace(/[1L|]/g, 'I')
+    .replace(/5/g, 'S')
+    .replace(/3/g, 'E')
+    .replace(/8/g, 'B');
 }
 
 /** The compact key of a phrase: its words joined without spaces. */
@@ -155,7 +160,8 @@ export class PhraseMatcher<T> {
       }
     };
     const digitSplit = splitDigits(plain);
-    const folded = plain.map(foldOcr);
+    // A number stays a number: `8053` is not read as `BOSE`.
+    const folded = plain.map((t) => (/[A-Z]/.test(t) ? foldOcr(t) : t));
     scan(plain, this.exact, this.gluedExact, 0);
     if (digitSplit.length !== plain.length) scan(digitSplit, this.exact, this.gluedExact, 0);
     scan(folded, this.folded, this.gluedFolded, 1);

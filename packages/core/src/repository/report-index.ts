@@ -3,6 +3,7 @@ import type { AppData, Receipt, ReportItem, ReportMerchant, ReportReceipt } from
 import { ValidationError } from '../errors';
 import {
   REPORT_DEFAULT_SORT,
+  withShopOwners,
   type BrandReportRow,
   type CorporationReportRow,
   type MerchantReportRow,
@@ -797,8 +798,12 @@ function rowsOf<T extends ReportTable>(index: ReportIndex, query: PageQuery<T>):
     }
     case 'brands':
       return summed('brands', brandRows(filteredItems(index, query, false)), words) as Summed<T>;
-    case 'corporations':
-      return summed('corporations', corporationRows(filteredItems(index, query, false)), words) as Summed<T>;
+    case 'corporations': {
+      // Through the brands (the items under the filter) and, apart, through the shops it owns.
+      const shops = merchantRows(index, filteredReceipts(index, { ...query, q: undefined }));
+      const rows = withShopOwners(corporationRows(filteredItems(index, query, false)), shops);
+      return summed('corporations', rows, words) as Summed<T>;
+    }
   }
   throw new ValidationError(`Unknown report table: ${String(query.table)}`, { code: 'InvalidRequest' });
 }

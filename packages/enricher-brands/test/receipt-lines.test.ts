@@ -85,6 +85,11 @@ describe('brands on receipt lines as shops print them', () => {
     'LEGO DUPLO ZUG',
     'MARIGOLD GLOVES M',
     'LOOSE BANANAS 8053',
+    'SUL LUNG TANG',
+    'LOR BBQ 1606',
+    'EMERGENCY ROOM GENERAL',
+    'Choco Melt',
+    'Chicken Cesar Salad',
     'ITEM 5E55 3008',
   ])('%j names no brand', (line) => {
     expect(read(line)).toBeNull();

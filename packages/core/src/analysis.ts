@@ -39,6 +39,8 @@ export interface AnalyzedItem {
   product_identifier?: string | null;
   brand?: string | null;
   owning_corporation?: string | null;
+  /** True when the brand was read weakly and a person should check it (see BrandMatch.unsure). */
+  brand_unsure?: boolean;
 }
 
 export interface AnalyzedTax {

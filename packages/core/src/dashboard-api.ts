@@ -68,6 +68,16 @@ export interface DashboardTopEntry {
   totals_by_currency: CurrencyTotals;
   /** Visits (merchants) or items bought (brands, corporations) in the period. */
   count: number;
+  /**
+   * Corporations only: what it got through the shops it owns in the period (visits and receipts'
+   * sums), shown apart from `total`, which is through its brands; the two are never added.
+   */
+  through_shops?: {
+    count: number;
+    total: number;
+    currency_code: string | null;
+    totals_by_currency: CurrencyTotals;
+  };
 }
 
 /** GET /api/dashboard's answer. */

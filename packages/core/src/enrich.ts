@@ -6,15 +6,26 @@ import type { Enricher } from './ports';
  * `owning_corporation`, from an Enricher. Pure: the result is a new object; the input is untouched.
  *
  * A match replaces what the analyzer said; without a match a brand the analyzer already gave is kept
- * (with its corporation, or null), and an unknown stays null rather than guessed.
+ * (with its corporation, or null), and an unknown stays null rather than guessed. A weak match sets
+ * the item's `brand_unsure`. The merchant's name is passed along, so a retailer's own label counts
+ * at that retailer.
  *
  * @param result - an analysis result as an Analyzer returns it
  * @param enricher - the brand and merchant dictionary to consult
  */
 export function enrichAnalysis(result: AnalysisResult, enricher: Enricher): AnalysisResult {
+  const context = { merchant: result.merchant.name };
   const items = result.items.map((item): AnalyzedItem => {
-    const match = item.description.trim() === '' ? null : enricher.brandFor(item.description);
-    if (match) return { ...item, brand: match.brand, owning_corporation: match.owning_corporation };
+    const match = item.description.trim() === '' ? null : enricher.brandFor(item.description, context);
+    if (match) {
+      const { brand_unsure: _previous, ...rest } = item;
+      return {
+        ...rest,
+        brand: match.brand,
+        owning_corporation: match.owning_corporation,
+        ...(match.unsure ? { brand_unsure: true } : {}),
+      };
+    }
     const brand = typeof item.brand === 'string' && item.brand.trim() !== '' ? item.brand : null;
     return { ...item, brand, owning_corporation: brand === null ? null : (item.owning_corporation ?? null) };
   });

@@ -101,6 +101,8 @@ export interface Item {
   currency_code: string | null;
   user_id: string;
   brand: string | null;
+  /** The brand was read weakly: a person should check it. */
+  brand_unsure?: boolean;
   product_type?: string | null;
   product_identifier?: string | null;
   vectors?: string | null;

@@ -77,11 +77,19 @@ export interface PdfPreviewer {
 export interface BrandMatch {
   brand: string;
   owning_corporation: string | null;
+  /** The reading was weak (OCR confusions forgiven, words run together…): a person should check it. */
+  unsure?: boolean;
+}
+
+/** What else the receipt says that helps to read an item's brand. */
+export interface BrandContext {
+  /** The merchant's name as read: a retailer's own labels count at that retailer. */
+  merchant?: string | null;
 }
 
 /** Fills an item's brand and the brand's owner, and a merchant chain's owner. Unknown stays null. */
 export interface Enricher {
-  brandFor(description: string): BrandMatch | null;
+  brandFor(description: string, context?: BrandContext): BrandMatch | null;
   corporationForMerchant(merchantName: string): string | null;
 }
 

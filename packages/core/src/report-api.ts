@@ -212,7 +212,24 @@ export interface BrandReportRow {
   totals_by_currency: Record<string, number>;
 }
 
-/** A corporation row: its brands the user bought, summed over the filtered items. */
+/**
+ * What a corporation got through the shops it owns: the visits to them and the receipts' totals.
+ * Never added to the figures through its brands, which may be bought in those same shops.
+ */
+export interface CorporationShopFigures {
+  /** The shops (merchant names) of the corporation's chains the user visited. */
+  merchants: string[];
+  visits: number;
+  /** The sum in `currency_code`, the most frequent currency of those visits. */
+  total: number;
+  currency_code: string | null;
+  totals_by_currency: Record<string, number>;
+}
+
+/**
+ * A corporation row: its brands the user bought, summed over the filtered items (`purchases`,
+ * `total`: through the brands), and apart from them the receipts of its shops (`through_shops`).
+ */
 export interface CorporationReportRow {
   name: string;
   brands: string[];
@@ -220,6 +237,62 @@ export interface CorporationReportRow {
   total: number;
   currency_code: string | null;
   totals_by_currency: Record<string, number>;
+  /** Present when the user visited a shop the corporation owns. */
+  through_shops?: CorporationShopFigures;
+}
+
+/**
+ * Adds to the corporations' rows what each got through its shops (from the merchants' rows and their
+ * owning corporations), and a row for each shop owner none of whose brands was bought. The two are
+ * kept apart: a brand bought in its owner's shop is in both, so they are never added together.
+ * @param corporations - the corporations' rows through the brands
+ * @param merchants - the merchants' rows under the same filter
+ */
+export function withShopOwners(
+  corporations: CorporationReportRow[],
+  merchants: readonly MerchantReportRow[],
+): CorporationReportRow[] {
+  const shops = new Map<string, { rows: MerchantReportRow[] }>();
+  for (const m of merchants) {
+    if (!m.owning_corporation || m.visits === 0) continue;
+    const entry = shops.get(m.owning_corporation) ?? { rows: [] };
+    entry.rows.push(m);
+    shops.set(m.owning_corporation, entry);
+  }
+  const out = corporations.map((row) => ({ ...row }));
+  const byName = new Map(out.map((row) => [row.name, row]));
+  for (const [name, { rows }] of shops) {
+    const totals: Record<string, number> = {};
+    const visitsBy = new Map<string | null, number>();
+    for (const m of rows) {
+      for (const [currency, sum] of Object.entries(m.totals_by_currency))
+        totals[currency] = Math.round(((totals[currency] ?? 0) + sum) * 100) / 100;
+      visitsBy.set(m.currency_code, (visitsBy.get(m.currency_code) ?? 0) + m.visits);
+    }
+    const currency = [...visitsBy].sort(
+      (a, b) => b[1] - a[1] || String(a[0]).localeCompare(String(b[0])),
+    )[0]![0];
+    const figures: CorporationShopFigures = {
+      merchants: [...new Set(rows.map((m) => m.name))].sort((a, b) => a.localeCompare(b)),
+      visits: rows.reduce((n, m) => n + m.visits, 0),
+      total: currency === null ? 0 : (totals[currency] ?? 0),
+      currency_code: currency,
+      totals_by_currency: totals,
+    };
+    const row = byName.get(name);
+    if (row) row.through_shops = figures;
+    else
+      out.push({
+        name,
+        brands: [],
+        purchases: 0,
+        total: 0,
+        currency_code: null,
+        totals_by_currency: {},
+        through_shops: figures,
+      });
+  }
+  return out;
 }
 
 /** The row type of each table. */

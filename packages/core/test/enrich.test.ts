@@ -3,9 +3,13 @@ import { enrichAnalysis, type AnalysisResult, type Enricher } from '../src';
 
 /** A small dictionary enricher: brands by a word of the description, merchants by exact name. */
 const enricher: Enricher = {
-  brandFor(description) {
+  brandFor(description, context) {
     if (/\bHEINZ\b/i.test(description))
       return { brand: 'Heinz', owning_corporation: 'The Kraft Heinz Company' };
+    if (/\bHE1NZ\b/i.test(description))
+      return { brand: 'Heinz', owning_corporation: 'The Kraft Heinz Company', unsure: true };
+    if (/\bFINEST\b/i.test(description) && context?.merchant === 'TESCO')
+      return { brand: 'Tesco Finest', owning_corporation: 'Tesco PLC' };
     if (/\bACME\b/i.test(description)) return { brand: 'Acme', owning_corporation: null };
     return null;
   },
@@ -42,6 +46,22 @@ function result(overrides: Partial<AnalysisResult> = {}): AnalysisResult {
 }
 
 describe('enrichAnalysis', () => {
+  it("reads an item's brand with the receipt's merchant, and marks a weak reading unsure", () => {
+    const out = enrichAnalysis(
+      result({
+        items: [
+          { description: 'FINEST SOURDOUGH', quantity: 1, unit_price: 2, total_price: 2 },
+          { description: 'HE1NZ BEANZ', quantity: 1, unit_price: 1, total_price: 1 },
+        ],
+      }),
+      enricher,
+    );
+    expect(out.items.map((i) => [i.brand, i.owning_corporation, i.brand_unsure ?? false])).toEqual([
+      ['Tesco Finest', 'Tesco PLC', false],
+      ['Heinz', 'The Kraft Heinz Company', true],
+    ]);
+  });
+
   it("sets each item's brand and owner, and the merchant's owner", () => {
     const out = enrichAnalysis(result(), enricher);
     expect(out.items[0]).toMatchObject({ brand: 'Heinz', owning_corporation: 'The Kraft Heinz Company' });

@@ -20,6 +20,10 @@ export interface OwnedEntry {
 /** One brand of the dataset, with its group's owner and source (see README.md). */
 export interface BrandEntry extends OwnedEntry {
   brand: string;
+  /** A retailer's own label: the chains (as named in merchants.json) that sell it. */
+  only_at?: string[];
+  /** The name is a common word: it counts only on a receipt of one of the `only_at` chains. */
+  needs_shop?: boolean;
 }
 
 /** One store chain of the dataset, with its owning group and source. */

@@ -1,4 +1,4 @@
-import type { BrandMatch, Enricher } from '@receipts/core';
+import type { BrandContext, BrandMatch, Enricher } from '@receipts/core';
 import { BRANDS, MERCHANTS, type BrandEntry, type MerchantEntry } from './dataset';
 import { PhraseMatcher } from './phrase-matcher';
 
@@ -19,8 +19,10 @@ export interface DictionaryEnricherOptions {
 export class DictionaryEnricher implements Enricher {
   private readonly brands: PhraseMatcher<BrandEntry>;
   private readonly merchants: PhraseMatcher<MerchantEntry>;
+  private readonly byName = new Map<string, BrandEntry>();
 
   constructor(options: DictionaryEnricherOptions = {}) {
+    for (const entry of options.brands ?? BRANDS) this.byName.set(entry.brand, entry);
     this.brands = new PhraseMatcher(
       (options.brands ?? BRANDS).map((entry) => ({
         value: entry,
@@ -39,11 +41,28 @@ export class DictionaryEnricher implements Enricher {
 
   /**
    * The brand named in an item description, and the brand's owner, or null when none is known.
+   *
+   * With the merchant's name, a retailer's own label counts at that retailer: a label that is a
+   * common word (`ja!`, `Deluxe`) matches only on that retailer's receipt, and a label shared by two
+   * groups' chains (Aldi Nord and Aldi Süd) is owned by the group of the shop. The match is `unsure`
+   * when it needed OCR confusions forgiven or words run together, or when a retailer's own label is
+   * read on another chain's receipt.
    * @param description - a receipt line, e.g. `COCA-C0LA 1.5L` or `HNZ KETCHUP 460G`
+   * @param context - the merchant's name as read, when known
    */
-  brandFor(description: string): BrandMatch | null {
-    const found = this.brands.match(description);
-    return found ? { brand: found.value.brand, owning_corporation: found.value.owning_corporation } : null;
+  brandFor(description: string, context: BrandContext = {}): BrandMatch | null {
+    const shop = context.merchant ? this.chainFor(context.merchant) : null;
+    const soldHere = (entry: BrandEntry) => shop !== null && (entry.only_at ?? []).includes(shop.chain);
+    const found = this.brands.match(description, (entry) => !entry.needs_shop || soldHere(entry));
+    if (!found) return null;
+    const entry = found.value;
+    const here = soldHere(entry);
+    const elsewhere = !here && shop !== null && (entry.only_at ?? []).length > 0;
+    return {
+      brand: entry.brand,
+      owning_corporation: here && shop ? shop.owning_corporation : entry.owning_corporation,
+      ...(found.kind !== 'exact' || elsewhere ? { unsure: true } : {}),
+    };
   }
 
   /**
@@ -60,7 +79,8 @@ export class DictionaryEnricher implements Enricher {
   }
 
   /** The dataset entry of the brand named in a description (with its source and notes), or null. */
-  brandEntryFor(description: string): BrandEntry | null {
-    return this.brands.match(description)?.value ?? null;
+  brandEntryFor(description: string, context: BrandContext = {}): BrandEntry | null {
+    const brand = this.brandFor(description, context);
+    return brand ? (this.byName.get(brand.brand) ?? null) : null;
   }
 }

@@ -6,10 +6,12 @@
  * - A name matches whole words only: `DOVE` is not found in `DOVETAIL`. Letters and digits next to
  *   each other count as separate words, so `COKE1.5L` holds `COKE`.
  * - Spaces and hyphens inside a name may be missing or extra: `COCACOLA`, `COCA COLA`, `COCA-COLA`.
- * - OCR confusions are forgiven in names of four characters or more: 0/O, 1/I/l/L, 5/S
+ * - OCR confusions are forgiven in names of four characters or more: 0/O, 1/I/l/L, 5/S, 3/E, 8/B
  *   (`COCA-C0LA`, `HE1NZ`).
  * - A name of seven characters or more may run straight into the next word when the receipt dropped
- *   the space (`MRMUSCLEINTANK`); shorter names may not, as they would match inside other words.
+ *   the space (`MRMUSCLEINTANK`); shorter names may not, as they would match inside other words. What
+ *   follows the name in that word must be at least three letters long, so a name with a word ending
+ *   (`ABSOLUTE`, `DOVES`) is not read as the name.
  * - An entry may list words that cancel it (`DOVE` with `CHOC` is Mars' chocolate, not the soap).
  * - The longest name found wins; among equals, an exact reading before an OCR-forgiving one, then
  *   the leftmost.
@@ -26,10 +28,17 @@ export interface PhraseEntry<T> {
   notWith?: readonly string[];
 }
 
-/** A match: the entry's value and the phrase that was found. */
+/**
+ * How a phrase was read: `exact` (letters as written, spaces aside), `ocr` (only with OCR confusions
+ * forgiven) or `glued` (running into the next word, as when a receipt drops a space).
+ */
+export type MatchKind = 'exact' | 'ocr' | 'glued';
+
+/** A match: the entry's value, the phrase that was found and how it was read. */
 export interface PhraseMatch<T> {
   value: T;
   phrase: string;
+  kind: MatchKind;
 }
 
 interface Candidate<T> {
@@ -43,6 +52,8 @@ interface Candidate<T> {
 const MIN_FOLDED = 4;
 /** Shortest name that may run into the next word. */
 const MIN_GLUED = 7;
+/** Shortest rest of a word a name may run into (shorter rests are word endings: `ABSOLUT|E`). */
+const MIN_GLUED_REST = 3;
 
 /**
  * Upper case, without accents or apostrophes, `&` kept inside words (`M&M'S` -> `M&MS`), and every
@@ -70,7 +81,12 @@ function splitDigits(tokens: string[]): string[] {
 
 /** Maps characters OCR confuses to one of them. */
 export function foldOcr(text: string): string {
-  return text.replace(/0/g, 'O').replace(/[1L|]/g, 'I').replace(/5/g, 'S');
+  return text
+    .replace(/0/g, 'O')
+    .replace(/[1L|]/g, 'I')
+    .replace(/5/g, 'S')
+    .replace(/3/g, 'E')
+    .replace(/8/g, 'B');
 }
 
 /** The compact key of a phrase: its words joined without spaces. */
@@ -111,8 +127,10 @@ export class PhraseMatcher<T> {
   /**
    * The best known name in a text, or null.
    * @param text - e.g. a receipt line description or a merchant name
+   * @param accept - when given, only entries it accepts may match (e.g. a retailer's own label only
+   *   on that retailer's receipt)
    */
-  match(text: string): PhraseMatch<T> | null {
+  match(text: string, accept?: (value: T) => boolean): PhraseMatch<T> | null {
     const plain = words(normalizeText(text));
     if (plain.length === 0) return null;
     const found: Array<{ c: Candidate<T>; start: number; rank: number }> = [];
@@ -135,14 +153,15 @@ export class PhraseMatcher<T> {
         const tail = rest[i]!;
         if (tail.length > MIN_GLUED) {
           for (const c of glued.get(tail.slice(0, MIN_GLUED)) ?? []) {
-            if (tail.length > c.key.length && tail.startsWith(c.key))
+            if (tail.length > c.key.length && tail.startsWith(c.key) && gluedRest(tokens, i, c.key.length))
               found.push({ c, start: i, rank: rank + 2 });
           }
         }
       }
     };
     const digitSplit = splitDigits(plain);
-    const folded = plain.map(foldOcr);
+    // A number stays a number: `8053` is not read as `BOSE`.
+    const folded = plain.map((t) => (/[A-Z]/.test(t) ? foldOcr(t) : t));
     scan(plain, this.exact, this.gluedExact, 0);
     if (digitSplit.length !== plain.length) scan(digitSplit, this.exact, this.gluedExact, 0);
     scan(folded, this.folded, this.gluedFolded, 1);
@@ -152,9 +171,26 @@ export class PhraseMatcher<T> {
       c.notWith.some(
         (w) => plain.some((t) => t.startsWith(w)) || folded.some((t) => t.startsWith(foldOcr(w))),
       );
-    const best = found.find(({ c }) => c.notWith.length === 0 || !cancelled(c));
-    return best ? { value: best.c.value, phrase: best.c.phrase } : null;
+    const best = found.find(
+      ({ c }) => (c.notWith.length === 0 || !cancelled(c)) && (accept === undefined || accept(c.value)),
+    );
+    if (!best) return null;
+    const kind: MatchKind = best.rank >= 2 ? 'glued' : best.rank === 1 ? 'ocr' : 'exact';
+    return { value: best.c.value, phrase: best.c.phrase, kind };
   }
+}
+
+/**
+ * Whether a name of `length` characters read from word `start` on ends inside a word with at least
+ * MIN_GLUED_REST characters left (`MRMUSCLE|INTANK`), not at a word ending (`ABSOLUT|E`).
+ */
+function gluedRest(tokens: readonly string[], start: number, length: number): boolean {
+  let end = 0;
+  for (let j = start; j < tokens.length; j++) {
+    end += tokens[j]!.length;
+    if (end > length) return end - length >= MIN_GLUED_REST;
+  }
+  return false;
 }
 
 function add<T>(map: Map<string, T[]>, key: string, value: T): void {

@@ -82,6 +82,16 @@ function topOf(
     currency_code: row.currency_code,
     totals_by_currency: row.totals_by_currency,
     count: 'visits' in row ? row.visits : row.purchases,
+    ...('through_shops' in row && row.through_shops
+      ? {
+          through_shops: {
+            count: row.through_shops.visits,
+            total: row.through_shops.total,
+            currency_code: row.through_shops.currency_code,
+            totals_by_currency: row.through_shops.totals_by_currency,
+          },
+        }
+      : {}),
   }));
 }
 

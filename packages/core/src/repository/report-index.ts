@@ -3,6 +3,7 @@ import type { AppData, Receipt, ReportItem, ReportMerchant, ReportReceipt } from
 import { ValidationError } from '../errors';
 import {
   REPORT_DEFAULT_SORT,
+  withShopOwners,
   type BrandReportRow,
   type CorporationReportRow,
   type MerchantReportRow,
@@ -788,8 +789,13 @@ function rowsOf<T extends ReportTable>(index: ReportIndex, query: PageQuery<T>):
       return summed('merchants', merchantRows(index, filteredReceipts(index, query)), []) as Summed<T>;
     case 'brands':
       return summed('brands', brandRows(filteredItems(index, query)), []) as Summed<T>;
-    case 'corporations':
-      return summed('corporations', corporationRows(filteredItems(index, query)), []) as Summed<T>;
+    case 'corporations': {
+      // Through the brands (the items it finds) and, apart, through the shops it owns (the
+      // merchants of the receipts it finds).
+      const shops = merchantRows(index, filteredReceipts(index, query));
+      const rows = withShopOwners(corporationRows(filteredItems(index, query)), shops);
+      return summed('corporations', rows, []) as Summed<T>;
+    }
   }
   throw new ValidationError(`Unknown report table: ${String(query.table)}`, { code: 'InvalidRequest' });
 }

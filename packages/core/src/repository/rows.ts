@@ -189,6 +189,7 @@ export function rowToItem(row: StoredEntity): ItemRow {
     currency_code: str(row, 'currency_code'),
     user_id: str(row, 'user_id') ?? '',
     brand: str(row, 'brand'),
+    ...(row.brand_unsure === true ? { brand_unsure: true } : {}),
     product_type: str(row, 'product_type'),
     product_identifier: str(row, 'product_identifier'),
     vectors: str(row, 'vectors'),

@@ -59,6 +59,7 @@ export function itemRowsOf(result: AnalysisResult, ids: ReceiptIds, currency: st
     currency_code: currency,
     user_id: ids.userId,
     brand: clean(item.brand),
+    ...(item.brand_unsure && clean(item.brand) ? { brand_unsure: true } : {}),
     product_type: clean(item.product_type),
     product_identifier: clean(item.product_identifier),
     vectors: null,

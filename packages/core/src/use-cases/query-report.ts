@@ -7,6 +7,8 @@ import {
   type ReportQuery,
   type ReportRows,
   ROW_FILTERS,
+  withShopOwners,
+  type CorporationReportRow,
 } from '../report-api';
 import {
   buildReportIndex,
@@ -137,8 +139,20 @@ function servedByTotals(query: PageQuery): query is PageQuery<SummaryTable> {
 const TOTALS_ROWS = {
   merchants: merchantRowsFromTotals,
   brands: brandRowsFromTotals,
-  corporations: corporationRowsFromTotals,
+  corporations: corporationsWithShops,
 };
+
+/** The corporations' rows from the totals, with what each got through its shops (see withShopOwners). */
+async function corporationsWithShops(
+  store: TableStore,
+  userId: string,
+): Promise<CorporationReportRow[] | null> {
+  const [corporations, merchants] = await Promise.all([
+    corporationRowsFromTotals(store, userId),
+    merchantRowsFromTotals(store, userId),
+  ]);
+  return corporations && merchants ? withShopOwners(corporations, merchants) : null;
+}
 
 /**
  * A page of the merchants, brands or corporations table from the user's report totals: their data

@@ -9,6 +9,7 @@ import {
   receiptRowOf,
   taxRowsOf,
 } from '../../src/use-cases/analysis-rows';
+import { itemToRow, rowToItem } from '../../src/repository/rows';
 
 const ids = { userId: 'user-1', receiptId: receiptIdFor('user-1', 'a.jpg') };
 const now = new Date('2025-03-10T12:00:00Z');
@@ -108,6 +109,26 @@ describe('analysis to rows', () => {
       owning_corporation: 'Dairy AG',
     });
     expect(items[1]).toMatchObject({ brand: null, product_type: 'Bakery', owning_corporation: null });
+    expect(items.some((i) => 'brand_unsure' in i)).toBe(false);
+  });
+
+  it('keeps a weakly read brand marked unsure, and the mark only with a brand', () => {
+    const base = analysis();
+    const items = itemRowsOf(
+      {
+        ...base,
+        items: [
+          { ...base.items[0]!, brand_unsure: true },
+          { ...base.items[1]!, brand: null, brand_unsure: true },
+        ],
+      },
+      ids,
+      'EUR',
+    );
+    expect(items.map((i) => [i.brand, i.brand_unsure])).toEqual([
+      ['Alpenmilch', true],
+      [null, undefined],
+    ]);
   });
 
   it('writes taxes in the receipt currency', () => {
@@ -209,5 +230,21 @@ describe('analysis to rows', () => {
     expect(again.needs_review).toBe(true);
     expect(again.review_reasons).toContain('total_check_fails');
     expect(again.not_duplicate_of).toEqual([receiptIdFor('user-1', 'b.jpg')]);
+  });
+});
+
+describe('an item row in the store', () => {
+  it('keeps the unsure mark of its brand through a write and a read', () => {
+    const [row] = itemRowsOf(
+      { ...analysis(), items: [{ ...analysis().items[0]!, brand_unsure: true }] },
+      ids,
+      'EUR',
+    );
+    const stored = { ...itemToRow(row!), timestamp: '' } as Parameters<typeof rowToItem>[0];
+    expect(rowToItem(stored)).toMatchObject({ brand: 'Alpenmilch', brand_unsure: true });
+    const [plain] = itemRowsOf(analysis(), ids, 'EUR');
+    expect(
+      rowToItem({ ...itemToRow(plain!), timestamp: '' } as Parameters<typeof rowToItem>[0]),
+    ).not.toHaveProperty('brand_unsure');
   });
 });

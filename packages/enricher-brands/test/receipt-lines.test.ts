@@ -1,0 +1,182 @@
+import { describe, expect, it } from 'vitest';
+import { DictionaryEnricher } from '../src';
+
+const enricher = new DictionaryEnricher();
+const read = (description: string, merchant?: string) =>
+  enricher.brandFor(description, { merchant: merchant ?? null });
+
+describe('brands on receipt lines as shops print them', () => {
+  it.each([
+    // abbreviations and truncations
+    ['NESC CLASSIC 200G', undefined, 'Nescafé', 'Nestlé'],
+    ['LKK SOS TIRAM 510G', undefined, 'Lee Kum Kee', 'Lee Kum Kee'],
+    ['CKE ZERO 320ML', undefined, 'Coca-Cola Zero Sugar', 'The Coca-Cola Company'],
+    ['D/LADY STRAW 200ML', undefined, 'Dutch Lady', 'FrieslandCampina'],
+    ['KNR CBS PR120G', undefined, 'Knorr', 'Unilever'],
+    // words run together or split
+    ['DUTCHLADY UHT CHOC 1L', undefined, 'Dutch Lady', 'FrieslandCampina'],
+    ['HUPSENG CREAM CRACKER', undefined, 'Hup Seng', 'Hup Seng Industries Berhad'],
+    ['KAPALAPI SPECIAL MIX', undefined, 'Kapal Api', 'Santos Jaya Abadi'],
+    ['100 PLUS 500ML', undefined, '100PLUS', 'Fraser and Neave'],
+    ['COCACOLA1.5L', undefined, 'Coca-Cola', 'The Coca-Cola Company'],
+    // Malaysia, Singapore, Indonesia
+    ['KOPIKO CAPPUCINO 10S', undefined, 'Kopiko', 'Mayora Indah'],
+    ['BEAR BRAND 140ML', undefined, 'Bear Brand', 'Nestlé'],
+    ['ALICAFE 5IN1 TONGKAT ALI', undefined, 'Alicafe', 'Power Root Berhad'],
+    ['VITAGEN LESS SUGAR 5X125ML', undefined, 'Vitagen', 'Malaysia Milk Sdn Bhd'],
+    ['SOKLIN LIQUID 800ML', undefined, 'So Klin', 'Wings Group'],
+    ['PRIMAX 95', 'PETRONAS DAGANGAN BHD', 'PETRONAS Primax', 'Petroliam Nasional Berhad'],
+    ['V-POWER 97 32.15L', 'SHELL TIMUR SDN BHD', 'Shell V-Power', 'Shell plc'],
+    ['PERTALITE', 'SPBU PERTAMINA 34.123', 'Pertalite', 'PT Pertamina (Persero)'],
+    ['MARLBORO RED 20S', undefined, 'Marlboro', 'Philip Morris International'],
+    // Germany and the EU
+    ['JACOBS KRÖNUNG 500G', undefined, 'Jacobs', "JDE Peet's"],
+    ['KRONENBOURG 1664 BLANC', undefined, 'Kronenbourg 1664', 'Carlsberg Group'],
+    ['TEMPO TASCHENTUECHER', undefined, 'Tempo', 'Essity'],
+    ['KÖLLN HAFERFLOCKEN', undefined, 'Kölln', 'Kölln'],
+    ['KOELLN HAFERFLOCKEN', undefined, 'Kölln', 'Kölln'],
+    ['FROSCH ESSIGREINIGER', undefined, 'Frosch', 'Werner & Mertz'],
+    ['KROMBACHER PILS 20X0,5', undefined, 'Krombacher', 'Krombacher Brauerei'],
+    // the UK and the US
+    ['TUNNOCKS TEACAKES 6PK', undefined, "Tunnock's", "Tunnock's"],
+    [
+      'KIRKLAND SIG PAPER TOWEL',
+      'COSTCO WHOLESALE #1234',
+      'Kirkland Signature',
+      'Costco Wholesale Corporation',
+    ],
+    ['GREAT VALUE MILK 1GAL', 'WAL-MART SUPERCENTER', 'Great Value', 'Walmart Inc.'],
+    // electronics
+    ['IPHONE 15 CASE', undefined, 'Apple', 'Apple Inc.'],
+    ['STAEDTLER LUNA COLOUR PENCIL', undefined, 'Staedtler', 'Staedtler Mars'],
+  ])('%j (at %s) is %s of %s', (line, shop, brand, owner) => {
+    const found = read(line, shop);
+    expect(found?.brand).toBe(brand);
+    expect(found?.owning_corporation).toBe(owner);
+  });
+
+  it.each([
+    // ordinary words that are also names must not match on their own
+    'PICKUP TIME: 18:12:32',
+    'TEPUNG JAGUNG CAP BINTANG 20X4',
+    'TIME FRAME, MYDIN MAY BASED ON ITS ABSOLUTE',
+    'VANILLA ESSENCE 30ML',
+    'IKEA TEAPOT 1L',
+    'APPLE FUJI 1KG',
+    'PAGO CON TARJETA',
+    'BINDING WIRE 1KG',
+    'PAYDAY SALE DISCOUNT',
+    'TETRA PAK 1L',
+    'BUKO PIE',
+    'GRANTS AND SUBSIDIES',
+    'TEACHERS DAY CARD',
+    'OISHI SUSHI SET',
+    'DELUXE SCHINKEN',
+    'JA! BANANEN',
+    'PHILIPS LED BULB 9W',
+    'PHILIPS 18W/E27/827 ESSENTIAL BULB',
+    'JACOBS CREAM CRACKERS',
+    'NASI LEMAK AYAM',
+    'TEH TARIK',
+    'ROTI CANAI',
+    'PLASTIC BAG',
+    'KARTENZAHLUNG',
+    'SUMME EUR',
+    'LEGO DUPLO ZUG',
+    'MARIGOLD GLOVES M',
+    'LOOSE BANANAS 8053',
+    'SUL LUNG TANG',
+    'LOR BBQ 1606',
+    'EMERGENCY ROOM GENERAL',
+    'Choco Melt',
+    'Chicken Cesar Salad',
+    'ITEM 5E55 3008',
+  ])('%j names no brand', (line) => {
+    expect(read(line)).toBeNull();
+  });
+});
+
+describe("a retailer's own labels", () => {
+  it('belong to the group of the shop that sells them', () => {
+    expect(read('MILSANI H-MILCH 1,5%', 'ALDI SÜD')).toEqual({
+      brand: 'Milsani',
+      owning_corporation: 'Aldi Süd',
+    });
+    expect(read('MILSANI H-MILCH 1,5%', 'Aldi Nord')).toEqual({
+      brand: 'Milsani',
+      owning_corporation: 'Aldi Nord',
+    });
+    expect(read('MILBONA JOGHURT', 'LIDL DIENSTLEISTUNG')?.owning_corporation).toBe('Schwarz Gruppe');
+    expect(read('K-CLASSIC SAHNE', 'KAUFLAND')?.owning_corporation).toBe('Schwarz Gruppe');
+    expect(read('GUT&GUENSTIG BUTTER', 'EDEKA')?.owning_corporation).toBe('Edeka Zentrale');
+    expect(read('BALEA DUSCHGEL', 'dm-drogerie markt')?.owning_corporation).toBe('dm-drogerie markt');
+    expect(read('ISANA SHAMPOO', 'ROSSMANN')?.owning_corporation).toBe('Dirk Rossmann GmbH');
+    expect(read('TOPVALU BESTPRICE RICE 5KG', 'AEON BIG (M) SDN BHD')?.owning_corporation).toBe(
+      'AEON Co., Ltd.',
+    );
+    expect(read('TESCO FINEST SOURDOUGH', 'TESCO STORES LTD')?.owning_corporation).toBe('Tesco PLC');
+  });
+
+  it('count only at that retailer when the name is a common word', () => {
+    expect(read('JA! BANANEN', 'REWE Markt GmbH')).toEqual({
+      brand: 'ja!',
+      owning_corporation: 'REWE Group',
+    });
+    expect(read('JA! BANANEN', 'EDEKA')).toBeNull();
+    expect(read('DELUXE SCHINKEN', 'Lidl')?.brand).toBe('Deluxe');
+    expect(read('DELUXE SCHINKEN', 'Kaufland')).toBeNull();
+  });
+
+  it("are unsure on another chain's receipt", () => {
+    expect(read('MILBONA JOGHURT', 'TESCO STORES LTD')).toEqual({
+      brand: 'Milbona',
+      owning_corporation: 'Schwarz Gruppe',
+      unsure: true,
+    });
+  });
+});
+
+describe('how sure a reading is', () => {
+  it('is sure of a name read as written', () => {
+    expect(read('NESCAFE CLASSIC')?.unsure).toBeUndefined();
+    expect(read('LKK SOS TIRAM')?.unsure).toBeUndefined();
+  });
+
+  it('is unsure when OCR confusions had to be forgiven or words had run together', () => {
+    expect(read('NESCAF3 CLASSIC')).toEqual({ brand: 'Nescafé', owning_corporation: 'Nestlé', unsure: true });
+    expect(read('C0LGATE 175G')?.unsure).toBe(true);
+    expect(read('MRMUSCLEINTANKTBC')?.unsure).toBe(true);
+  });
+});
+
+describe('the owners of the shops', () => {
+  it.each([
+    ['ALDI SÜD', 'Aldi Süd'],
+    ['LIDL DIENSTLEISTUNG GMBH', 'Schwarz Gruppe'],
+    ['KAUFLAND', 'Schwarz Gruppe'],
+    ['PENNY MARKT GMBH', 'REWE Group'],
+    ['NETTO MARKEN-DISCOUNT', 'Edeka Zentrale'],
+    ['MARKTKAUF', 'Edeka Zentrale'],
+    ['DM DROGERIE MARKT', 'dm-drogerie markt'],
+    ['MUELLER DROGERIE', 'Müller Handels GmbH & Co. KG'],
+    ['MEDIA MARKT', 'Ceconomy'],
+    ['SATURN ELECTRO-HANDELSGESELLSCHAFT', 'Ceconomy'],
+    ['HORNBACH BAUMARKT AG', 'Hornbach Holding'],
+    ['ARAL TANKSTELLE', 'BP p.l.c.'],
+    ['99 SPEED MART S/B', '99 Speed Mart Retail Holdings'],
+    ['PETRONAS DAGANGAN BHD', 'Petroliam Nasional Berhad'],
+    ['INDOMARET', 'Salim Group'],
+    ['ALFAMART', 'PT Sumber Alfaria Trijaya Tbk'],
+    ['NTUC FAIRPRICE CO-OPERATIVE', 'NTUC Enterprise'],
+    ['POPULAR BOOK CO. (M) SDN BHD', 'Popular Holdings'],
+    ['MCDONALDS', "McDonald's Corporation"],
+    ['IKEA', 'Ingka Group'],
+  ])('%j is owned by %s', (merchant, owner) => {
+    expect(enricher.corporationForMerchant(merchant)).toBe(owner);
+  });
+
+  it('knows no owner for a shop that is not a chain', () => {
+    expect(enricher.corporationForMerchant('KEDAI RUNCIT AH SENG')).toBeNull();
+    expect(enricher.corporationForMerchant('SYARIKAT PERNIAGAAN GIN KEE')).toBeNull();
+  });
+});

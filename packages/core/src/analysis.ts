@@ -1,4 +1,4 @@
-import type { ContradictedField, ReviewReason } from './review';
+import type { ContradictedField, ReviewReason } from './review-reasons';
 
 /**
  * What an Analyzer returns for one receipt image: one receipt, one merchant, items and taxes with the

@@ -11,7 +11,9 @@ import {
 } from '@receipts/core';
 import { mapAnalyzeExpense } from '@receipts/analyzer-textract';
 import { normaliseChain, normaliseDate, normaliseText, normaliseTotal } from './normalise';
-import { readLabels, scoreLabelledItems, type LabelScore } from './labels';
+import { readLabels, scoreLabelledItems, type EvalItem, type LabelScore } from './labels';
+
+export type { EvalItem } from './labels';
 
 /** The fields the SROIE ground truth gives for each receipt. */
 export const EVAL_FIELDS = ['company', 'date', 'address', 'total'] as const;
@@ -46,14 +48,6 @@ export interface EvalOptions {
   today?: string;
   /** Called after each receipt, e.g. to print progress. */
   onReceipt?: (result: ReceiptEvaluation, index: number, count: number) => void;
-}
-
-/** An item as the CORD ground truth writes it; null where the receipt does not print it. */
-export interface EvalItem {
-  description: string;
-  quantity: number | null;
-  unitPrice: number | null;
-  amount: number | null;
 }
 
 /** How the items of one receipt were read. */

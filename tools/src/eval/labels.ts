@@ -1,8 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ValidationError } from '@receipts/core';
-import type { EvalItem } from './evaluate';
 import { normaliseText } from './normalise';
+
+/** An item as the CORD ground truth writes it; null where the receipt does not print it. */
+export interface EvalItem {
+  description: string;
+  quantity: number | null;
+  unitPrice: number | null;
+  amount: number | null;
+}
 
 /**
  * Our own item labels (tools/eval/labels/SET/ID.json, see the README there): the items a receipt

@@ -11,8 +11,9 @@ import type { Identity } from '../ports';
 import { itemIdFor, merchantIdFor, normaliseName, parseReceiptId, receiptIdOfItem } from '../repository/keys';
 import { ReceiptRepository } from '../repository/receipt-repository';
 import type { ItemRow, MerchantRow, ReceiptRow } from '../repository/rows';
-import { assertOwnUserId, nowOf, type AppDeps } from './context';
-import { afterReceiptWrites } from './report-totals';
+import type { WrittenItems } from '../repository/report-totals';
+import { assertOwnUserId, type AppDeps } from './context';
+import { assertStorableText, commitWrite, type Applied } from './commit-write';
 import { removeMerchantIfUnused } from './process-scan';
 import { flagPossibleDuplicate, recordVisit } from './possible-duplicates';
 
@@ -78,23 +79,28 @@ async function writeReceipt(repo: ReceiptRepository, receipt: ReceiptRow, etag: 
   }
 }
 
+/** The item keys of a receipt as an edit left them: the report totals read them by key. */
+export const writtenItems = (fileName: string, items: readonly ItemRow[]): WrittenItems =>
+  new Map([[fileName, items.map((i) => i.item_id)]]);
+
 /**
- * After any edit: the report totals take the difference of the edited receipts (by file name), and
- * the report data changes version, logging those receipts and any `merchants` edited beyond them,
- * so a copy of the report is brought up to date by reading those rows again. `items`: a receipt's
- * items as the edit left them (by file name), when it knows them: the totals read them by key.
+ * One edit of one receipt through the commit step (see commit-write.ts): the receipt is loaded and
+ * checked before anything is written, and the reports take the edit whatever happens after.
  */
-export async function afterEdit(
+function editReceipt<T>(
   deps: EditDeps,
-  userId: string,
-  fileNames: string[],
-  merchants: string[] = [],
-  items?: { fileName: string; items: readonly ItemRow[] },
-): Promise<void> {
+  identity: Identity,
+  input: ReceiptEditInput,
+  apply: (repo: ReceiptRepository, receipt: ReceiptRow & { etag: string }) => Promise<Applied<T>>,
+): Promise<T> {
   const repo = new ReceiptRepository(deps.store);
-  const written = items && new Map([[items.fileName, items.items.map((i) => i.item_id)]]);
-  await afterReceiptWrites(deps, userId, fileNames, written);
-  await repo.bumpDataVersion(userId, nowOf(deps), { files: fileNames, merchants });
+  return commitWrite(deps, identity.uid, {
+    prepare: async () => {
+      const receipt = await loadReceiptForEdit(repo, identity, input);
+      return { files: [receipt.file_name], receipt };
+    },
+    apply: ({ receipt }) => apply(repo, receipt),
+  });
 }
 
 const withEdited = (receipt: ReceiptRow, fields: string[]): string[] => [
@@ -151,52 +157,55 @@ export async function updateReceipt(
   identity: Identity,
   input: ReceiptEditInput & { changes: ReceiptChanges },
 ): Promise<ReceiptEditAnswer> {
-  const repo = new ReceiptRepository(deps.store);
-  const receipt = await loadReceiptForEdit(repo, identity, input);
-  const uid = identity.uid;
-  const { merchant_name: merchantName, ...fields } = input.changes;
-  const next: ReceiptRow = { ...receipt, ...reviewed };
-  const changed: string[] = [];
-  for (const [field, value] of Object.entries(fields) as [keyof typeof fields, string | number | null][]) {
-    if (value === undefined || receipt[field] === value) continue;
-    (next as unknown as Record<string, unknown>)[field] = value;
-    changed.push(field);
-  }
-  const oldMerchantId = receipt.merchant_id;
-  if (merchantName !== undefined && normaliseName(merchantName) !== normaliseName(receipt.merchant_name)) {
-    // The only receipt of a misread merchant: the new one takes over its address.
-    const alone = !(await repo.merchantHasReceipts(uid, oldMerchantId, receipt.receipt_id));
-    const template = alone ? await repo.getMerchant(uid, oldMerchantId) : null;
-    const merchant = await merchantForName(repo, uid, merchantName, template);
-    next.merchant_id = merchant.merchant_id;
-    next.merchant_name = merchant.name;
-    changed.push('merchant_name');
-  }
-  const items = await repo.listItemsOfReceipt(receipt.receipt_id);
-  next.total_checks_out = totalChecksOut(next.total_amount, items, next.total_tax);
-  next.edited = withEdited(receipt, changed);
-  await flagPossibleDuplicate(repo, next, { review: false });
-  const etag = await writeReceipt(repo, next, receipt.etag);
-  await recordVisit(repo, uid, next, receipt);
+  assertStorableText({ ...input.changes });
+  return editReceipt(deps, identity, input, async (repo, receipt) => {
+    const uid = identity.uid;
+    const { merchant_name: merchantName, ...fields } = input.changes;
+    const next: ReceiptRow = { ...receipt, ...reviewed };
+    const changed: string[] = [];
+    for (const [field, value] of Object.entries(fields) as [keyof typeof fields, string | number | null][]) {
+      if (value === undefined || receipt[field] === value) continue;
+      (next as unknown as Record<string, unknown>)[field] = value;
+      changed.push(field);
+    }
+    const oldMerchantId = receipt.merchant_id;
+    if (merchantName !== undefined && normaliseName(merchantName) !== normaliseName(receipt.merchant_name)) {
+      // The only receipt of a misread merchant: the new one takes over its address.
+      const alone = !(await repo.merchantHasReceipts(uid, oldMerchantId, receipt.receipt_id));
+      const template = alone ? await repo.getMerchant(uid, oldMerchantId) : null;
+      const merchant = await merchantForName(repo, uid, merchantName, template);
+      next.merchant_id = merchant.merchant_id;
+      next.merchant_name = merchant.name;
+      changed.push('merchant_name');
+    }
+    const items = await repo.listItemsOfReceipt(receipt.receipt_id);
+    next.total_checks_out = totalChecksOut(next.total_amount, items, next.total_tax);
+    next.edited = withEdited(receipt, changed);
+    await flagPossibleDuplicate(repo, next, { review: false });
+    const etag = await writeReceipt(repo, next, receipt.etag);
+    await recordVisit(repo, uid, next, receipt);
 
-  if (changed.includes('currency_code')) {
-    const currency = next.currency_code;
-    const taxes = await repo.listTaxesOfReceipt(receipt.receipt_id);
-    await Promise.all([
-      repo.replaceItems(
-        receipt.receipt_id,
-        items.map((i) => ({ ...i, currency_code: currency })),
-      ),
-      repo.replaceTaxes(
-        receipt.receipt_id,
-        taxes.map((t) => ({ ...t, currency_code: currency })),
-      ),
-    ]);
-  }
-  if (next.merchant_id !== oldMerchantId) await removeMerchantIfUnused(repo, uid, oldMerchantId);
-  await afterEdit(deps, uid, [receipt.file_name], [], { fileName: receipt.file_name, items });
-  deps.logger.info('receipt edited', { userId: uid, receiptId: receipt.receipt_id, fields: changed });
-  return { receiptId: receipt.receipt_id, etag };
+    if (changed.includes('currency_code')) {
+      const currency = next.currency_code;
+      const taxes = await repo.listTaxesOfReceipt(receipt.receipt_id);
+      await Promise.all([
+        repo.replaceItems(
+          receipt.receipt_id,
+          items.map((i) => ({ ...i, currency_code: currency })),
+        ),
+        repo.replaceTaxes(
+          receipt.receipt_id,
+          taxes.map((t) => ({ ...t, currency_code: currency })),
+        ),
+      ]);
+    }
+    if (next.merchant_id !== oldMerchantId) await removeMerchantIfUnused(repo, uid, oldMerchantId);
+    deps.logger.info('receipt edited', { userId: uid, receiptId: receipt.receipt_id, fields: changed });
+    return {
+      answer: { receiptId: receipt.receipt_id, etag },
+      written: writtenItems(receipt.file_name, items),
+    };
+  });
 }
 
 /** The owner of a brand of the dataset (compared as normalised names), or null for a new name. */
@@ -229,53 +238,56 @@ export async function saveItem(
   identity: Identity,
   input: ReceiptEditInput & { itemId?: string | undefined; item: ItemFields },
 ): Promise<ReceiptEditAnswer & { itemId: string }> {
-  const repo = new ReceiptRepository(deps.store);
   if (input.itemId !== undefined && receiptIdOfItem(input.itemId) !== input.receiptId) {
     throw new ValidationError('itemId is not an item of this receipt.', { code: 'ItemNotOfReceipt' });
   }
-  const receipt = await loadReceiptForEdit(repo, identity, input);
-  const items = await repo.listItemsOfReceipt(receipt.receipt_id);
-  const existing = input.itemId ? items.find((i) => i.item_id === input.itemId) : undefined;
-  if (input.itemId && !existing) {
-    throw new NotFoundError('This item does not exist any more; reload to see the receipt.', {
-      code: 'ItemNotFound',
-    });
-  }
+  assertStorableText({ ...input.item });
   const brand = brandOwner(deps.brandCatalog, input.item.brand);
-  const item: ItemRow = {
-    item_id: existing?.item_id ?? itemIdFor(receipt.receipt_id, nextItemIndex(items)),
-    receipt_id: receipt.receipt_id,
-    description: input.item.description,
-    quantity: input.item.quantity,
-    unit_price: input.item.unit_price,
-    total_price: input.item.total_price,
-    currency_code: receipt.currency_code,
-    user_id: identity.uid,
-    brand: brand.name,
-    owning_corporation: brand.owner,
-    product_type: existing?.product_type ?? null,
-    product_identifier: existing?.product_identifier ?? null,
-    vectors: existing?.vectors ?? null,
-  };
-  const after = existing ? items.map((i) => (i.item_id === item.item_id ? item : i)) : [...items, item];
-  const next: ReceiptRow = {
-    ...receipt,
-    ...reviewed,
-    item_count: after.length,
-    total_checks_out: totalChecksOut(receipt.total_amount, after, receipt.total_tax),
-    edited: withEdited(receipt, ['items']),
-  };
-  // The receipt row first, by its etag: a stale edit changes nothing. A reader between the two
-  // writes finds the item count ahead of the listing and reads the partition itself.
-  const etag = await writeReceipt(repo, next, receipt.etag);
-  await repo.saveItem(item);
-  if (brand.name) {
-    await repo.saveBrand(brand.name, brand.owner);
-    if (brand.owner) await repo.saveCorporation(brand.owner);
-  }
-  await afterEdit(deps, identity.uid, [receipt.file_name], [], { fileName: receipt.file_name, items: after });
-  deps.logger.info(existing ? 'item edited' : 'item added', { userId: identity.uid, itemId: item.item_id });
-  return { receiptId: receipt.receipt_id, etag, itemId: item.item_id };
+  return editReceipt(deps, identity, input, async (repo, receipt) => {
+    const items = await repo.listItemsOfReceipt(receipt.receipt_id);
+    const existing = input.itemId ? items.find((i) => i.item_id === input.itemId) : undefined;
+    if (input.itemId && !existing) {
+      throw new NotFoundError('This item does not exist any more; reload to see the receipt.', {
+        code: 'ItemNotFound',
+      });
+    }
+    const item: ItemRow = {
+      item_id: existing?.item_id ?? itemIdFor(receipt.receipt_id, nextItemIndex(items)),
+      receipt_id: receipt.receipt_id,
+      description: input.item.description,
+      quantity: input.item.quantity,
+      unit_price: input.item.unit_price,
+      total_price: input.item.total_price,
+      currency_code: receipt.currency_code,
+      user_id: identity.uid,
+      brand: brand.name,
+      owning_corporation: brand.owner,
+      product_type: existing?.product_type ?? null,
+      product_identifier: existing?.product_identifier ?? null,
+      vectors: existing?.vectors ?? null,
+    };
+    const after = existing ? items.map((i) => (i.item_id === item.item_id ? item : i)) : [...items, item];
+    const next: ReceiptRow = {
+      ...receipt,
+      ...reviewed,
+      item_count: after.length,
+      total_checks_out: totalChecksOut(receipt.total_amount, after, receipt.total_tax),
+      edited: withEdited(receipt, ['items']),
+    };
+    // The receipt row first, by its etag: a stale edit changes nothing. A reader between the two
+    // writes finds the item count ahead of the listing and reads the partition itself.
+    const etag = await writeReceipt(repo, next, receipt.etag);
+    await repo.saveItem(item);
+    if (brand.name) {
+      await repo.saveBrand(brand.name, brand.owner);
+      if (brand.owner) await repo.saveCorporation(brand.owner);
+    }
+    deps.logger.info(existing ? 'item edited' : 'item added', { userId: identity.uid, itemId: item.item_id });
+    return {
+      answer: { receiptId: receipt.receipt_id, etag, itemId: item.item_id },
+      written: writtenItems(receipt.file_name, after),
+    };
+  });
 }
 
 /** Deletes one item of a receipt (DELETE /api/deleteItem). */
@@ -284,30 +296,32 @@ export async function deleteItem(
   identity: Identity,
   input: ReceiptEditInput & { itemId: string },
 ): Promise<ReceiptEditAnswer> {
-  const repo = new ReceiptRepository(deps.store);
   if (receiptIdOfItem(input.itemId) !== input.receiptId) {
     throw new ValidationError('itemId is not an item of this receipt.', { code: 'ItemNotOfReceipt' });
   }
-  const receipt = await loadReceiptForEdit(repo, identity, input);
-  const items = await repo.listItemsOfReceipt(receipt.receipt_id);
-  if (!items.some((i) => i.item_id === input.itemId)) {
-    throw new NotFoundError('This item does not exist any more; reload to see the receipt.', {
-      code: 'ItemNotFound',
-    });
-  }
-  const after = items.filter((i) => i.item_id !== input.itemId);
-  const next: ReceiptRow = {
-    ...receipt,
-    ...reviewed,
-    item_count: after.length,
-    total_checks_out: totalChecksOut(receipt.total_amount, after, receipt.total_tax),
-    edited: withEdited(receipt, ['items']),
-  };
-  const etag = await writeReceipt(repo, next, receipt.etag);
-  await repo.deleteItem(receipt.receipt_id, input.itemId);
-  await afterEdit(deps, identity.uid, [receipt.file_name], [], { fileName: receipt.file_name, items: after });
-  deps.logger.info('item deleted', { userId: identity.uid, itemId: input.itemId });
-  return { receiptId: receipt.receipt_id, etag };
+  return editReceipt(deps, identity, input, async (repo, receipt) => {
+    const items = await repo.listItemsOfReceipt(receipt.receipt_id);
+    if (!items.some((i) => i.item_id === input.itemId)) {
+      throw new NotFoundError('This item does not exist any more; reload to see the receipt.', {
+        code: 'ItemNotFound',
+      });
+    }
+    const after = items.filter((i) => i.item_id !== input.itemId);
+    const next: ReceiptRow = {
+      ...receipt,
+      ...reviewed,
+      item_count: after.length,
+      total_checks_out: totalChecksOut(receipt.total_amount, after, receipt.total_tax),
+      edited: withEdited(receipt, ['items']),
+    };
+    const etag = await writeReceipt(repo, next, receipt.etag);
+    await repo.deleteItem(receipt.receipt_id, input.itemId);
+    deps.logger.info('item deleted', { userId: identity.uid, itemId: input.itemId });
+    return {
+      answer: { receiptId: receipt.receipt_id, etag },
+      written: writtenItems(receipt.file_name, after),
+    };
+  });
 }
 
 /** The person checked the receipt: it leaves the review queue (POST /api/markReviewed). */
@@ -316,11 +330,10 @@ export async function markReviewed(
   identity: Identity,
   input: ReceiptEditInput,
 ): Promise<ReceiptEditAnswer> {
-  const repo = new ReceiptRepository(deps.store);
-  const receipt = await loadReceiptForEdit(repo, identity, input);
-  const etag = await writeReceipt(repo, { ...receipt, ...reviewed }, receipt.etag);
-  await afterEdit(deps, identity.uid, [receipt.file_name]);
-  return { receiptId: receipt.receipt_id, etag };
+  return editReceipt(deps, identity, input, async (repo, receipt) => {
+    const etag = await writeReceipt(repo, { ...receipt, ...reviewed }, receipt.etag);
+    return { answer: { receiptId: receipt.receipt_id, etag } };
+  });
 }
 
 /**
@@ -332,25 +345,24 @@ export async function keepBothReceipts(
   identity: Identity,
   input: ReceiptEditInput,
 ): Promise<ReceiptEditAnswer> {
-  const repo = new ReceiptRepository(deps.store);
-  const receipt = await loadReceiptForEdit(repo, identity, input);
-  const other = receipt.possible_duplicate_of;
-  if (!other) return { receiptId: receipt.receipt_id, etag: receipt.etag };
-  const reasons = (receipt.review_reasons ?? []).filter((r) => r !== 'possible_duplicate');
-  const etag = await writeReceipt(
-    repo,
-    {
-      ...receipt,
-      possible_duplicate_of: null,
-      not_duplicate_of: [...new Set([...(receipt.not_duplicate_of ?? []), other])],
-      review_reasons: reasons,
-      needs_review: reasons.length > 0,
-    },
-    receipt.etag,
-  );
-  await afterEdit(deps, identity.uid, [receipt.file_name]);
-  deps.logger.info('possible duplicate kept', { userId: identity.uid, receiptId: receipt.receipt_id });
-  return { receiptId: receipt.receipt_id, etag };
+  return editReceipt(deps, identity, input, async (repo, receipt) => {
+    const other = receipt.possible_duplicate_of;
+    if (!other) return { answer: { receiptId: receipt.receipt_id, etag: receipt.etag } };
+    const reasons = (receipt.review_reasons ?? []).filter((r) => r !== 'possible_duplicate');
+    const etag = await writeReceipt(
+      repo,
+      {
+        ...receipt,
+        possible_duplicate_of: null,
+        not_duplicate_of: [...new Set([...(receipt.not_duplicate_of ?? []), other])],
+        review_reasons: reasons,
+        needs_review: reasons.length > 0,
+      },
+      receipt.etag,
+    );
+    deps.logger.info('possible duplicate kept', { userId: identity.uid, receiptId: receipt.receipt_id });
+    return { answer: { receiptId: receipt.receipt_id, etag } };
+  });
 }
 
 /** The receipt is from another of the user's merchants (POST /api/moveReceipt). */
@@ -360,28 +372,34 @@ export async function moveReceipt(
   input: ReceiptEditInput & { merchantId: string },
 ): Promise<ReceiptEditAnswer> {
   const repo = new ReceiptRepository(deps.store);
-  const receipt = await loadReceiptForEdit(repo, identity, input);
-  const merchant = await repo.getMerchant(identity.uid, input.merchantId);
-  if (!merchant) {
-    throw new NotFoundError('There is no such merchant among yours; reload to see your merchants.', {
-      code: 'MerchantNotFound',
-    });
-  }
-  if (merchant.merchant_id === receipt.merchant_id) {
-    return { receiptId: receipt.receipt_id, etag: receipt.etag };
-  }
-  const moved: ReceiptRow = {
-    ...receipt,
-    ...reviewed,
-    merchant_id: merchant.merchant_id,
-    merchant_name: merchant.name,
-    edited: withEdited(receipt, ['merchant']),
-  };
-  await flagPossibleDuplicate(repo, moved, { review: false });
-  const etag = await writeReceipt(repo, moved, receipt.etag);
-  await recordVisit(repo, identity.uid, moved, receipt);
-  await removeMerchantIfUnused(repo, identity.uid, receipt.merchant_id);
-  await afterEdit(deps, identity.uid, [receipt.file_name]);
-  deps.logger.info('receipt moved', { userId: identity.uid, receiptId: receipt.receipt_id });
-  return { receiptId: receipt.receipt_id, etag };
+  return commitWrite(deps, identity.uid, {
+    prepare: async () => {
+      const receipt = await loadReceiptForEdit(repo, identity, input);
+      const merchant = await repo.getMerchant(identity.uid, input.merchantId);
+      if (!merchant) {
+        throw new NotFoundError('There is no such merchant among yours; reload to see your merchants.', {
+          code: 'MerchantNotFound',
+        });
+      }
+      return { files: [receipt.file_name], receipt, merchant };
+    },
+    apply: async ({ receipt, merchant }) => {
+      if (merchant.merchant_id === receipt.merchant_id) {
+        return { answer: { receiptId: receipt.receipt_id, etag: receipt.etag } };
+      }
+      const moved: ReceiptRow = {
+        ...receipt,
+        ...reviewed,
+        merchant_id: merchant.merchant_id,
+        merchant_name: merchant.name,
+        edited: withEdited(receipt, ['merchant']),
+      };
+      await flagPossibleDuplicate(repo, moved, { review: false });
+      const etag = await writeReceipt(repo, moved, receipt.etag);
+      await recordVisit(repo, identity.uid, moved, receipt);
+      await removeMerchantIfUnused(repo, identity.uid, receipt.merchant_id);
+      deps.logger.info('receipt moved', { userId: identity.uid, receiptId: receipt.receipt_id });
+      return { answer: { receiptId: receipt.receipt_id, etag } };
+    },
+  });
 }

@@ -6,6 +6,7 @@ import { ALL_FILES, type WriteIntent } from '../repository/write-intents';
 import type { TableStore } from '../table-store';
 import { isWellFormedText, MALFORMED_TEXT_MESSAGE } from '../well-formed-text';
 import { nowOf } from './context';
+import { removeMerchantIfUnused } from './process-scan';
 import { afterReceiptWrites } from './report-totals';
 
 /**
@@ -150,6 +151,10 @@ async function finishIntents(
     await repo.removeWriteIntents(userId, ids);
     return;
   }
+  // A merchant a finished write named and left without receipts (created, or emptied by a move or
+  // a merge, before the write stopped) goes, as a merchant goes with its last receipt.
+  const tidied = [...new Set(remove.flatMap((i) => i.merchants))];
+  for (const merchantId of tidied) await removeMerchantIfUnused(repo, userId, merchantId);
   await afterReceiptWrites(deps, userId, files, written);
   await repo.bumpDataVersion(userId, nowOf(deps), { files, merchants }, ids);
 }

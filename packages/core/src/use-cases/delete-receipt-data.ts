@@ -66,7 +66,9 @@ export async function deleteReceiptData(
       if (queued?.entry.status === 'Analyzing' && !isStale(queued.entry.updated_at, nowOf(deps))) {
         throw beingAnalysed();
       }
-      return { files: [fileName], receipt, queued, items, storedBlobs };
+      // Its merchant goes with its last receipt, also when the delete stops half-way.
+      const merchants = receipt ? [receipt.merchant_id] : [];
+      return { files: [fileName], merchants, receipt, queued, items, storedBlobs };
     },
     apply: async ({ receipt, queued, items, storedBlobs }) => {
       if (queued) {

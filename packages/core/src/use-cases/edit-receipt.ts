@@ -114,20 +114,20 @@ const reviewed: Pick<ReceiptRow, 'needs_review' | 'review_reasons'> = {
 };
 
 /**
- * The user's merchant called `name` (compared as normalised names), or a new one. A new merchant
- * is written at once (with the address of `template`, when given: the misread merchant it
- * replaces); it is removed again with its last receipt like any other.
+ * The user's merchant called `name` (compared as normalised names), or a new one to write (with the
+ * address of `template`, when given: the misread merchant it replaces); it is removed again with its
+ * last receipt like any other.
  */
 export async function merchantForName(
   repo: ReceiptRepository,
   userId: string,
   name: string,
   template?: MerchantRow | null,
-): Promise<MerchantRow> {
+): Promise<{ merchant: MerchantRow; isNew: boolean }> {
   const nameKey = normaliseName(name);
   const merchants = await repo.listMerchants(userId);
   const known = merchants.find((m) => m.name_key === nameKey);
-  if (known) return known;
+  if (known) return { merchant: known, isNew: false };
   const merchant: MerchantRow = {
     merchant_id: merchantIdFor(name, template?.postal_code ?? null),
     name,
@@ -141,8 +141,7 @@ export async function merchantForName(
     name_key: nameKey,
     edited: true,
   };
-  await repo.saveMerchant(merchant);
-  return merchant;
+  return { merchant, isNew: true };
 }
 
 /**
@@ -158,53 +157,72 @@ export async function updateReceipt(
   input: ReceiptEditInput & { changes: ReceiptChanges },
 ): Promise<ReceiptEditAnswer> {
   assertStorableText({ ...input.changes });
-  return editReceipt(deps, identity, input, async (repo, receipt) => {
-    const uid = identity.uid;
-    const { merchant_name: merchantName, ...fields } = input.changes;
-    const next: ReceiptRow = { ...receipt, ...reviewed };
-    const changed: string[] = [];
-    for (const [field, value] of Object.entries(fields) as [keyof typeof fields, string | number | null][]) {
-      if (value === undefined || receipt[field] === value) continue;
-      (next as unknown as Record<string, unknown>)[field] = value;
-      changed.push(field);
-    }
-    const oldMerchantId = receipt.merchant_id;
-    if (merchantName !== undefined && normaliseName(merchantName) !== normaliseName(receipt.merchant_name)) {
-      // The only receipt of a misread merchant: the new one takes over its address.
-      const alone = !(await repo.merchantHasReceipts(uid, oldMerchantId, receipt.receipt_id));
-      const template = alone ? await repo.getMerchant(uid, oldMerchantId) : null;
-      const merchant = await merchantForName(repo, uid, merchantName, template);
-      next.merchant_id = merchant.merchant_id;
-      next.merchant_name = merchant.name;
-      changed.push('merchant_name');
-    }
-    const items = await repo.listItemsOfReceipt(receipt.receipt_id);
-    next.total_checks_out = totalChecksOut(next.total_amount, items, next.total_tax);
-    next.edited = withEdited(receipt, changed);
-    await flagPossibleDuplicate(repo, next, { review: false });
-    const etag = await writeReceipt(repo, next, receipt.etag);
-    await recordVisit(repo, uid, next, receipt);
+  const repo = new ReceiptRepository(deps.store);
+  const uid = identity.uid;
+  const { merchant_name: merchantName, ...fields } = input.changes;
+  return commitWrite(deps, uid, {
+    prepare: async () => {
+      const receipt = await loadReceiptForEdit(repo, identity, input);
+      let target: { merchant: MerchantRow; isNew: boolean } | null = null;
+      if (
+        merchantName !== undefined &&
+        normaliseName(merchantName) !== normaliseName(receipt.merchant_name)
+      ) {
+        // The only receipt of a misread merchant: the new one takes over its address.
+        const alone = !(await repo.merchantHasReceipts(uid, receipt.merchant_id, receipt.receipt_id));
+        const template = alone ? await repo.getMerchant(uid, receipt.merchant_id) : null;
+        target = await merchantForName(repo, uid, merchantName, template);
+      }
+      // Both merchants are named: should the edit stop half-way, the one left without receipts goes.
+      const merchants = target ? [receipt.merchant_id, target.merchant.merchant_id] : [];
+      return { files: [receipt.file_name], merchants, receipt, target };
+    },
+    apply: async ({ receipt, target }) => {
+      const next: ReceiptRow = { ...receipt, ...reviewed };
+      const changed: string[] = [];
+      for (const [field, value] of Object.entries(fields) as [
+        keyof typeof fields,
+        string | number | null,
+      ][]) {
+        if (value === undefined || receipt[field] === value) continue;
+        (next as unknown as Record<string, unknown>)[field] = value;
+        changed.push(field);
+      }
+      const oldMerchantId = receipt.merchant_id;
+      if (target) {
+        if (target.isNew) await repo.saveMerchant(target.merchant);
+        next.merchant_id = target.merchant.merchant_id;
+        next.merchant_name = target.merchant.name;
+        changed.push('merchant_name');
+      }
+      const items = await repo.listItemsOfReceipt(receipt.receipt_id);
+      next.total_checks_out = totalChecksOut(next.total_amount, items, next.total_tax);
+      next.edited = withEdited(receipt, changed);
+      await flagPossibleDuplicate(repo, next, { review: false });
+      const etag = await writeReceipt(repo, next, receipt.etag);
+      await recordVisit(repo, uid, next, receipt);
 
-    if (changed.includes('currency_code')) {
-      const currency = next.currency_code;
-      const taxes = await repo.listTaxesOfReceipt(receipt.receipt_id);
-      await Promise.all([
-        repo.replaceItems(
-          receipt.receipt_id,
-          items.map((i) => ({ ...i, currency_code: currency })),
-        ),
-        repo.replaceTaxes(
-          receipt.receipt_id,
-          taxes.map((t) => ({ ...t, currency_code: currency })),
-        ),
-      ]);
-    }
-    if (next.merchant_id !== oldMerchantId) await removeMerchantIfUnused(repo, uid, oldMerchantId);
-    deps.logger.info('receipt edited', { userId: uid, receiptId: receipt.receipt_id, fields: changed });
-    return {
-      answer: { receiptId: receipt.receipt_id, etag },
-      written: writtenItems(receipt.file_name, items),
-    };
+      if (changed.includes('currency_code')) {
+        const currency = next.currency_code;
+        const taxes = await repo.listTaxesOfReceipt(receipt.receipt_id);
+        await Promise.all([
+          repo.replaceItems(
+            receipt.receipt_id,
+            items.map((i) => ({ ...i, currency_code: currency })),
+          ),
+          repo.replaceTaxes(
+            receipt.receipt_id,
+            taxes.map((t) => ({ ...t, currency_code: currency })),
+          ),
+        ]);
+      }
+      if (next.merchant_id !== oldMerchantId) await removeMerchantIfUnused(repo, uid, oldMerchantId);
+      deps.logger.info('receipt edited', { userId: uid, receiptId: receipt.receipt_id, fields: changed });
+      return {
+        answer: { receiptId: receipt.receipt_id, etag },
+        written: writtenItems(receipt.file_name, items),
+      };
+    },
   });
 }
 
@@ -381,7 +399,8 @@ export async function moveReceipt(
           code: 'MerchantNotFound',
         });
       }
-      return { files: [receipt.file_name], receipt, merchant };
+      // The merchant it leaves goes with its last receipt, also when the move stops half-way.
+      return { files: [receipt.file_name], merchants: [receipt.merchant_id], receipt, merchant };
     },
     apply: async ({ receipt, merchant }) => {
       if (merchant.merchant_id === receipt.merchant_id) {

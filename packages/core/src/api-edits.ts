@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { idSchema, receiptIdSchema } from './api-ids';
 import { isCurrencyCode } from './parsing/currency';
 import { isoDate } from './parsing/parse-date';
+import { isWellFormedText, MALFORMED_TEXT_MESSAGE } from './well-formed-text';
 
 /** What a person is told when their edit was made on values someone else has changed since. */
 export const STALE_EDIT_MESSAGE = 'This receipt was changed elsewhere; reload to see the new values';
@@ -62,6 +63,7 @@ const text = (label: string, max: number) =>
   z
     .string({ error: `${label} must be text.` })
     .max(max, `${label} may be at most ${max} characters.`)
+    .refine(isWellFormedText, MALFORMED_TEXT_MESSAGE(label))
     .transform((value) => value.replace(/\s+/g, ' ').trim());
 
 /** Blank text becomes null (a field the person emptied). */

@@ -1,4 +1,5 @@
 import { ValidationError } from './errors';
+import { isWellFormedText } from './well-formed-text';
 import type { Filter } from './table-filter';
 import {
   MAX_PAGE_SIZE,
@@ -32,6 +33,11 @@ export function assertValidKey(name: 'partitionKey' | 'rowKey', value: unknown):
   }
   if (typeof value !== 'string') {
     throw new ValidationError(`${name} must be a string.`, { code: 'InvalidKey' });
+  }
+  if (!isWellFormedText(value)) {
+    throw new ValidationError(`${name} is not well-formed text (it holds half of a character pair).`, {
+      code: 'InvalidKey',
+    });
   }
   if (FORBIDDEN_KEY_CHARS.test(value)) {
     throw new ValidationError(

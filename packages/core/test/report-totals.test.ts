@@ -38,7 +38,7 @@ const alice = identity('alice');
 
 describe('incremental report totals against a full recomputation', () => {
   for (const seed of [11, 2024, 77]) {
-    it(`agree after every write of a random sequence (seed ${seed})`, async () => {
+    it(`agree after every write of a random sequence (seed ${seed})`, { timeout: 30_000 }, async () => {
       const world = await createWorld();
       const counts = await runRandomWrites(world, 'alice', seed, 70, async (step, op) => {
         const expected = await recomputedTotals(world.store, 'alice');

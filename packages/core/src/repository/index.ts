@@ -6,3 +6,4 @@ export * from './report-index';
 export * from './dashboard';
 export * from './report-totals';
 export * from './data-changes';
+export * from './write-intents';

@@ -1,5 +1,6 @@
 import { ConflictError, NotFoundError } from '../errors';
 import { inBatches } from '../in-batches';
+import { retryOnConflict } from '../retry';
 import { TABLES } from '../entities';
 import type { User } from '../entities';
 import type { ScanJob } from '../ports';
@@ -15,6 +16,7 @@ import {
   type TransactionAction,
 } from '../table-store';
 import { appendDataChange, parseDataChanges, type ChangedSince, type DataChange } from './data-changes';
+import { parseWriteIntents, writeIntentsText, type WriteIntent } from './write-intents';
 import { BRAND_PARTITION, CORPORATION_PARTITION, dictionaryKey, taxRowKey, userKeyPrefix } from './keys';
 import {
   itemToRow,
@@ -91,13 +93,12 @@ export interface ImageHashRow {
  */
 export const VISIT_PREFIX = '~visit~';
 
-/** Tries to log a write before giving up the log (see bumpDataVersion). */
-const DATA_VERSION_TRIES = 6;
-
 /** The version of a user's report data, and the writes that led to it (see data-changes.ts). */
 export interface DataState {
   readonly version: string;
   readonly changes: DataChange[];
+  /** Writes that started and have not been taken by the read models yet (see addWriteIntent). */
+  readonly intents: WriteIntent[];
 }
 
 /** A user's row: the profile, the push tokens and the version of the user's report data. */
@@ -139,20 +140,14 @@ export class ReceiptRepository {
   async registerFcmToken(userId: string, token: string): Promise<void> {
     const key = await pushTokenKey(token);
     let previous: string | null = null;
-    for (let attempt = 0; ; attempt++) {
+    await retryOnConflict(async () => {
       const owner = await this.store.getEntity(TABLES.users, PUSH_TOKEN_OWNERS_PARTITION, key);
       previous = owner ? str(owner, 'user_id') : null;
       const entity: TableEntity = { partitionKey: PUSH_TOKEN_OWNERS_PARTITION, rowKey: key, user_id: userId };
-      try {
-        if (!owner) await this.store.createEntity(TABLES.users, entity);
-        else if (previous !== userId)
-          await this.store.updateEntity(TABLES.users, entity, 'Replace', { etag: owner.etag });
-        break;
-      } catch (error) {
-        const raced = error instanceof ConflictError || error instanceof NotFoundError;
-        if (!raced || attempt >= 4) throw error;
-      }
-    }
+      if (!owner) await this.store.createEntity(TABLES.users, entity);
+      else if (previous !== userId)
+        await this.store.updateEntity(TABLES.users, entity, 'Replace', { etag: owner.etag });
+    });
     if (previous && previous !== userId) await this.removeFcmTokens(previous, [token]);
     await this.addFcmToken(userId, token);
   }
@@ -214,20 +209,14 @@ export class ReceiptRepository {
 
   private async editTokens(userId: string, edit: (tokens: string[]) => string[]): Promise<void> {
     // Optimistic concurrency: two devices registering at once must both end up in the list.
-    for (let attempt = 0; ; attempt++) {
+    await retryOnConflict(async () => {
       const row = await this.store.getEntity(TABLES.users, userId, userId);
       const before = row ? toUserRow(row).fcm_tokens : [];
       const after = edit(before);
       const entity: TableEntity = { partitionKey: userId, rowKey: userId, fcm_tokens: JSON.stringify(after) };
-      try {
-        if (row) await this.store.updateEntity(TABLES.users, entity, 'Merge', { etag: row.etag });
-        else await this.store.createEntity(TABLES.users, { ...entity, user_id: userId });
-        return;
-      } catch (error) {
-        const raced = error instanceof ConflictError || error instanceof NotFoundError;
-        if (!raced || attempt >= 4) throw error;
-      }
-    }
+      if (row) await this.store.updateEntity(TABLES.users, entity, 'Merge', { etag: row.etag });
+      else await this.store.createEntity(TABLES.users, { ...entity, user_id: userId });
+    });
   }
 
   /** The version of the user's report data ('0' before the first write). */
@@ -235,7 +224,7 @@ export class ReceiptRepository {
     return (await this.getDataState(userId)).version;
   }
 
-  /** The version of the user's report data and the log of the writes that led to it. */
+  /** The version of the user's report data, the log of the writes that led to it, and writes in progress. */
   async getDataState(userId: string): Promise<DataState> {
     const row = await this.store.getEntity(TABLES.users, userId, userId);
     const raw = row ? str(row, 'data_changes') : null;
@@ -246,7 +235,42 @@ export class ReceiptRepository {
       get changes() {
         return (changes ??= parseDataChanges(raw));
       },
+      intents: row ? parseWriteIntents(str(row, 'write_intents')) : [],
     };
+  }
+
+  /**
+   * Records on the user's row (by etag) that a write of these receipts and merchants is about to
+   * start, before any of its rows is written: should it stop half-way, whoever finds the intent
+   * brings the read models up to date with those rows (see use-cases/commit-write.ts).
+   */
+  async addWriteIntent(userId: string, intent: WriteIntent): Promise<void> {
+    await this.editWriteIntents(userId, (intents) => [...intents.filter((i) => i.id !== intent.id), intent]);
+  }
+
+  /** Removes write intents from the user's row (by etag); ids no longer there are fine. */
+  async removeWriteIntents(userId: string, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.editWriteIntents(userId, (intents) => intents.filter((i) => !ids.includes(i.id)));
+  }
+
+  private async editWriteIntents(
+    userId: string,
+    edit: (intents: WriteIntent[]) => WriteIntent[],
+  ): Promise<void> {
+    await retryOnConflict(async () => {
+      const row = await this.store.getEntity(TABLES.users, userId, userId);
+      const before = row ? parseWriteIntents(str(row, 'write_intents')) : [];
+      const after = edit(before);
+      if (row && after.length === before.length && after.every((i, at) => i === before[at])) return;
+      const entity: TableEntity = {
+        partitionKey: userId,
+        rowKey: userId,
+        write_intents: writeIntentsText(after),
+      };
+      if (row) await this.store.updateEntity(TABLES.users, entity, 'Merge', { etag: row.etag });
+      else await this.store.createEntity(TABLES.users, { ...entity, user_id: userId });
+    });
   }
 
   /**
@@ -254,33 +278,45 @@ export class ReceiptRepository {
    * it is never taken for current. `changed` names what the write touched, for the log that lets an
    * older copy of the report be brought up to date by reading those rows alone; without it (or when
    * the user's row keeps changing under this write) the log is emptied and older copies are rebuilt.
+   * The write intents named by `finished` are removed in the same conditional write.
    * @returns the new version
    */
-  async bumpDataVersion(userId: string, now: Date, changed?: Partial<ChangedSince>): Promise<string> {
+  async bumpDataVersion(
+    userId: string,
+    now: Date,
+    changed?: Partial<ChangedSince>,
+    finished: readonly string[] = [],
+  ): Promise<string> {
     const version = `${now.getTime().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-    for (let attempt = 0; changed && attempt < DATA_VERSION_TRIES; attempt++) {
-      const row = await this.store.getEntity(TABLES.users, userId, userId);
-      const log = appendDataChange(row ? parseDataChanges(str(row, 'data_changes')) : [], {
-        from: (row && str(row, 'data_version')) || '0',
-        to: version,
-        files: [...new Set(changed.files ?? [])],
-        merchants: [...new Set(changed.merchants ?? [])],
-      });
-      const entity = {
-        partitionKey: userId,
-        rowKey: userId,
-        data_version: version,
-        data_changes: JSON.stringify(log),
-      };
+    if (changed) {
       try {
-        if (row) await this.store.updateEntity(TABLES.users, entity, 'Merge', { etag: row.etag });
-        else await this.store.createEntity(TABLES.users, { ...entity, user_id: userId });
-        return version;
+        return await retryOnConflict(async () => {
+          const row = await this.store.getEntity(TABLES.users, userId, userId);
+          const log = appendDataChange(row ? parseDataChanges(str(row, 'data_changes')) : [], {
+            from: (row && str(row, 'data_version')) || '0',
+            to: version,
+            files: [...new Set(changed.files ?? [])],
+            merchants: [...new Set(changed.merchants ?? [])],
+          });
+          const entity: TableEntity = {
+            partitionKey: userId,
+            rowKey: userId,
+            data_version: version,
+            data_changes: JSON.stringify(log),
+          };
+          const intents = row ? parseWriteIntents(str(row, 'write_intents')) : [];
+          if (finished.length > 0 && intents.some((i) => finished.includes(i.id))) {
+            entity.write_intents = writeIntentsText(intents.filter((i) => !finished.includes(i.id)));
+          }
+          if (row) await this.store.updateEntity(TABLES.users, entity, 'Merge', { etag: row.etag });
+          else await this.store.createEntity(TABLES.users, { ...entity, user_id: userId });
+          return version;
+        });
       } catch (error) {
         if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
       }
     }
+    // The log is given up (older copies rebuild); intents stay for the next write to finish.
     await this.store.upsertEntity(
       TABLES.users,
       { partitionKey: userId, rowKey: userId, user_id: userId, data_version: version, data_changes: '[]' },
@@ -362,23 +398,17 @@ export class ReceiptRepository {
   ): Promise<void> {
     const rowKey = VISIT_PREFIX + visitKey;
     // Optimistic concurrency: two scans of one visit at once must both end up in the list.
-    for (let attempt = 0; ; attempt++) {
+    await retryOnConflict(async () => {
       const row = await this.store.getEntity(TABLES.users, userId, rowKey);
       const before = row ? jsonStrings(row, 'receipt_ids') : [];
       const after = edit(before);
       if (after.length === before.length && after.every((id, i) => id === before[i])) return;
       const entity: TableEntity = { partitionKey: userId, rowKey, receipt_ids: JSON.stringify(after) };
-      try {
-        if (!row) await this.store.createEntity(TABLES.users, entity);
-        else if (after.length === 0)
-          await this.store.deleteEntity(TABLES.users, userId, rowKey, { etag: row.etag });
-        else await this.store.updateEntity(TABLES.users, entity, 'Replace', { etag: row.etag });
-        return;
-      } catch (error) {
-        const raced = error instanceof ConflictError || error instanceof NotFoundError;
-        if (!raced || attempt >= 4) throw error;
-      }
-    }
+      if (!row) await this.store.createEntity(TABLES.users, entity);
+      else if (after.length === 0)
+        await this.store.deleteEntity(TABLES.users, userId, rowKey, { etag: row.etag });
+      else await this.store.updateEntity(TABLES.users, entity, 'Replace', { etag: row.etag });
+    });
   }
 
   // ---- Scan queue --------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import { roundMoney } from '../analysis';
 import { TABLES } from '../entities';
-import { ConflictError, NotFoundError, TransactionError } from '../errors';
+import { NotFoundError } from '../errors';
+import { RETRY_LIMITS, lostRace, retryOnConflict } from '../retry';
 import type { BrandReportRow, CorporationReportRow, MerchantReportRow } from '../report-api';
 import {
   listAllEntities,
@@ -118,7 +119,6 @@ const AGGREGATE_KINDS = ['merchants', 'brands', 'corporations', 'months', 'summa
 class TotalsOfAnotherLayout extends Error {}
 /** Change ids an aggregate row remembers, so a change retried after a crash is applied once. */
 const RECENT_CHANGES = 64;
-const MAX_ATTEMPTS = 30;
 /** Longest JSON text kept in one property (Azure Tables: 64 KiB, i.e. 32K UTF-16 characters). */
 const CHUNK_CHARS = 30_000;
 
@@ -314,12 +314,6 @@ function figuresToRow(
  * Whether a write lost a race: another writer changed, created or removed the row first, alone or
  * within a transaction (which then applied nothing). Reading again and retrying may succeed.
  */
-const raced = (error: unknown) =>
-  error instanceof ConflictError ||
-  error instanceof NotFoundError ||
-  (error instanceof TransactionError && (error.lostRace || error.status === 404));
-const pause = (attempt: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 + attempt * 5)));
 
 interface RowChange {
   /** `kind:rowKey`, as in a {@link Contribution}. */
@@ -367,28 +361,25 @@ async function applyGroup(
   changeId: string,
   read?: (StoredEntity | null)[],
 ): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    const rows =
-      attempt === 0 && read
-        ? read
-        : await store.getEntities(
-            TABLES.totals,
-            changes.map((c) => c.address),
-          );
-    const writes = changes
-      .map((change, at) => rowWrite(change, rows[at] ?? null, changeId))
-      .filter((write): write is RowWrite => write !== null);
-    try {
+  await retryOnConflict(
+    async (attempt) => {
+      const rows =
+        attempt === 0 && read
+          ? read
+          : await store.getEntities(
+              TABLES.totals,
+              changes.map((c) => c.address),
+            );
+      const writes = changes
+        .map((change, at) => rowWrite(change, rows[at] ?? null, changeId))
+        .filter((write): write is RowWrite => write !== null);
       const only = writes.length === 1 ? writes[0]! : null;
       if (only?.[0] === 'create') await store.createEntity(TABLES.totals, only[1]);
       else if (only?.[0] === 'update') await store.updateEntity(TABLES.totals, only[1], 'Replace', only[3]);
       else if (writes.length > 1) await store.submitTransaction(TABLES.totals, writes);
-      return;
-    } catch (error) {
-      if (!raced(error) || attempt >= MAX_ATTEMPTS) throw error;
-      await pause(attempt);
-    }
-  }
+    },
+    { tries: RETRY_LIMITS.busyRowTries },
+  );
 }
 
 /** The rows a delta changes, grouped by partition in groups a transaction takes. */
@@ -519,8 +510,8 @@ export async function updateReceiptTotals(
   itemIds?: readonly string[],
 ): Promise<number> {
   const partitionKey = appliedPartition(userId, fileName);
-  for (let attempt = 0; ; attempt++) {
-    try {
+  return retryOnConflict(
+    async (attempt) => {
       const row =
         attempt === 0 && first !== undefined
           ? first
@@ -554,11 +545,9 @@ export async function updateReceiptTotals(
         await store.deleteEntity(TABLES.totalsApplied, partitionKey, fileName, { etag });
       else await writeApplied(store, partitionKey, fileName, target, null, etag);
       return changed;
-    } catch (error) {
-      if (!raced(error) || attempt >= MAX_ATTEMPTS) throw error;
-      await pause(attempt);
-    }
-  }
+    },
+    { tries: RETRY_LIMITS.busyRowTries },
+  );
 }
 
 /** Writes a contribution row by etag (or inserts it); returns the new etag. */
@@ -712,7 +701,7 @@ export async function recordReceiptWrites(
         ? await store.updateEntity(TABLES.totalsApplied, lease, 'Replace', { etag: building.etag })
         : await store.createEntity(TABLES.totalsApplied, lease));
     } catch (error) {
-      if (!raced(error)) throw error; // another writer took the lease first
+      if (!lostRace(error)) throw error; // another writer took the lease first
     }
     if (etag !== null) {
       try {

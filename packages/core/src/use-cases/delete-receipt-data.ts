@@ -7,7 +7,7 @@ import { assertOwnUserId, nowOf, type AppDeps } from './context';
 import { removeMerchantIfUnused } from './process-scan';
 import { recordVisit } from './possible-duplicates';
 import { releaseStoredBytes } from './quotas';
-import { afterReceiptWrites } from './report-totals';
+import { commitWrite } from './commit-write';
 import { isStale } from './retry-scan';
 
 /**
@@ -46,54 +46,61 @@ export async function deleteReceiptData(
   const repo = new ReceiptRepository(deps.store);
   const { receiptId } = input;
   const blobKeys = [imageKey(uid, fileName), analysisKey(uid, fileName)];
-  const [receipt, queued, items, taxes, blobs] = await Promise.all([
-    repo.getReceipt(uid, receiptId),
-    repo.getQueueEntry(uid, fileName),
-    repo.listItemsOfReceipt(receiptId),
-    repo.listTaxesOfReceipt(receiptId),
-    deps.blobs.list(imageKey(uid, fileName)),
-  ]);
-  const storedBlobs = blobKeys.filter((key) => blobs.includes(key));
-  if (!receipt && !queued && items.length === 0 && taxes.length === 0 && storedBlobs.length === 0) {
-    throw new NotFoundError(`There is no receipt "${receiptId}".`, { code: 'ReceiptNotFound' });
-  }
-  const now = nowOf(deps);
   const beingAnalysed = () =>
     new ConflictError('This receipt is being analysed; delete it when the analysis has finished.', {
       code: 'BeingAnalysed',
     });
-  if (queued?.entry.status === 'Analyzing' && !isStale(queued.entry.updated_at, now)) throw beingAnalysed();
-  if (queued) {
-    // First, and with the etag read above: a worker that claimed the scan since then keeps it (and
-    // this delete answers 409), and one whose claim this removes writes nothing more (its writes are
-    // fenced by the entry it claimed) or takes back what it wrote.
-    try {
-      await repo.deleteQueueEntry(uid, fileName, queued.etag);
-    } catch (error) {
-      if (error instanceof ConflictError) throw beingAnalysed();
-      throw error;
-    }
-  }
-
-  await Promise.all([repo.replaceItems(receiptId, []), repo.replaceTaxes(receiptId, [])]);
-  await Promise.all(storedBlobs.map((key) => deps.blobs.delete(key)));
-  // The same image may be uploaded again once the receipt is gone.
-  const hashes = new Set([receipt?.image_sha256, queued?.entry.image_sha256].filter((h) => !!h));
-  await Promise.all([...hashes].map((hash) => repo.deleteImageHash(uid, hash!, fileName)));
-  if (storedBlobs.includes(imageKey(uid, fileName))) {
-    const size = receipt?.image_bytes ?? queued?.entry.image_bytes ?? 0;
-    await releaseStoredBytes(deps.store, uid, size).catch((error: unknown) =>
-      deps.logger.warn('stored bytes not released', { userId: uid, error: String(error) }),
-    );
-  }
-  await repo.deleteReceipt(uid, receiptId);
-  if (receipt) {
-    await recordVisit(repo, uid, null, receipt);
-    await removeMerchantIfUnused(repo, uid, receipt.merchant_id);
-  }
-  // The report totals lose this receipt's part; the receipts and items tables are rebuilt on read.
-  await afterReceiptWrites(deps, uid, [fileName]);
-  await repo.bumpDataVersion(uid, now, { files: [fileName] });
-  deps.logger.info('receipt deleted', { userId: uid, receiptId, items: items.length });
-  return { deleted: true, receiptId };
+  return commitWrite(deps, uid, {
+    prepare: async () => {
+      const [receipt, queued, items, taxes, blobs] = await Promise.all([
+        repo.getReceipt(uid, receiptId),
+        repo.getQueueEntry(uid, fileName),
+        repo.listItemsOfReceipt(receiptId),
+        repo.listTaxesOfReceipt(receiptId),
+        deps.blobs.list(imageKey(uid, fileName)),
+      ]);
+      const storedBlobs = blobKeys.filter((key) => blobs.includes(key));
+      if (!receipt && !queued && items.length === 0 && taxes.length === 0 && storedBlobs.length === 0) {
+        throw new NotFoundError(`There is no receipt "${receiptId}".`, { code: 'ReceiptNotFound' });
+      }
+      if (queued?.entry.status === 'Analyzing' && !isStale(queued.entry.updated_at, nowOf(deps))) {
+        throw beingAnalysed();
+      }
+      // Its merchant goes with its last receipt, also when the delete stops half-way.
+      const merchants = receipt ? [receipt.merchant_id] : [];
+      return { files: [fileName], merchants, receipt, queued, items, storedBlobs };
+    },
+    apply: async ({ receipt, queued, items, storedBlobs }) => {
+      if (queued) {
+        // First, and with the etag read above: a worker that claimed the scan since then keeps it
+        // (and this delete answers 409), and one whose claim this removes writes nothing more (its
+        // writes are fenced by the entry it claimed) or takes back what it wrote.
+        try {
+          await repo.deleteQueueEntry(uid, fileName, queued.etag);
+        } catch (error) {
+          if (error instanceof ConflictError) throw beingAnalysed();
+          throw error;
+        }
+      }
+      await Promise.all([repo.replaceItems(receiptId, []), repo.replaceTaxes(receiptId, [])]);
+      await Promise.all(storedBlobs.map((key) => deps.blobs.delete(key)));
+      // The same image may be uploaded again once the receipt is gone.
+      const hashes = new Set([receipt?.image_sha256, queued?.entry.image_sha256].filter((h) => !!h));
+      await Promise.all([...hashes].map((hash) => repo.deleteImageHash(uid, hash!, fileName)));
+      if (storedBlobs.includes(imageKey(uid, fileName))) {
+        const size = receipt?.image_bytes ?? queued?.entry.image_bytes ?? 0;
+        await releaseStoredBytes(deps.store, uid, size).catch((error: unknown) =>
+          deps.logger.warn('stored bytes not released', { userId: uid, error: String(error) }),
+        );
+      }
+      await repo.deleteReceipt(uid, receiptId);
+      if (receipt) {
+        await recordVisit(repo, uid, null, receipt);
+        await removeMerchantIfUnused(repo, uid, receipt.merchant_id);
+      }
+      // The report totals lose this receipt's part when the commit step finishes.
+      deps.logger.info('receipt deleted', { userId: uid, receiptId, items: items.length });
+      return { answer: { deleted: true, receiptId } };
+    },
+  });
 }

@@ -5,7 +5,9 @@ import { normaliseName } from '../repository/keys';
 import { ReceiptRepository } from '../repository/receipt-repository';
 import type { MerchantRow, ReceiptRow } from '../repository/rows';
 import { assertOwnUserId } from './context';
-import { afterEdit, type EditDeps } from './edit-receipt';
+import { assertStorableText, commitWrite } from './commit-write';
+import type { EditDeps } from './edit-receipt';
+import { retryOnConflict } from '../retry';
 
 const stale = (cause?: unknown) =>
   new ConflictError(STALE_MERCHANT_MESSAGE, { code: 'StaleEdit', ...(cause ? { cause } : {}) });
@@ -45,23 +47,32 @@ export async function updateMerchant(
   input: UpdateMerchantBody,
 ): Promise<MerchantEditAnswer> {
   assertOwnUserId(identity, input.userId);
+  assertStorableText({ ...input.changes });
   const repo = new ReceiptRepository(deps.store);
-  const merchant = await loadMerchant(repo, identity.uid, input.merchantId, input.etag);
-  const next: MerchantRow = { ...merchant, ...input.changes, edited: true };
-  next.name_key = normaliseName(next.name);
-  const etag = await writeMerchant(repo, next, merchant.etag);
-  // A name or address: the totals hold neither, so no receipt's totals change.
-  await afterEdit(deps, identity.uid, [], [merchant.merchant_id]);
-  deps.logger.info('merchant edited', { userId: identity.uid, merchantId: merchant.merchant_id });
-  return { merchantId: merchant.merchant_id, etag };
+  return commitWrite(deps, identity.uid, {
+    prepare: async () => {
+      const merchant = await loadMerchant(repo, identity.uid, input.merchantId, input.etag);
+      // A name or address: the totals hold neither, so no receipt's totals change.
+      return { files: [], merchants: [merchant.merchant_id], merchant };
+    },
+    apply: async ({ merchant }) => {
+      const next: MerchantRow = { ...merchant, ...input.changes, edited: true };
+      next.name_key = normaliseName(next.name);
+      const etag = await writeMerchant(repo, next, merchant.etag);
+      deps.logger.info('merchant edited', { userId: identity.uid, merchantId: merchant.merchant_id });
+      return { answer: { merchantId: merchant.merchant_id, etag } };
+    },
+  });
 }
 
 /**
  * Merges two merchants that are the same shop (POST /api/mergeMerchants): every receipt of
  * `duplicateId` moves to `merchantId`, which takes the duplicate's address fields it lacks, and the
  * duplicate is deleted, its id kept on the merchant it went into (`merged_ids`), so that a link to
- * it opens the merged merchant. Both etags must be current. Receipts move first and the duplicate goes last,
- * so an interrupted merge can be repeated.
+ * it opens the merged merchant. Both etags must be current. Both merchants are claimed (written by
+ * their etags) before any receipt moves, so of two merges of the same pair at once (either way
+ * round) at most one goes on; receipts move next and the duplicate goes last, so an interrupted
+ * merge can be repeated.
  */
 export async function mergeMerchants(
   deps: EditDeps,
@@ -76,47 +87,55 @@ export async function mergeMerchants(
   }
   const uid = identity.uid;
   const repo = new ReceiptRepository(deps.store);
-  const [kept, duplicate] = await Promise.all([
-    loadMerchant(repo, uid, input.merchantId, input.etag),
-    loadMerchant(repo, uid, input.duplicateId, input.duplicateEtag),
-  ]);
-  // Claim the kept merchant first (by its etag), so two merges at once cannot both go on.
-  const fill = <K extends keyof MerchantRow>(key: K) => kept[key] ?? duplicate[key] ?? null;
-  const merged: MerchantRow = {
-    ...kept,
-    phone_number: fill('phone_number'),
-    postal_code: fill('postal_code'),
-    city: fill('city'),
-    street_address: fill('street_address'),
-    owning_corporation: fill('owning_corporation'),
-    edited: true,
-    // The duplicate's id (and every id merged into it) now leads here: old links follow the merge.
-    merged_ids: [
-      ...new Set([...(kept.merged_ids ?? []), ...(duplicate.merged_ids ?? []), duplicate.merchant_id]),
-    ],
-  };
-  const etag = await writeMerchant(repo, merged, kept.etag);
-  const receipts = await repo.listReceiptsOfMerchant(uid, duplicate.merchant_id);
-  for (const listed of receipts) await moveOne(repo, listed, duplicate.merchant_id, kept);
-  try {
-    await repo.deleteMerchant(uid, duplicate.merchant_id, duplicate.etag);
-  } catch (error) {
-    if (error instanceof ConflictError) throw stale(error);
-    throw error;
-  }
-  await afterEdit(
-    deps,
-    uid,
-    receipts.map((r) => r.file_name),
-    [kept.merchant_id, duplicate.merchant_id],
-  );
-  deps.logger.info('merchants merged', {
-    userId: uid,
-    merchantId: kept.merchant_id,
-    duplicateId: duplicate.merchant_id,
-    receipts: receipts.length,
+  return commitWrite(deps, uid, {
+    prepare: async () => {
+      const [kept, duplicate] = await Promise.all([
+        loadMerchant(repo, uid, input.merchantId, input.etag),
+        loadMerchant(repo, uid, input.duplicateId, input.duplicateEtag),
+      ]);
+      const receipts = await repo.listReceiptsOfMerchant(uid, duplicate.merchant_id);
+      return {
+        files: receipts.map((r) => r.file_name),
+        merchants: [kept.merchant_id, duplicate.merchant_id],
+        kept,
+        duplicate,
+      };
+    },
+    apply: async ({ kept, duplicate }) => {
+      const fill = <K extends keyof MerchantRow>(key: K) => kept[key] ?? duplicate[key] ?? null;
+      const merged: MerchantRow = {
+        ...kept,
+        phone_number: fill('phone_number'),
+        postal_code: fill('postal_code'),
+        city: fill('city'),
+        street_address: fill('street_address'),
+        owning_corporation: fill('owning_corporation'),
+        edited: true,
+        // The duplicate's id (and every id merged into it) now leads here: old links follow the merge.
+        merged_ids: [
+          ...new Set([...(kept.merged_ids ?? []), ...(duplicate.merged_ids ?? []), duplicate.merchant_id]),
+        ],
+      };
+      const duplicateEtag = await writeMerchant(repo, duplicate, duplicate.etag);
+      const etag = await writeMerchant(repo, merged, kept.etag);
+      // Listed again once both are claimed: a scan may have added a receipt to the duplicate since.
+      const receipts = await repo.listReceiptsOfMerchant(uid, duplicate.merchant_id);
+      for (const listed of receipts) await moveOne(repo, listed, duplicate.merchant_id, kept);
+      try {
+        await repo.deleteMerchant(uid, duplicate.merchant_id, duplicateEtag);
+      } catch (error) {
+        if (error instanceof ConflictError) throw stale(error);
+        throw error;
+      }
+      deps.logger.info('merchants merged', {
+        userId: uid,
+        merchantId: kept.merchant_id,
+        duplicateId: duplicate.merchant_id,
+        receipts: receipts.length,
+      });
+      return { answer: { merchantId: kept.merchant_id, etag }, files: receipts.map((r) => r.file_name) };
+    },
   });
-  return { merchantId: kept.merchant_id, etag };
 }
 
 /** Moves one receipt by its etag, reading it again when a person's edit of it came in between. */
@@ -126,18 +145,16 @@ async function moveOne(
   fromMerchantId: string,
   to: MerchantRow,
 ): Promise<void> {
-  let receipt: ReceiptRow | null = listed;
-  for (let attempt = 0; receipt && receipt.merchant_id === fromMerchantId; attempt++) {
-    const edited = [...new Set([...(receipt.edited ?? []), 'merchant'])];
-    try {
+  await retryOnConflict(
+    async (n) => {
+      const receipt = n === 0 ? listed : await repo.getReceipt(listed.user_id, listed.receipt_id);
+      if (!receipt || receipt.merchant_id !== fromMerchantId) return;
+      const edited = [...new Set([...(receipt.edited ?? []), 'merchant'])];
       await repo.updateReceipt(
         { ...receipt, merchant_id: to.merchant_id, merchant_name: to.name, edited },
         receipt.etag ?? '*',
       );
-      return;
-    } catch (error) {
-      if (!(error instanceof ConflictError) || attempt >= 4) throw error;
-      receipt = await repo.getReceipt(receipt.user_id, receipt.receipt_id);
-    }
-  }
+    },
+    { retryOn: (error) => error instanceof ConflictError },
+  );
 }

@@ -19,8 +19,9 @@ import {
 } from '../repository/keys';
 import { ReceiptRepository } from '../repository/receipt-repository';
 import type { ItemRow, MerchantRow, ReceiptRow } from '../repository/rows';
+import type { WrittenItems } from '../repository/report-totals';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
-import { afterReceiptWrites } from './report-totals';
+import { assertStorableText, commitWrite, type Applied } from './commit-write';
 import { removeMerchantIfUnused } from './process-scan';
 import { flagPossibleDuplicate, recordVisit } from './possible-duplicates';
 import { reviewAsItStands } from './analysis-rows';
@@ -87,23 +88,28 @@ async function writeReceipt(repo: ReceiptRepository, receipt: ReceiptRow, etag: 
   }
 }
 
+/** The item keys of a receipt as an edit left them: the report totals read them by key. */
+export const writtenItems = (fileName: string, items: readonly ItemRow[]): WrittenItems =>
+  new Map([[fileName, items.map((i) => i.item_id)]]);
+
 /**
- * After any edit: the report totals take the difference of the edited receipts (by file name), and
- * the report data changes version, logging those receipts and any `merchants` edited beyond them,
- * so a copy of the report is brought up to date by reading those rows again. `items`: a receipt's
- * items as the edit left them (by file name), when it knows them: the totals read them by key.
+ * One edit of one receipt through the commit step (see commit-write.ts): the receipt is loaded and
+ * checked before anything is written, and the reports take the edit whatever happens after.
  */
-export async function afterEdit(
+function editReceipt<T>(
   deps: EditDeps,
-  userId: string,
-  fileNames: string[],
-  merchants: string[] = [],
-  items?: { fileName: string; items: readonly ItemRow[] },
-): Promise<void> {
+  identity: Identity,
+  input: ReceiptEditInput,
+  apply: (repo: ReceiptRepository, receipt: ReceiptRow & { etag: string }) => Promise<Applied<T>>,
+): Promise<T> {
   const repo = new ReceiptRepository(deps.store);
-  const written = items && new Map([[items.fileName, items.items.map((i) => i.item_id)]]);
-  await afterReceiptWrites(deps, userId, fileNames, written);
-  await repo.bumpDataVersion(userId, nowOf(deps), { files: fileNames, merchants });
+  return commitWrite(deps, identity.uid, {
+    prepare: async () => {
+      const receipt = await loadReceiptForEdit(repo, identity, input);
+      return { files: [receipt.file_name], receipt };
+    },
+    apply: ({ receipt }) => apply(repo, receipt),
+  });
 }
 
 const withEdited = (receipt: ReceiptRow, fields: string[]): string[] => [
@@ -153,20 +159,20 @@ async function reviewAfterEdit(
 }
 
 /**
- * The user's merchant called `name` (compared as normalised names), or a new one. A new merchant
- * is written at once (with the address of `template`, when given: the misread merchant it
- * replaces); it is removed again with its last receipt like any other.
+ * The user's merchant called `name` (compared as normalised names), or a new one to write (with the
+ * address of `template`, when given: the misread merchant it replaces); it is removed again with its
+ * last receipt like any other.
  */
 export async function merchantForName(
   repo: ReceiptRepository,
   userId: string,
   name: string,
   template?: MerchantRow | null,
-): Promise<MerchantRow> {
+): Promise<{ merchant: MerchantRow; isNew: boolean }> {
   const nameKey = normaliseName(name);
   const merchants = await repo.listMerchants(userId);
   const known = merchants.find((m) => m.name_key === nameKey);
-  if (known) return known;
+  if (known) return { merchant: known, isNew: false };
   const merchant: MerchantRow = {
     merchant_id: merchantIdFor(name, template?.postal_code ?? null),
     name,
@@ -180,8 +186,7 @@ export async function merchantForName(
     name_key: nameKey,
     edited: true,
   };
-  await repo.saveMerchant(merchant);
-  return merchant;
+  return { merchant, isNew: true };
 }
 
 /**
@@ -197,37 +202,6 @@ export async function updateReceipt(
   input: ReceiptEditInput & { changes: ReceiptChanges },
 ): Promise<ReceiptEditAnswer> {
   return saveReceipt(deps, identity, { ...input, items: undefined });
-}
-
-/**
- * The receipt with a person's field changes applied (see updateReceipt): the names of the fields
- * that changed, and the merchant it was on before. A new merchant name finds (or writes) the user's
- * merchant of that name.
- */
-async function withChanges(
-  repo: ReceiptRepository,
-  uid: string,
-  receipt: ReceiptRow,
-  changes: ReceiptChanges,
-): Promise<{ next: ReceiptRow; changed: string[] }> {
-  const { merchant_name: merchantName, ...fields } = changes;
-  const next: ReceiptRow = { ...receipt };
-  const changed: string[] = [];
-  for (const [field, value] of Object.entries(fields) as [keyof typeof fields, string | number | null][]) {
-    if (value === undefined || receipt[field] === value) continue;
-    (next as unknown as Record<string, unknown>)[field] = value;
-    changed.push(field);
-  }
-  if (merchantName !== undefined && normaliseName(merchantName) !== normaliseName(receipt.merchant_name)) {
-    // The only receipt of a misread merchant: the new one takes over its address.
-    const alone = !(await repo.merchantHasReceipts(uid, receipt.merchant_id, receipt.receipt_id));
-    const template = alone ? await repo.getMerchant(uid, receipt.merchant_id) : null;
-    const merchant = await merchantForName(repo, uid, merchantName, template);
-    next.merchant_id = merchant.merchant_id;
-    next.merchant_name = merchant.name;
-    changed.push('merchant_name');
-  }
-  return { next, changed };
 }
 
 /** The fields of an item a person can set, for telling whether a save changed it. */
@@ -299,45 +273,85 @@ export async function saveReceipt(
       throw new ValidationError('itemId is not an item of this receipt.', { code: 'ItemNotOfReceipt' });
     }
   }
+  assertStorableText({ ...input.changes });
+  for (const { item } of input.items ?? []) assertStorableText({ ...item });
   const repo = new ReceiptRepository(deps.store);
-  const receipt = await loadReceiptForEdit(repo, identity, input);
   const uid = identity.uid;
-  const { next, changed } = await withChanges(repo, uid, receipt, input.changes);
-  const before = await repo.listItemsOfReceipt(receipt.receipt_id);
-  const edited = input.items ? itemsAfterSave(deps, receipt, before, input.items) : null;
-  if (edited) changed.push('items');
-  const currencyChanged = changed.includes('currency_code');
-  const items = (edited ?? before).map((i) =>
-    currencyChanged || !before.some((b) => b.item_id === i.item_id)
-      ? { ...i, currency_code: next.currency_code }
-      : i,
-  );
-  next.item_count = items.length;
-  next.edited = withEdited(receipt, changed);
-  Object.assign(next, await reviewAfterEdit(deps, next, items));
-  await flagPossibleDuplicate(repo, next, { review: false });
-  // The receipt row first, by its etag: a stale edit changes nothing. A reader between the writes
-  // finds the item count ahead of the listing and reads the partition itself.
-  const etag = await writeReceipt(repo, next, receipt.etag);
-  await recordVisit(repo, uid, next, receipt);
+  const { merchant_name: merchantName, ...fields } = input.changes;
+  return commitWrite(deps, uid, {
+    prepare: async () => {
+      const receipt = await loadReceiptForEdit(repo, identity, input);
+      let target: { merchant: MerchantRow; isNew: boolean } | null = null;
+      if (
+        merchantName !== undefined &&
+        normaliseName(merchantName) !== normaliseName(receipt.merchant_name)
+      ) {
+        // The only receipt of a misread merchant: the new one takes over its address.
+        const alone = !(await repo.merchantHasReceipts(uid, receipt.merchant_id, receipt.receipt_id));
+        const template = alone ? await repo.getMerchant(uid, receipt.merchant_id) : null;
+        target = await merchantForName(repo, uid, merchantName, template);
+      }
+      const before = await repo.listItemsOfReceipt(receipt.receipt_id);
+      const edited = input.items ? itemsAfterSave(deps, receipt, before, input.items) : null;
+      // Both merchants are named: should the edit stop half-way, the one left without receipts goes.
+      const merchants = target ? [receipt.merchant_id, target.merchant.merchant_id] : [];
+      return { files: [receipt.file_name], merchants, receipt, target, before, edited };
+    },
+    apply: async ({ receipt, target, before, edited }) => {
+      const next: ReceiptRow = { ...receipt };
+      const changed: string[] = [];
+      for (const [field, value] of Object.entries(fields) as [
+        keyof typeof fields,
+        string | number | null,
+      ][]) {
+        if (value === undefined || receipt[field] === value) continue;
+        (next as unknown as Record<string, unknown>)[field] = value;
+        changed.push(field);
+      }
+      if (target) {
+        if (target.isNew) await repo.saveMerchant(target.merchant);
+        next.merchant_id = target.merchant.merchant_id;
+        next.merchant_name = target.merchant.name;
+        changed.push('merchant_name');
+      }
+      if (edited) changed.push('items');
+      const currencyChanged = changed.includes('currency_code');
+      const items = (edited ?? before).map((i) =>
+        currencyChanged || !before.some((b) => b.item_id === i.item_id)
+          ? { ...i, currency_code: next.currency_code }
+          : i,
+      );
+      next.item_count = items.length;
+      next.edited = withEdited(receipt, changed);
+      Object.assign(next, await reviewAfterEdit(deps, next, items));
+      await flagPossibleDuplicate(repo, next, { review: false });
+      // The receipt row first, by its etag: a stale edit changes nothing. A reader between the
+      // writes finds the item count ahead of the listing and reads the partition itself.
+      const etag = await writeReceipt(repo, next, receipt.etag);
+      await recordVisit(repo, uid, next, receipt);
 
-  if (edited || currencyChanged) await repo.replaceItems(receipt.receipt_id, items);
-  if (currencyChanged) {
-    const taxes = await repo.listTaxesOfReceipt(receipt.receipt_id);
-    await repo.replaceTaxes(
-      receipt.receipt_id,
-      taxes.map((t) => ({ ...t, currency_code: next.currency_code })),
-    );
-  }
-  for (const item of edited ?? []) {
-    if (!item.brand) continue;
-    await repo.saveBrand(item.brand, item.owning_corporation);
-    if (item.owning_corporation) await repo.saveCorporation(item.owning_corporation);
-  }
-  if (next.merchant_id !== receipt.merchant_id) await removeMerchantIfUnused(repo, uid, receipt.merchant_id);
-  await afterEdit(deps, uid, [receipt.file_name], [], { fileName: receipt.file_name, items });
-  deps.logger.info('receipt edited', { userId: uid, receiptId: receipt.receipt_id, fields: changed });
-  return { receiptId: receipt.receipt_id, etag };
+      if (edited || currencyChanged) await repo.replaceItems(receipt.receipt_id, items);
+      if (currencyChanged) {
+        const taxes = await repo.listTaxesOfReceipt(receipt.receipt_id);
+        await repo.replaceTaxes(
+          receipt.receipt_id,
+          taxes.map((t) => ({ ...t, currency_code: next.currency_code })),
+        );
+      }
+      for (const item of edited ?? []) {
+        if (!item.brand) continue;
+        await repo.saveBrand(item.brand, item.owning_corporation);
+        if (item.owning_corporation) await repo.saveCorporation(item.owning_corporation);
+      }
+      if (next.merchant_id !== receipt.merchant_id)
+        await removeMerchantIfUnused(repo, uid, receipt.merchant_id);
+      deps.logger.info('receipt edited', { userId: uid, receiptId: receipt.receipt_id, fields: changed });
+      return {
+        answer: { receiptId: receipt.receipt_id, etag },
+        written: writtenItems(receipt.file_name, items),
+      };
+    },
+  });
 }
 
 /** The owner of a brand of the dataset (compared as normalised names), or null for a new name. */
@@ -370,48 +384,55 @@ export async function saveItem(
   identity: Identity,
   input: ReceiptEditInput & { itemId?: string | undefined; item: ItemFields },
 ): Promise<ReceiptEditAnswer & { itemId: string }> {
-  const repo = new ReceiptRepository(deps.store);
   if (input.itemId !== undefined && receiptIdOfItem(input.itemId) !== input.receiptId) {
     throw new ValidationError('itemId is not an item of this receipt.', { code: 'ItemNotOfReceipt' });
   }
-  const receipt = await loadReceiptForEdit(repo, identity, input);
-  const items = await repo.listItemsOfReceipt(receipt.receipt_id);
-  const existing = input.itemId ? items.find((i) => i.item_id === input.itemId) : undefined;
-  if (input.itemId && !existing) {
-    throw new NotFoundError('This item does not exist any more; reload to see the receipt.', {
-      code: 'ItemNotFound',
-    });
-  }
+  assertStorableText({ ...input.item });
   const brand = brandOwner(deps.brandCatalog, input.item.brand);
-  const item: ItemRow = {
-    item_id: existing?.item_id ?? itemIdFor(receipt.receipt_id, nextItemIndex(items)),
-    receipt_id: receipt.receipt_id,
-    description: input.item.description,
-    quantity: input.item.quantity,
-    unit_price: input.item.unit_price,
-    total_price: input.item.total_price,
-    currency_code: receipt.currency_code,
-    user_id: identity.uid,
-    brand: brand.name,
-    owning_corporation: brand.owner,
-    product_type: existing?.product_type ?? null,
-    product_identifier: existing?.product_identifier ?? null,
-    vectors: existing?.vectors ?? null,
-  };
-  const after = existing ? items.map((i) => (i.item_id === item.item_id ? item : i)) : [...items, item];
-  const edited: ReceiptRow = { ...receipt, item_count: after.length, edited: withEdited(receipt, ['items']) };
-  const next: ReceiptRow = { ...edited, ...(await reviewAfterEdit(deps, edited, after)) };
-  // The receipt row first, by its etag: a stale edit changes nothing. A reader between the two
-  // writes finds the item count ahead of the listing and reads the partition itself.
-  const etag = await writeReceipt(repo, next, receipt.etag);
-  await repo.saveItem(item);
-  if (brand.name) {
-    await repo.saveBrand(brand.name, brand.owner);
-    if (brand.owner) await repo.saveCorporation(brand.owner);
-  }
-  await afterEdit(deps, identity.uid, [receipt.file_name], [], { fileName: receipt.file_name, items: after });
-  deps.logger.info(existing ? 'item edited' : 'item added', { userId: identity.uid, itemId: item.item_id });
-  return { receiptId: receipt.receipt_id, etag, itemId: item.item_id };
+  return editReceipt(deps, identity, input, async (repo, receipt) => {
+    const items = await repo.listItemsOfReceipt(receipt.receipt_id);
+    const existing = input.itemId ? items.find((i) => i.item_id === input.itemId) : undefined;
+    if (input.itemId && !existing) {
+      throw new NotFoundError('This item does not exist any more; reload to see the receipt.', {
+        code: 'ItemNotFound',
+      });
+    }
+    const item: ItemRow = {
+      item_id: existing?.item_id ?? itemIdFor(receipt.receipt_id, nextItemIndex(items)),
+      receipt_id: receipt.receipt_id,
+      description: input.item.description,
+      quantity: input.item.quantity,
+      unit_price: input.item.unit_price,
+      total_price: input.item.total_price,
+      currency_code: receipt.currency_code,
+      user_id: identity.uid,
+      brand: brand.name,
+      owning_corporation: brand.owner,
+      product_type: existing?.product_type ?? null,
+      product_identifier: existing?.product_identifier ?? null,
+      vectors: existing?.vectors ?? null,
+    };
+    const after = existing ? items.map((i) => (i.item_id === item.item_id ? item : i)) : [...items, item];
+    const edited: ReceiptRow = {
+      ...receipt,
+      item_count: after.length,
+      edited: withEdited(receipt, ['items']),
+    };
+    const next: ReceiptRow = { ...edited, ...(await reviewAfterEdit(deps, edited, after)) };
+    // The receipt row first, by its etag: a stale edit changes nothing. A reader between the two
+    // writes finds the item count ahead of the listing and reads the partition itself.
+    const etag = await writeReceipt(repo, next, receipt.etag);
+    await repo.saveItem(item);
+    if (brand.name) {
+      await repo.saveBrand(brand.name, brand.owner);
+      if (brand.owner) await repo.saveCorporation(brand.owner);
+    }
+    deps.logger.info(existing ? 'item edited' : 'item added', { userId: identity.uid, itemId: item.item_id });
+    return {
+      answer: { receiptId: receipt.receipt_id, etag, itemId: item.item_id },
+      written: writtenItems(receipt.file_name, after),
+    };
+  });
 }
 
 /** Deletes one item of a receipt (DELETE /api/deleteItem). */
@@ -420,25 +441,31 @@ export async function deleteItem(
   identity: Identity,
   input: ReceiptEditInput & { itemId: string },
 ): Promise<ReceiptEditAnswer> {
-  const repo = new ReceiptRepository(deps.store);
   if (receiptIdOfItem(input.itemId) !== input.receiptId) {
     throw new ValidationError('itemId is not an item of this receipt.', { code: 'ItemNotOfReceipt' });
   }
-  const receipt = await loadReceiptForEdit(repo, identity, input);
-  const items = await repo.listItemsOfReceipt(receipt.receipt_id);
-  if (!items.some((i) => i.item_id === input.itemId)) {
-    throw new NotFoundError('This item does not exist any more; reload to see the receipt.', {
-      code: 'ItemNotFound',
-    });
-  }
-  const after = items.filter((i) => i.item_id !== input.itemId);
-  const edited: ReceiptRow = { ...receipt, item_count: after.length, edited: withEdited(receipt, ['items']) };
-  const next: ReceiptRow = { ...edited, ...(await reviewAfterEdit(deps, edited, after)) };
-  const etag = await writeReceipt(repo, next, receipt.etag);
-  await repo.deleteItem(receipt.receipt_id, input.itemId);
-  await afterEdit(deps, identity.uid, [receipt.file_name], [], { fileName: receipt.file_name, items: after });
-  deps.logger.info('item deleted', { userId: identity.uid, itemId: input.itemId });
-  return { receiptId: receipt.receipt_id, etag };
+  return editReceipt(deps, identity, input, async (repo, receipt) => {
+    const items = await repo.listItemsOfReceipt(receipt.receipt_id);
+    if (!items.some((i) => i.item_id === input.itemId)) {
+      throw new NotFoundError('This item does not exist any more; reload to see the receipt.', {
+        code: 'ItemNotFound',
+      });
+    }
+    const after = items.filter((i) => i.item_id !== input.itemId);
+    const edited: ReceiptRow = {
+      ...receipt,
+      item_count: after.length,
+      edited: withEdited(receipt, ['items']),
+    };
+    const next: ReceiptRow = { ...edited, ...(await reviewAfterEdit(deps, edited, after)) };
+    const etag = await writeReceipt(repo, next, receipt.etag);
+    await repo.deleteItem(receipt.receipt_id, input.itemId);
+    deps.logger.info('item deleted', { userId: identity.uid, itemId: input.itemId });
+    return {
+      answer: { receiptId: receipt.receipt_id, etag },
+      written: writtenItems(receipt.file_name, after),
+    };
+  });
 }
 
 /** The person checked the receipt: it leaves the review queue (POST /api/markReviewed). */
@@ -447,11 +474,10 @@ export async function markReviewed(
   identity: Identity,
   input: ReceiptEditInput,
 ): Promise<ReceiptEditAnswer> {
-  const repo = new ReceiptRepository(deps.store);
-  const receipt = await loadReceiptForEdit(repo, identity, input);
-  const etag = await writeReceipt(repo, { ...receipt, ...reviewed }, receipt.etag);
-  await afterEdit(deps, identity.uid, [receipt.file_name]);
-  return { receiptId: receipt.receipt_id, etag };
+  return editReceipt(deps, identity, input, async (repo, receipt) => {
+    const etag = await writeReceipt(repo, { ...receipt, ...reviewed }, receipt.etag);
+    return { answer: { receiptId: receipt.receipt_id, etag } };
+  });
 }
 
 /**
@@ -463,25 +489,24 @@ export async function keepBothReceipts(
   identity: Identity,
   input: ReceiptEditInput,
 ): Promise<ReceiptEditAnswer> {
-  const repo = new ReceiptRepository(deps.store);
-  const receipt = await loadReceiptForEdit(repo, identity, input);
-  const other = receipt.possible_duplicate_of;
-  if (!other) return { receiptId: receipt.receipt_id, etag: receipt.etag };
-  const reasons = (receipt.review_reasons ?? []).filter((r) => r !== 'possible_duplicate');
-  const etag = await writeReceipt(
-    repo,
-    {
-      ...receipt,
-      possible_duplicate_of: null,
-      not_duplicate_of: [...new Set([...(receipt.not_duplicate_of ?? []), other])],
-      review_reasons: reasons,
-      needs_review: reasons.length > 0,
-    },
-    receipt.etag,
-  );
-  await afterEdit(deps, identity.uid, [receipt.file_name]);
-  deps.logger.info('possible duplicate kept', { userId: identity.uid, receiptId: receipt.receipt_id });
-  return { receiptId: receipt.receipt_id, etag };
+  return editReceipt(deps, identity, input, async (repo, receipt) => {
+    const other = receipt.possible_duplicate_of;
+    if (!other) return { answer: { receiptId: receipt.receipt_id, etag: receipt.etag } };
+    const reasons = (receipt.review_reasons ?? []).filter((r) => r !== 'possible_duplicate');
+    const etag = await writeReceipt(
+      repo,
+      {
+        ...receipt,
+        possible_duplicate_of: null,
+        not_duplicate_of: [...new Set([...(receipt.not_duplicate_of ?? []), other])],
+        review_reasons: reasons,
+        needs_review: reasons.length > 0,
+      },
+      receipt.etag,
+    );
+    deps.logger.info('possible duplicate kept', { userId: identity.uid, receiptId: receipt.receipt_id });
+    return { answer: { receiptId: receipt.receipt_id, etag } };
+  });
 }
 
 /** The receipt is from another of the user's merchants (POST /api/moveReceipt). */
@@ -491,29 +516,36 @@ export async function moveReceipt(
   input: ReceiptEditInput & { merchantId: string },
 ): Promise<ReceiptEditAnswer> {
   const repo = new ReceiptRepository(deps.store);
-  const receipt = await loadReceiptForEdit(repo, identity, input);
-  const merchant = await repo.getMerchant(identity.uid, input.merchantId);
-  if (!merchant) {
-    throw new NotFoundError('There is no such merchant among yours; reload to see your merchants.', {
-      code: 'MerchantNotFound',
-    });
-  }
-  if (merchant.merchant_id === receipt.merchant_id) {
-    return { receiptId: receipt.receipt_id, etag: receipt.etag };
-  }
-  const moved: ReceiptRow = {
-    ...receipt,
-    merchant_id: merchant.merchant_id,
-    merchant_name: merchant.name,
-    edited: withEdited(receipt, ['merchant']),
-  };
-  const movedItems = await repo.listItemsOfReceipt(receipt.receipt_id);
-  Object.assign(moved, await reviewAfterEdit(deps, moved, movedItems));
-  await flagPossibleDuplicate(repo, moved, { review: false });
-  const etag = await writeReceipt(repo, moved, receipt.etag);
-  await recordVisit(repo, identity.uid, moved, receipt);
-  await removeMerchantIfUnused(repo, identity.uid, receipt.merchant_id);
-  await afterEdit(deps, identity.uid, [receipt.file_name]);
-  deps.logger.info('receipt moved', { userId: identity.uid, receiptId: receipt.receipt_id });
-  return { receiptId: receipt.receipt_id, etag };
+  return commitWrite(deps, identity.uid, {
+    prepare: async () => {
+      const receipt = await loadReceiptForEdit(repo, identity, input);
+      const merchant = await repo.getMerchant(identity.uid, input.merchantId);
+      if (!merchant) {
+        throw new NotFoundError('There is no such merchant among yours; reload to see your merchants.', {
+          code: 'MerchantNotFound',
+        });
+      }
+      // The merchant it leaves goes with its last receipt, also when the move stops half-way.
+      return { files: [receipt.file_name], merchants: [receipt.merchant_id], receipt, merchant };
+    },
+    apply: async ({ receipt, merchant }) => {
+      if (merchant.merchant_id === receipt.merchant_id) {
+        return { answer: { receiptId: receipt.receipt_id, etag: receipt.etag } };
+      }
+      const moved: ReceiptRow = {
+        ...receipt,
+        merchant_id: merchant.merchant_id,
+        merchant_name: merchant.name,
+        edited: withEdited(receipt, ['merchant']),
+      };
+      const items = await repo.listItemsOfReceipt(receipt.receipt_id);
+      Object.assign(moved, await reviewAfterEdit(deps, moved, items));
+      await flagPossibleDuplicate(repo, moved, { review: false });
+      const etag = await writeReceipt(repo, moved, receipt.etag);
+      await recordVisit(repo, identity.uid, moved, receipt);
+      await removeMerchantIfUnused(repo, identity.uid, receipt.merchant_id);
+      deps.logger.info('receipt moved', { userId: identity.uid, receiptId: receipt.receipt_id });
+      return { answer: { receiptId: receipt.receipt_id, etag } };
+    },
+  });
 }

@@ -6,6 +6,7 @@ import { changedSince } from '../repository/data-changes';
 import { appDataCacheKey, receiptIdFor } from '../repository/keys';
 import { ReceiptRepository, type DataState } from '../repository/receipt-repository';
 import type { MerchantRow } from '../repository/rows';
+import { withStaleWritesFinished } from './commit-write';
 import { assertOwnUserId, type AppDeps } from './context';
 
 type DataDeps = Pick<AppDeps, 'store' | 'blobs' | 'logger'>;
@@ -24,10 +25,11 @@ export async function getAppDataJson(
 ): Promise<string> {
   assertOwnUserId(identity, input.userId);
   const uid = identity.uid;
-  const [state, cached] = await Promise.all([
+  const [read, cached] = await Promise.all([
     new ReceiptRepository(deps.store).getDataState(uid),
     readCache(deps, uid),
   ]);
+  const state = await withStaleWritesFinished(deps, uid, read);
   const current = cachedText(cached, state.version);
   if (current !== null) return current;
   const json = JSON.stringify(await upToDate(deps, uid, state, { cached, write: 'never' }));

@@ -24,3 +24,4 @@ export * from './reanalyse-receipt';
 export * from './download-my-data';
 export * from './delete-account';
 export * from './report-totals';
+export * from './commit-write';

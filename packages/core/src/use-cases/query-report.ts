@@ -29,6 +29,7 @@ import {
 } from '../repository/report-totals';
 import { ReceiptRepository } from '../repository/receipt-repository';
 import type { TableStore } from '../table-store';
+import { withStaleWritesFinished } from './commit-write';
 import { assertOwnUserId, type AppDeps } from './context';
 import { appDataAt, clearHeldAppData, forgetHeldAppData } from './get-app-data';
 
@@ -66,7 +67,11 @@ export function forgetReportIndex(userId: string): void {
  * when what changed is not known.
  */
 export async function reportIndexOf(deps: ReportDeps, userId: string): Promise<ReportIndex> {
-  const state = await new ReceiptRepository(deps.store).getDataState(userId);
+  const state = await withStaleWritesFinished(
+    deps,
+    userId,
+    await new ReceiptRepository(deps.store).getDataState(userId),
+  );
   const known = indexes.get(userId);
   if (known && known.version === state.version) {
     indexes.delete(userId);

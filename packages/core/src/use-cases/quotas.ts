@@ -1,4 +1,5 @@
 import { ConflictError, NotFoundError, TooManyRequestsError } from '../errors';
+import { RETRY_LIMITS, retryOnConflict } from '../retry';
 import { TABLES } from '../entities';
 import { ReceiptRepository } from '../repository/receipt-repository';
 import { num, str } from '../repository/rows';
@@ -81,43 +82,38 @@ interface Usage {
 }
 
 async function editUsage(store: TableStore, userId: string, edit: (usage: Usage) => Usage): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    const row = await store.getEntity(TABLES.users, userId, userId);
-    const usage: Usage = {
-      day: (row && str(row, 'quota_day')) ?? '',
-      uploads: (row && num(row, 'quota_uploads')) ?? 0,
-      bytes: (row && num(row, 'stored_bytes')) ?? 0,
-    };
-    const next = edit(usage);
-    const entity = {
-      partitionKey: userId,
-      rowKey: userId,
-      quota_day: next.day,
-      quota_uploads: next.uploads,
-      stored_bytes: next.bytes,
-    };
-    try {
-      if (row) await store.updateEntity(TABLES.users, entity, 'Merge', { etag: row.etag });
-      else await store.createEntity(TABLES.users, { ...entity, user_id: userId });
-      return;
-    } catch (error) {
-      const raced = error instanceof ConflictError || error instanceof NotFoundError;
-      if (!raced) throw error;
-      if (attempt >= MAX_USAGE_ATTEMPTS - 1) {
-        // The store's conflict names the table and keys; the person gets when to go on instead.
-        throw new TooManyRequestsError(
-          'Too many uploads from your account at the same moment. Try again in a second.',
-          { code: 'QuotaCounterBusy', retryAfterSeconds: 1, cause: error },
-        );
-      }
-      // Uploads of one user at once all write this row: spread their next tries apart.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** Math.min(attempt, 5)));
-    }
+  try {
+    // Uploads of one user at once all write this row, by etag: the counts never go past a limit.
+    await retryOnConflict(
+      async () => {
+        const row = await store.getEntity(TABLES.users, userId, userId);
+        const usage: Usage = {
+          day: (row && str(row, 'quota_day')) ?? '',
+          uploads: (row && num(row, 'quota_uploads')) ?? 0,
+          bytes: (row && num(row, 'stored_bytes')) ?? 0,
+        };
+        const next = edit(usage);
+        const entity = {
+          partitionKey: userId,
+          rowKey: userId,
+          quota_day: next.day,
+          quota_uploads: next.uploads,
+          stored_bytes: next.bytes,
+        };
+        if (row) await store.updateEntity(TABLES.users, entity, 'Merge', { etag: row.etag });
+        else await store.createEntity(TABLES.users, { ...entity, user_id: userId });
+      },
+      { tries: RETRY_LIMITS.busyRowTries },
+    );
+  } catch (error) {
+    if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;
+    // The store's conflict names the table and keys; the person gets when to go on instead.
+    throw new TooManyRequestsError(
+      'Too many uploads from your account at the same moment. Try again in a second.',
+      { code: 'QuotaCounterBusy', retryAfterSeconds: 1, cause: error },
+    );
   }
 }
-
-/** Tries at counting an upload on the user's row before the user is asked to try again. */
-const MAX_USAGE_ATTEMPTS = 10;
 
 function formatWait(seconds: number): string {
   const hours = Math.floor(seconds / 3600);

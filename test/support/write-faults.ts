@@ -373,6 +373,7 @@ export async function sweepFaults(
   useCase: { name: string; run: Run },
   tag: string,
   concurrency = 1,
+  sample?: number,
 ): Promise<{ calls: number; runs: number; found: string[] }> {
   const blobs0 = new MemoryBlobStore();
   const world0 = await seedFaultUser(store, blobs0, `${tag}-clean`);
@@ -388,6 +389,13 @@ export async function sweepFaults(
   for (let n = 1; n <= counted.calls; n++) {
     runs.push({ n, after: false });
     if (WRITE_METHODS.has(counted.methods[n - 1]!)) runs.push({ n, after: true });
+  }
+  if (sample !== undefined && runs.length > sample) {
+    // Evenly spread over the calls, the first and the last included.
+    const picked = new Set(
+      Array.from({ length: sample }, (_, k) => Math.round((k * (runs.length - 1)) / (sample - 1))),
+    );
+    runs.splice(0, runs.length, ...runs.filter((_, i) => picked.has(i)));
   }
   let next = 0;
   const one = async ({ n, after }: { n: number; after: boolean }) => {

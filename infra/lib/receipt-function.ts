@@ -11,7 +11,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { BUNDLE_SETTINGS, HANDLERS_DIR, REPO_ROOT, functionBundling } from './bundling';
+import { BUNDLE_SETTINGS, HANDLERS_DIR, REPO_ROOT, bundlingOf } from './bundling';
 import type { AppConfig } from './config';
 
 export { HANDLERS_DIR, REPO_ROOT } from './bundling';
@@ -82,7 +82,13 @@ export class ReceiptFunction extends Construct {
         ...BUNDLE_SETTINGS,
         format: OutputFormat.ESM,
         mainFields: [...BUNDLE_SETTINGS.mainFields],
-        externalModules: [...functionBundling(props.unusedModules).externalModules],
+        // Only the adapters this function loads (see bundling.ts), and what the runtime provides.
+        externalModules: [
+          ...new Set([
+            ...bundlingOf(props.handler, props.config.storageBackend).externalModules,
+            ...(props.unusedModules ?? []),
+          ]),
+        ],
         tsconfig: join(REPO_ROOT, 'tsconfig.json'),
         forceDockerBundling: false,
       },

@@ -1,5 +1,5 @@
 import { ConfigurationError, DEFAULT_UPLOAD_QUOTAS, type UploadQuotas } from '@receipts/core';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const optional = z
   .string()

@@ -9,6 +9,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { OCR_ONLY_MODULES } from './bundling';
 import type { AppConfig } from './config';
 import { ReceiptFunction } from './receipt-function';
 import { ANALYZE_HANDLER, DEAD_LETTER_HANDLER, SWEEP_HANDLER } from './routes';
@@ -46,11 +47,8 @@ export const SWEEP_EVERY = Duration.minutes(5);
 /** Jobs handed to one invocation; each reports its own failure. */
 export const SCAN_BATCH_SIZE = 5;
 
-/**
- * Modules only the local OCR analyzer uses. The handler imports them lazily when ANALYZER=ocr, which a
- * deployment never sets; bundling them would add native code that cannot run on Lambda anyway.
- */
-export const OCR_ONLY_MODULES = ['@receipts/analyzer-ocr', 'tesseract.js', 'sharp', '@tesseract.js-data/*'];
+/** Also left out by bundling.ts for every function; kept here for the stack's readers. */
+export { OCR_ONLY_MODULES };
 
 export interface PipelineStackProps extends StackProps {
   readonly config: AppConfig;

@@ -4,30 +4,17 @@
  * of its own, and a role that starts with nothing but writing to that log group.
  */
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { BUNDLE_SETTINGS, HANDLERS_DIR, REPO_ROOT, bundlingOf } from './bundling';
 import type { AppConfig } from './config';
 
-/** The repository root: the bundles resolve workspace packages from here. */
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-/** Where the handlers live. */
-export const HANDLERS_DIR = join(REPO_ROOT, 'lambdas/src/handlers');
-
-/** The AWS SDK v3 ships with the Node.js 22 runtime, so bundles leave it out. */
-const RUNTIME_PROVIDED_MODULES = ['@aws-sdk/*'];
-
-/**
- * esbuild emits ESM; CommonJS dependencies bundled into it still call `require` for Node built-ins,
- * which ESM does not define.
- */
-const ESM_REQUIRE_BANNER =
-  "import { createRequire as __receiptsCreateRequire } from 'node:module'; const require = __receiptsCreateRequire(import.meta.url);";
+export { HANDLERS_DIR, REPO_ROOT } from './bundling';
 
 export interface ReceiptFunctionProps {
   /** The handler file under lambdas/src/handlers, without `.ts`. */
@@ -92,14 +79,16 @@ export class ReceiptFunction extends Construct {
       depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
       awsSdkConnectionReuse: false,
       bundling: {
+        ...BUNDLE_SETTINGS,
         format: OutputFormat.ESM,
-        target: 'node22',
-        mainFields: ['module', 'main'],
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        banner: ESM_REQUIRE_BANNER,
-        externalModules: [...RUNTIME_PROVIDED_MODULES, ...(props.unusedModules ?? [])],
+        mainFields: [...BUNDLE_SETTINGS.mainFields],
+        // Only the adapters this function loads (see bundling.ts), and what the runtime provides.
+        externalModules: [
+          ...new Set([
+            ...bundlingOf(props.handler, props.config.storageBackend).externalModules,
+            ...(props.unusedModules ?? []),
+          ]),
+        ],
         tsconfig: join(REPO_ROOT, 'tsconfig.json'),
         forceDockerBundling: false,
       },

@@ -3,6 +3,7 @@ import {
   createJsonLogger,
   LogNotifier,
   type AdminPolicy,
+  type Analyzer,
   type BlobStore,
   type BrandOption,
   type ExportStore,
@@ -15,12 +16,17 @@ import {
   type UploadQuotas,
 } from '@receipts/core';
 import type { Context } from 'aws-lambda';
-import type { FirebaseApp } from '@receipts/identity-firebase';
 import { loadConfig, type AppConfig } from './config';
+import { importAdapter, lazyPort } from './lazy-port';
 
 /**
- * The one place that reads the configuration and picks the adapters. Handlers get their ports from
- * here and never construct an SDK client themselves.
+ * The one place that reads the configuration and picks the adapters, for the Lambda functions, the
+ * local server and the scan worker alike. Handlers get their ports from here and never construct an
+ * SDK client themselves.
+ *
+ * Each adapter is imported on the first call of its port (see lazyPort): a function loads only the
+ * adapters and SDK clients its route uses, and its bundle holds only those (infra/lib/bundling.ts
+ * leaves the others out).
  */
 export interface Services {
   config: AppConfig;
@@ -50,7 +56,7 @@ export interface Services {
    * when requests need not come through CloudFront (local server, tests).
    */
   originSecret: string | null;
-  /** Releases what the services hold (firebase-admin apps). */
+  /** Releases what the services hold (the FCM notifier's firebase-admin app). */
   close(): Promise<void>;
 }
 
@@ -78,7 +84,7 @@ async function createStore(config: AppConfig, logger: Logger): Promise<TableStor
   if (config.STORAGE_BACKEND === 'dynamodb') {
     const [{ DynamoDBClient }, { DynamoTableStore, createStoreTable }] = await Promise.all([
       import('@aws-sdk/client-dynamodb'),
-      import('@receipts/store-dynamo'),
+      importAdapter('@receipts/store-dynamo', () => import('@receipts/store-dynamo')),
     ]);
     const client = new DynamoDBClient(
       config.DYNAMODB_ENDPOINT
@@ -96,7 +102,10 @@ async function createStore(config: AppConfig, logger: Logger): Promise<TableStor
     if (config.DYNAMODB_ENDPOINT) await createStoreTable(client, config.DYNAMODB_TABLE);
     return new DynamoTableStore({ client, tableName: config.DYNAMODB_TABLE, logger });
   }
-  const { AzureTableStore } = await import('@receipts/store-azure');
+  const { AzureTableStore } = await importAdapter(
+    '@receipts/store-azure',
+    () => import('@receipts/store-azure'),
+  );
   const connectionString =
     config.AZURE_TABLES_CONNECTION_STRING ??
     (await readSecret(config.AZURE_TABLES_SECRET_ARN as string, 'AZURE_TABLES_SECRET_ARN'));
@@ -108,36 +117,56 @@ async function createBlobs(config: AppConfig): Promise<BlobStore> {
   if (config.BLOB_STORE === 's3') {
     const [{ S3Client }, { S3BlobStore }] = await Promise.all([
       import('@aws-sdk/client-s3'),
-      import('@receipts/blob-s3'),
+      importAdapter('@receipts/blob-s3', () => import('@receipts/blob-s3')),
     ]);
     return new S3BlobStore({ client: new S3Client({}), bucket: config.S3_BUCKET as string });
   }
-  const { LocalBlobStore } = await import('@receipts/blob-local');
+  const { LocalBlobStore } = await importAdapter(
+    '@receipts/blob-local',
+    () => import('@receipts/blob-local'),
+  );
   return new LocalBlobStore({ root: config.BLOB_DIR });
 }
 
-/** The S3 export store beside the S3 image bucket; none for the local blob store. */
-async function createExports(config: AppConfig): Promise<ExportStore | undefined> {
-  if (config.BLOB_STORE !== 's3') return undefined;
+/** The S3 export store beside the S3 image bucket. */
+async function createExports(config: AppConfig): Promise<ExportStore> {
   const [{ S3Client }, { S3ExportStore }] = await Promise.all([
     import('@aws-sdk/client-s3'),
-    import('@receipts/blob-s3'),
+    importAdapter('@receipts/blob-s3', () => import('@receipts/blob-s3')),
   ]);
   return new S3ExportStore({ client: new S3Client({}), bucket: config.S3_BUCKET as string });
 }
 
 async function createQueue(config: AppConfig): Promise<ScanQueue> {
-  if (config.SCAN_QUEUE === 'sqs') {
-    const [{ SQSClient }, { SqsScanQueue }] = await Promise.all([
-      import('@aws-sdk/client-sqs'),
-      import('@receipts/queue-sqs'),
+  const [{ SQSClient }, { SqsScanQueue }] = await Promise.all([
+    import('@aws-sdk/client-sqs'),
+    importAdapter('@receipts/queue-sqs', () => import('@receipts/queue-sqs')),
+  ]);
+  return new SqsScanQueue({ client: new SQSClient({}), queueUrl: config.SCAN_QUEUE_URL as string });
+}
+
+/**
+ * The configured analyzer (the scan worker's), imported only when asked for: the API functions never
+ * load OCR or Textract code.
+ * @param config - ANALYZER picks `ocr` (local, offline) or `textract`; OCR_ENGINE the local OCR engine
+ * @param options - OCR worker threads (default 1)
+ */
+export async function createAnalyzer(
+  config: AppConfig,
+  options: { ocrWorkers?: number } = {},
+): Promise<Analyzer> {
+  if (config.ANALYZER === 'textract') {
+    const [{ TextractClient }, { TextractAnalyzer }] = await Promise.all([
+      import('@aws-sdk/client-textract'),
+      importAdapter('@receipts/analyzer-textract', () => import('@receipts/analyzer-textract')),
     ]);
-    return new SqsScanQueue({ client: new SQSClient({}), queueUrl: config.SCAN_QUEUE_URL as string });
+    return new TextractAnalyzer({ client: new TextractClient({}) });
   }
-  throw new ConfigurationError(
-    'SCAN_QUEUE=memory runs the scan worker inside the local server (npm start); a function on its own needs SCAN_QUEUE=sqs and SCAN_QUEUE_URL.',
-    { code: 'MemoryQueueOutsideLocalServer' },
+  const { OcrAnalyzer } = await importAdapter(
+    '@receipts/analyzer-ocr',
+    () => import('@receipts/analyzer-ocr'),
   );
+  return OcrAnalyzer.create({ workers: options.ocrWorkers ?? 1, engine: config.OCR_ENGINE });
 }
 
 /**
@@ -174,42 +203,88 @@ export function bindInvocation(services: Pick<Services, 'logger'>, context: Cont
  */
 export async function createServices(config: AppConfig, overrides: ServiceOverrides = {}): Promise<Services> {
   const logger = overrides.logger ?? (await createLogger(config));
-  const credentialsJson = config.FIREBASE_SERVICE_ACCOUNT_SECRET_ARN
-    ? await readSecret(config.FIREBASE_SERVICE_ACCOUNT_SECRET_ARN, 'FIREBASE_SERVICE_ACCOUNT_SECRET_ARN')
-    : undefined;
+  if (!overrides.queue && config.SCAN_QUEUE !== 'sqs') {
+    throw new ConfigurationError(
+      'SCAN_QUEUE=memory runs the scan worker inside the local server (npm start); a function on its own needs SCAN_QUEUE=sqs and SCAN_QUEUE_URL.',
+      { code: 'MemoryQueueOutsideLocalServer' },
+    );
+  }
   const originSecret = config.ORIGIN_VERIFY_SECRET ?? null;
-  const firebase = { projectId: config.FIREBASE_PROJECT_ID, ...(credentialsJson ? { credentialsJson } : {}) };
+  const projectId = config.FIREBASE_PROJECT_ID;
 
-  const [store, blobs, exports, queue] = await Promise.all([
-    overrides.store ?? createStore(config, logger),
-    overrides.blobs ?? createBlobs(config),
-    'exports' in overrides ? overrides.exports : createExports(config),
-    overrides.queue ?? createQueue(config),
-  ]);
-  // One firebase-admin app for the process, shared by the identity verifier and the FCM notifier.
-  let app: FirebaseApp | undefined;
-  const firebaseApp = async (): Promise<FirebaseApp> => {
-    app ??= (await import('@receipts/identity-firebase')).createFirebaseApp(firebase);
-    return app;
-  };
-  let identity = overrides.identity;
-  if (!identity) {
-    const { FirebaseIdentityVerifier } = await import('@receipts/identity-firebase');
-    identity = new FirebaseIdentityVerifier({
-      ...firebase,
-      ...(config.FIREBASE_WEB_API_KEY ? { apiKey: config.FIREBASE_WEB_API_KEY } : {}),
-      app: await firebaseApp(),
+  // The Firebase service account key, read from Secrets Manager on first need (deleting a sign-in
+  // account, push messages); verifying ID tokens needs none.
+  let credentials: Promise<string | undefined> | undefined;
+  const firebaseCredentials = (): Promise<string | undefined> => {
+    const arn = config.FIREBASE_SERVICE_ACCOUNT_SECRET_ARN;
+    credentials ??= (
+      arn ? readSecret(arn, 'FIREBASE_SERVICE_ACCOUNT_SECRET_ARN') : Promise.resolve(undefined)
+    ).catch((error: unknown) => {
+      credentials = undefined;
+      throw error;
     });
-  }
-  let notifier = overrides.notifier;
-  if (!notifier) {
-    if (config.NOTIFIER === 'fcm') {
-      const { FcmNotifier } = await import('@receipts/notifier-fcm');
-      notifier = new FcmNotifier({ ...firebase, app: await firebaseApp() });
-    } else {
-      notifier = new LogNotifier({ logger });
-    }
-  }
+    return credentials;
+  };
+  // The FCM notifier (the scan worker's), made on first push; close() releases its firebase-admin app.
+  let fcm: { close(): Promise<void> } | undefined;
+
+  const store =
+    overrides.store ??
+    lazyPort<TableStore>(() => createStore(config, logger), {
+      listTables: true,
+      createTable: true,
+      deleteTable: true,
+      createEntity: true,
+      getEntity: true,
+      getEntities: true,
+      listEntities: true,
+      updateEntity: true,
+      upsertEntity: true,
+      deleteEntity: true,
+      submitTransaction: true,
+    });
+  const blobs =
+    overrides.blobs ??
+    lazyPort<BlobStore>(() => createBlobs(config), { put: true, get: true, delete: true, list: true });
+  const exports =
+    'exports' in overrides
+      ? overrides.exports
+      : config.BLOB_STORE === 's3'
+        ? lazyPort<ExportStore>(() => createExports(config), { save: true, link: true })
+        : undefined;
+  const queue = overrides.queue ?? lazyPort<ScanQueue>(() => createQueue(config), { enqueue: true });
+  const identity =
+    overrides.identity ??
+    lazyPort<IdentityVerifier>(
+      async () => {
+        const { FirebaseIdentityVerifier } = await importAdapter(
+          '@receipts/identity-firebase',
+          () => import('@receipts/identity-firebase'),
+        );
+        return new FirebaseIdentityVerifier({
+          projectId,
+          ...(config.FIREBASE_WEB_API_KEY ? { apiKey: config.FIREBASE_WEB_API_KEY } : {}),
+          credentials: firebaseCredentials,
+        });
+      },
+      { verify: true, deleteAccount: true },
+    );
+  const notifier =
+    overrides.notifier ??
+    (config.NOTIFIER === 'fcm'
+      ? lazyPort<Notifier>(
+          async () => {
+            const [credentialsJson, { FcmNotifier }] = await Promise.all([
+              firebaseCredentials(),
+              importAdapter('@receipts/notifier-fcm', () => import('@receipts/notifier-fcm')),
+            ]);
+            const made = new FcmNotifier({ projectId, ...(credentialsJson ? { credentialsJson } : {}) });
+            fcm = made;
+            return made;
+          },
+          { send: true },
+        )
+      : new LogNotifier({ logger }));
   return {
     config,
     logger,
@@ -230,7 +305,8 @@ export async function createServices(config: AppConfig, overrides: ServiceOverri
       requireVerifiedEmail: !config.FIREBASE_AUTH_EMULATOR_HOST,
     },
     async close() {
-      if (app) await (await import('@receipts/identity-firebase')).deleteFirebaseApp(app);
+      await fcm?.close();
+      fcm = undefined;
     },
   };
 }
@@ -239,8 +315,8 @@ let brands: Promise<readonly BrandOption[]> | undefined;
 
 /** The shipped brand dataset, one option per brand, read once per process. */
 function loadBrandCatalog(): Promise<readonly BrandOption[]> {
-  brands ??= import('@receipts/enricher-brands').then(({ BRANDS }) =>
-    BRANDS.map((b) => ({ name: b.brand, owning_corporation: b.owning_corporation })),
+  brands ??= importAdapter('@receipts/enricher-brands', () => import('@receipts/enricher-brands')).then(
+    ({ BRANDS }) => BRANDS.map((b) => ({ name: b.brand, owning_corporation: b.owning_corporation })),
   );
   return brands;
 }

@@ -1,5 +1,5 @@
 import { ConfigurationError, DEFAULT_UPLOAD_QUOTAS, type UploadQuotas } from '@receipts/core';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const optional = z
   .string()
@@ -144,7 +144,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     new ConfigurationError(`${name} must be set ${why}.`, { code: 'MissingSetting' });
   const emulators = EMULATOR_SETTINGS.filter((name) => env[name]?.trim());
   if (runtime && emulators.length > 0) {
-    // firebase-admin accepts unsigned tokens when the Auth emulator is set: never in the cloud.
+    // With the Auth emulator set, ID tokens are accepted unsigned (as it issues them): never in the cloud.
     throw new ConfigurationError(
       `${emulators.join(' and ')} ${emulators.length > 1 ? 'are' : 'is'} set while running in ${runtime}; ` +
         'ID tokens would be accepted unsigned. Remove it from the deployed environment.',

@@ -7,29 +7,8 @@ import {
   type ScanJob,
   type ScanResult,
 } from '@receipts/core';
-import type { AppConfig } from './config';
-import type { Services } from './composition';
-
-/**
- * The configured analyzer, imported only when asked for: the API functions never load OCR or
- * Textract code.
- * @param config - ANALYZER picks `ocr` (local, offline) or `textract`; OCR_ENGINE the local OCR engine
- * @param options - OCR worker threads (default 1)
- */
-export async function createAnalyzer(
-  config: AppConfig,
-  options: { ocrWorkers?: number } = {},
-): Promise<Analyzer> {
-  if (config.ANALYZER === 'textract') {
-    const [{ TextractClient }, { TextractAnalyzer }] = await Promise.all([
-      import('@aws-sdk/client-textract'),
-      import('@receipts/analyzer-textract'),
-    ]);
-    return new TextractAnalyzer({ client: new TextractClient({}) });
-  }
-  const { OcrAnalyzer } = await import('@receipts/analyzer-ocr');
-  return OcrAnalyzer.create({ workers: options.ocrWorkers ?? 1, engine: config.OCR_ENGINE });
-}
+import { createAnalyzer, type Services } from './composition';
+import { loadedPort } from './lazy-port';
 
 /** The scan worker of a process: analyses one job at a time per call. */
 export interface ScanWorker {
@@ -61,7 +40,9 @@ export async function createScanWorker(
   ]);
   const deps = {
     store: services.store,
-    blobs: services.blobs,
+    // The adapter itself: the scan reads `locate` (where Textract finds the image), which a port
+    // loaded on first use cannot answer before it is loaded.
+    blobs: await loadedPort(services.blobs),
     queue: services.queue,
     analyzer,
     ...(enricher ? { enrich: (result: AnalysisResult) => enrichAnalysis(result, enricher) } : {}),

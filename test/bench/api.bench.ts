@@ -326,7 +326,7 @@ async function benchScans(store: TableStore, blobDir: string): Promise<void> {
       logger: createJsonLogger('warn'),
     },
   );
-  const { createAnalyzer } = await import('../../lambdas/src/worker');
+  const { createAnalyzer } = await import('../../lambdas/src/composition');
   const analyzer = await createAnalyzer(services.config, { ocrWorkers: workers });
   const worker = await createScanWorker(services, { analyzer });
   ref.worker = worker;

@@ -13,7 +13,7 @@ import type { Asset } from 'aws-cdk-lib/aws-s3-assets';
 import { ORIGIN_VERIFY_HEADER, ROUTES, type RouteName } from '@receipts/core/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, type ReceiptFunction } from '../../infra/lib/receipt-function';
-import { OCR_ONLY_MODULES } from '../../infra/lib/pipeline-stack';
+import { appFunctions } from '../../infra/lib/bundling';
 import { propertiesOf, synthApp, type SynthesisedApp } from './synth-app';
 
 const ROUTE_NAMES = Object.keys(ROUTES) as RouteName[];
@@ -24,13 +24,21 @@ function bundleOf(synth: SynthesisedApp, fn: ReceiptFunction): string {
   return join(synth.assembly.directory, code.assetPath);
 }
 
-/** Modules a bundle still imports by name (everything else is inside it). */
-function externalImports(code: string): Set<string> {
-  const names = new Set<string>();
-  // Minified code holds `from"` inside strings too; a module name has none of ",: " in it.
-  const statement = /(?:\bfrom\s*|\bimport\s*\(\s*)"((?:@[\w.-]+\/)?[\w.-]+(?:\/[\w./-]+)?)"/g;
-  for (const match of code.matchAll(statement)) if (!match[1]!.startsWith('.')) names.add(match[1]!);
-  return names;
+// Minified code holds `from"` inside strings too; a module name has none of ",: " in it.
+const MODULE_NAME = '"((?:@[\\w.-]+\\/)?[\\w.-]+(?:\\/[\\w./-]+)?)"';
+
+/** Modules a bundle still imports by name (everything else is inside it), loaded with it or on demand. */
+function externalImports(code: string): { loaded: Set<string>; onDemand: Set<string> } {
+  const find = (pattern: RegExp) =>
+    new Set([...code.matchAll(pattern)].map((m) => m[1]!).filter((name) => !name.startsWith('.')));
+  return {
+    // `import … from"x"` and `require("x")` run when the bundle loads.
+    loaded: new Set([
+      ...find(new RegExp(`\\bfrom\\s*${MODULE_NAME}`, 'g')),
+      ...find(new RegExp(`\\brequire\\s*\\(\\s*${MODULE_NAME}`, 'g')),
+    ]),
+    onDemand: find(new RegExp(`\\bimport\\s*\\(\\s*${MODULE_NAME}`, 'g')),
+  };
 }
 
 const isBuiltin = (name: string) => name.startsWith('node:') || builtinModules.includes(name.split('/')[0]!);
@@ -71,20 +79,45 @@ describe('function bundles (real esbuild bundling)', () => {
     expect(bundles.size).toBe(ROUTE_NAMES.length + 1);
   });
 
-  it('leaves out only what the Node.js 22 runtime provides, and the OCR modules the analyze function never loads', () => {
+  it('loads nothing but Node built-ins and the runtime-provided AWS SDK; what it leaves out, it imports on demand only', () => {
+    const bundling = new Map(appFunctions('dynamodb').map((fn) => [fn.name, fn.bundling]));
     for (const { name, fn } of functions()) {
       const code = readFileSync(join(bundleOf(synth, fn), 'index.mjs'), 'utf8');
-      const outside = [...externalImports(code)].filter((m) => !isBuiltin(m) && !m.startsWith('@aws-sdk/'));
-      if (name === 'analyze') {
-        expect(
-          outside.every((m) => OCR_ONLY_MODULES.includes(m)),
-          outside.join(', '),
-        ).toBe(true);
-        expect(code).not.toContain('tesseract.js-core');
-      } else {
-        expect(outside, name).toEqual([]);
-      }
+      const { loaded, onDemand } = externalImports(code);
+      const outside = (names: Set<string>) =>
+        [...names].filter((m) => !isBuiltin(m) && !m.startsWith('@aws-sdk/'));
+      expect(outside(loaded), name).toEqual([]);
+      const leftOut = bundling.get(name)!.externalModules;
+      for (const module of outside(onDemand)) expect(leftOut, `${name}: ${module}`).toContain(module);
+      expect(code).not.toContain('tesseract.js-core');
     }
+  });
+
+  it("bundles only the adapters of each function's route: firebase-admin only in the scan worker (push notifications)", () => {
+    const firebaseAdmin = ['analyze'];
+    for (const { name, fn } of functions()) {
+      const map = JSON.parse(readFileSync(join(bundleOf(synth, fn), 'index.mjs.map'), 'utf8')) as {
+        sources: string[];
+      };
+      const has = (part: string) => map.sources.some((source) => source.includes(part));
+      expect(has('node_modules/firebase-admin/'), name).toBe(firebaseAdmin.includes(name));
+      expect(has('node_modules/google-auth-library/'), name).toBe(firebaseAdmin.includes(name));
+      // Azure Tables only on an Azure deployment; this one is DynamoDB.
+      expect(has('node_modules/@azure/'), name).toBe(false);
+      expect(has('packages/blob-local/'), name).toBe(false);
+    }
+    const sources = (name: RouteName) =>
+      (
+        JSON.parse(
+          readFileSync(join(bundleOf(synth, synth.api.functions[name]), 'index.mjs.map'), 'utf8'),
+        ) as { sources: string[] }
+      ).sources.join('\n');
+    // The open log route touches no data: no store, no S3, no token verification.
+    expect(sources('log')).not.toMatch(/packages\/(store-dynamo|blob-s3|queue-sqs|identity-firebase)\//);
+    // A read route: the store and S3 (the report cache), no queue.
+    expect(sources('getAppData')).toMatch(/packages\/store-dynamo\//);
+    expect(sources('getAppData')).not.toMatch(/packages\/queue-sqs\//);
+    expect(sources('upload')).toMatch(/packages\/queue-sqs\//);
   });
 
   it('loads every bundle on Node and finds its handler', () => {

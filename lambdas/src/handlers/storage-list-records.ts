@@ -1,5 +1,5 @@
 import { listStorageRecords, storageTableQuery } from '@receipts/core';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../http/route';
 import { queryOf } from '../http/request';
 

@@ -1,6 +1,6 @@
 import { PayloadTooLargeError, UnauthorizedError, ValidationError } from '@receipts/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { header } from './responses';
 
 /** Bodies of the small JSON routes (all but upload). */

@@ -4,7 +4,7 @@
  * again". Every edit carries the etag its values were read with; a stale one is answered 409 with
  * STALE_EDIT_MESSAGE. No Node APIs here (the web app imports it for its forms).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idSchema, receiptIdSchema } from './api-ids';
 import { isCurrencyCode } from './parsing/currency';
 import { isoDate } from './parsing/parse-date';

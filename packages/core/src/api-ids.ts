@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The id schemas every route's request shares. Kept apart from api.ts, which names every route's

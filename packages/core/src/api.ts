@@ -4,7 +4,7 @@
  * The route table and the shared limits live in ./api-routes (re-exported here), which the browser
  * imports without zod.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idSchema, receiptIdSchema } from './api-ids';
 import type { AppData, QueueEntry, User } from './entities';
 import type { ListBrandsAnswer, MerchantEditAnswer, ReanalyseAnswer, ReceiptEditAnswer } from './api-edits';

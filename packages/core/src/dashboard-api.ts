@@ -3,7 +3,7 @@
  * server from the user's report data so a phone downloads a few kilobytes instead of every receipt.
  * No Node APIs here; the web app imports these for its call.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idSchema } from './api-ids';
 import type { Receipt } from './entities';
 

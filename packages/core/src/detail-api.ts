@@ -4,7 +4,7 @@
  * answers a few kilobytes from the user's report index, so a detail screen never downloads the whole
  * report data (getAppData). No Node APIs here; the web app imports these for its calls.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idSchema, receiptIdSchema } from './api-ids';
 import { itemIdSchema } from './api-edits';
 import type { ReportItem, ReportMerchant, ReportReceipt } from './entities';

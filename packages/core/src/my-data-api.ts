@@ -2,7 +2,7 @@
  * Request schemas and answer types of the "My data" routes: GET /api/downloadMyData (a ZIP of all of
  * the caller's data) and POST /api/deleteAccount. No Node APIs here; the web app imports them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idSchema } from './api-ids';
 
 /** GET /api/downloadMyData?userId=&images=: the caller's data as a ZIP; `images=false` leaves images out. */

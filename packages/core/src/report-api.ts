@@ -3,7 +3,7 @@
  * paged, sorted and filtered report tables of one user, and their CSV export. No Node APIs here; the
  * web app imports these for its calls and its URL state.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idSchema } from './api-ids';
 import type { ReportItem, ReportReceipt } from './entities';
 

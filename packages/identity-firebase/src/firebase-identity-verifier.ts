@@ -1,7 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { cert, deleteApp, initializeApp, type App } from 'firebase-admin/app';
-import { getAuth, type Auth } from 'firebase-admin/auth';
-import type { AppError } from '@receipts/core';
+import type { JWTVerifyGetKey } from 'jose';
 import {
   ConfigurationError,
   parseServiceAccountKey,
@@ -10,16 +7,20 @@ import {
   type Identity,
   type IdentityVerifier,
 } from '@receipts/core';
+import { AccountDeleter } from './account-deleter';
+import { verifyIdToken } from './id-token';
 
 /** Options of {@link FirebaseIdentityVerifier}. */
 export interface FirebaseIdentityVerifierOptions {
   /** The Firebase project whose ID tokens are accepted (the tokens' audience). */
   projectId: string;
   /**
-   * A service account key as JSON. Verifying ID tokens needs only the project id and Google's public
-   * keys, so this is optional; give it when the app should run with that account's identity.
+   * A service account key as JSON, to delete accounts with. Verifying ID tokens needs only the
+   * project id and Google's public keys.
    */
   credentialsJson?: string;
+  /** The key read on first need instead (from a secret store); wins over `credentialsJson`. */
+  credentials?: () => Promise<string | undefined>;
   /**
    * The project's Web API key (the `apiKey` of the web app's Firebase config; public, not a secret).
    * Each verified token is looked up with it in Firebase Auth, as the user it proves, so a disabled
@@ -29,34 +30,15 @@ export interface FirebaseIdentityVerifierOptions {
   apiKey?: string;
   /** How long a lookup may take before the token counts as not checkable (default 5 s). */
   lookupTimeoutMs?: number;
+  /** The keys ID tokens are signed with (default Google's; tests give their own). */
+  keys?: JWTVerifyGetKey;
   /**
-   * The firebase-admin app to use (see {@link createFirebaseApp}), shared with the other Firebase
-   * adapters of the process; its owner deletes it. Without it the verifier makes and owns its own.
+   * Firebase Auth's REST API, for the account lookup and deletion (default Google's, or the
+   * emulator's when `FIREBASE_AUTH_EMULATOR_HOST` is set; tests give a stand-in).
    */
-  app?: App;
-}
-
-/** A firebase-admin app, as {@link createFirebaseApp} makes it. */
-export type FirebaseApp = App;
-
-/** Deletes an app made by {@link createFirebaseApp}, once every adapter using it is done. */
-export async function deleteFirebaseApp(app: App): Promise<void> {
-  await deleteApp(app);
-}
-
-/**
- * The one firebase-admin app of a process, for the project and (optionally) a service account key,
- * to give to every Firebase adapter. Delete it with `deleteApp` when the process is done with it.
- *
- * @throws ConfigurationError when the credentials are not a service account key
- */
-export function createFirebaseApp(options: { projectId: string; credentialsJson?: string }): App {
-  const credential =
-    options.credentialsJson === undefined ? undefined : cert(parseServiceAccountKey(options.credentialsJson));
-  return initializeApp(
-    { projectId: options.projectId, ...(credential === undefined ? {} : { credential }) },
-    `receipts-${randomUUID()}`,
-  );
+  identityToolkitUrl?: string;
+  /** Google's OAuth 2.0 token endpoint, for deleting accounts (tests give a stand-in). */
+  tokenUrl?: string;
 }
 
 /** Firebase Auth's REST API (Identity Toolkit), which the emulator serves under its own host. */
@@ -82,30 +64,28 @@ export function assertEmulatorNotInCloud(env: Record<string, string | undefined>
   }
 }
 
-/** What a token failure means for the caller, in words they can act on. */
-const AUTH_FAILURES: Record<string, string> = {
-  'auth/id-token-expired': 'Your sign-in has expired. Sign in again.',
-  'auth/id-token-revoked': 'Your sign-in was revoked. Sign in again.',
-  'auth/user-disabled': 'This account is disabled. Ask the site owner to enable it.',
-  'auth/user-not-found': 'The account of this sign-in does not exist. Sign in again.',
-};
-
 /**
- * Verifies Firebase ID tokens with firebase-admin. The token's `uid` is the user.
+ * Verifies Firebase ID tokens with `jose` against Google's published keys (no Admin SDK), then asks
+ * Firebase Auth whether the account is still enabled and its sign-ins not revoked. The token's `uid`
+ * is the user.
  *
- * Each instance runs its own named firebase-admin app, so several can live in one process (tests, or
- * two projects). With `FIREBASE_AUTH_EMULATOR_HOST` set, firebase-admin trusts the Auth emulator and
- * accepts unsigned tokens, which {@link assertEmulatorNotInCloud} keeps out of deployed functions.
+ * With `FIREBASE_AUTH_EMULATOR_HOST` set, tokens are the Auth emulator's, which are unsigned: their
+ * claims are checked but no signature, which {@link assertEmulatorNotInCloud} keeps out of deployed
+ * functions. Accounts are deleted with Firebase Auth's admin REST call, authorised by the service
+ * account key (see AccountDeleter).
  */
 export class FirebaseIdentityVerifier implements IdentityVerifier {
-  private readonly app: App;
-  private readonly ownsApp: boolean;
-  private readonly auth: Auth;
+  private readonly projectId: string;
+  private readonly credentials: () => Promise<string | undefined>;
+  private readonly tokenUrl: string | undefined;
+  private deleter: { emulator: string | undefined; deleter: AccountDeleter } | undefined;
   private readonly apiKey: string | undefined;
   private readonly lookupTimeoutMs: number;
+  private readonly keys: JWTVerifyGetKey | undefined;
+  private readonly identityToolkitUrl: string | undefined;
 
   /**
-   * @param options - the project id and, optionally, a service account key as JSON
+   * @param options - the project id, the Web API key and, optionally, a service account key as JSON
    * @throws ConfigurationError when the project id is missing, the credentials are not a service
    *   account key, the Web API key is missing outside the emulator, or the emulator host is set
    *   inside AWS Lambda
@@ -125,10 +105,15 @@ export class FirebaseIdentityVerifier implements IdentityVerifier {
         { code: 'MissingFirebaseApiKey' },
       );
     }
+    // Checked now, not when an account is first deleted: a wrong key is a deployment mistake.
+    if (options.credentialsJson !== undefined) parseServiceAccountKey(options.credentialsJson);
+    this.projectId = options.projectId;
+    const { credentialsJson } = options;
+    this.credentials = options.credentials ?? (async () => credentialsJson);
+    this.tokenUrl = options.tokenUrl;
     this.lookupTimeoutMs = options.lookupTimeoutMs ?? 5000;
-    this.ownsApp = options.app === undefined;
-    this.app = options.app ?? createFirebaseApp(options);
-    this.auth = getAuth(this.app);
+    this.keys = options.keys;
+    this.identityToolkitUrl = options.identityToolkitUrl;
   }
 
   /**
@@ -144,7 +129,7 @@ export class FirebaseIdentityVerifier implements IdentityVerifier {
    *   when Google's public keys or the Auth emulator cannot be reached
    */
   async verify(idToken: string): Promise<Identity> {
-    // Checked per call too: the variable is read by firebase-admin at verification time.
+    // Checked per call too: the variable is read at verification time.
     assertEmulatorNotInCloud(process.env);
     if (typeof idToken !== 'string' || idToken.trim() === '') {
       throw new UnauthorizedError('Sign in first: the request carries no ID token.', {
@@ -154,18 +139,17 @@ export class FirebaseIdentityVerifier implements IdentityVerifier {
     if (idToken.length > MAX_TOKEN_LENGTH || idToken.split('.').length !== 3) {
       throw new UnauthorizedError('The sign-in token is not valid. Sign in again.', { code: 'InvalidToken' });
     }
-    let decoded: Awaited<ReturnType<Auth['verifyIdToken']>>;
-    try {
-      decoded = await this.auth.verifyIdToken(idToken, false);
-    } catch (error) {
-      throw translate(error);
-    }
-    await this.assertAccountActive(idToken, decoded.auth_time);
+    const claims = await verifyIdToken(idToken, {
+      projectId: this.projectId,
+      unsigned: Boolean(process.env.FIREBASE_AUTH_EMULATOR_HOST),
+      ...(this.keys ? { keys: this.keys } : {}),
+    });
+    await this.assertAccountActive(idToken, claims.authTime);
     return {
-      uid: decoded.uid,
-      email: typeof decoded.email === 'string' ? decoded.email : null,
-      name: typeof decoded.name === 'string' ? decoded.name : null,
-      ...(typeof decoded.email_verified === 'boolean' ? { emailVerified: decoded.email_verified } : {}),
+      uid: claims.uid,
+      email: claims.email,
+      name: claims.name,
+      ...(claims.emailVerified === undefined ? {} : { emailVerified: claims.emailVerified }),
     };
   }
 
@@ -177,9 +161,7 @@ export class FirebaseIdentityVerifier implements IdentityVerifier {
    * firebase-admin's own revocation check does.
    */
   private async assertAccountActive(idToken: string, authTime: number): Promise<void> {
-    const emulator = process.env.FIREBASE_AUTH_EMULATOR_HOST;
-    const base = emulator ? `http://${emulator}/${IDENTITY_TOOLKIT}` : `https://${IDENTITY_TOOLKIT}`;
-    const url = `${base}/v1/accounts:lookup?key=${encodeURIComponent(this.apiKey ?? 'emulator')}`;
+    const url = `${this.identityToolkit()}/v1/accounts:lookup?key=${encodeURIComponent(this.apiKey ?? 'emulator')}`;
     let status: number;
     let body: LookupAnswer;
     try {
@@ -209,10 +191,20 @@ export class FirebaseIdentityVerifier implements IdentityVerifier {
     throw unavailable(new Error(`accounts:lookup answered ${status} ${body.error?.message ?? ''}`.trim()));
   }
 
+  /** Firebase Auth's REST API: the one given, the emulator's when it is set, or Google's. */
+  private identityToolkit(): string {
+    const emulator = process.env.FIREBASE_AUTH_EMULATOR_HOST;
+    return (
+      this.identityToolkitUrl ??
+      (emulator ? `http://${emulator}/${IDENTITY_TOOLKIT}` : `https://${IDENTITY_TOOLKIT}`)
+    );
+  }
+
   /**
-   * Deletes the Firebase Auth account (firebase-admin `deleteUser`); its ID tokens are refused from
-   * then on, as {@link verify} looks every token's account up. An account already gone is fine.
-   * Needs the service account key in the cloud (or the Auth emulator locally).
+   * Deletes the Firebase Auth account (Identity Toolkit's `accounts:delete`, as firebase-admin's
+   * `deleteUser` does); its ID tokens are refused from then on, as {@link verify} looks every token's
+   * account up. An account already gone is fine. Needs the service account key in the cloud (or the
+   * Auth emulator locally).
    *
    * @param uid - the verified uid of the account to delete
    * @throws ServiceUnavailableError (code `AccountNotDeleted`) when Firebase cannot be reached or
@@ -220,10 +212,25 @@ export class FirebaseIdentityVerifier implements IdentityVerifier {
    */
   async deleteAccount(uid: string): Promise<void> {
     assertEmulatorNotInCloud(process.env);
+    const emulator = process.env.FIREBASE_AUTH_EMULATOR_HOST;
+    // One deleter (and its access token) per emulator setting, which tests change between calls.
+    let current = this.deleter;
+    if (!current || current.emulator !== emulator) {
+      current = {
+        emulator,
+        deleter: new AccountDeleter({
+          projectId: this.projectId,
+          identityToolkitUrl: this.identityToolkit(),
+          credentials: this.credentials,
+          emulator: Boolean(emulator),
+          ...(this.tokenUrl ? { tokenUrl: this.tokenUrl } : {}),
+        }),
+      };
+      this.deleter = current;
+    }
     try {
-      await this.auth.deleteUser(uid);
+      await current.deleter.delete(uid);
     } catch (error) {
-      if ((error as { code?: unknown } | null)?.code === 'auth/user-not-found') return;
       throw new ServiceUnavailableError(
         'Your data is deleted, but your sign-in account could not be removed right now. Try again in a moment.',
         { code: 'AccountNotDeleted', cause: error },
@@ -231,10 +238,8 @@ export class FirebaseIdentityVerifier implements IdentityVerifier {
     }
   }
 
-  /** Releases the firebase-admin app of this verifier, when it made it. */
-  async close(): Promise<void> {
-    if (this.ownsApp) await deleteApp(this.app);
-  }
+  /** Nothing to release: the verifier holds no connection or SDK app. */
+  async close(): Promise<void> {}
 }
 
 /** The answer of Identity Toolkit's `accounts:lookup`, as far as it is read here. */
@@ -267,21 +272,5 @@ function unavailable(cause: unknown): ServiceUnavailableError {
   return new ServiceUnavailableError('Sign-ins cannot be checked right now. Try again in a moment.', {
     code: 'IdentityUnavailable',
     cause,
-  });
-}
-
-function translate(error: unknown): AppError {
-  const code = (error as { code?: unknown } | null)?.code;
-  const message = error instanceof Error ? error.message : '';
-  const notCheckable =
-    typeof code !== 'string' ||
-    !code.startsWith('auth/') ||
-    code === 'auth/internal-error' ||
-    // firebase-admin reports a failed fetch of Google's public keys as an invalid argument.
-    /fetching public keys|Error while making request/i.test(message);
-  if (notCheckable) return unavailable(error);
-  return new UnauthorizedError(AUTH_FAILURES[code] ?? 'The sign-in token is not valid. Sign in again.', {
-    code: 'InvalidToken',
-    cause: error,
   });
 }

@@ -1,8 +1,12 @@
 export {
   FirebaseIdentityVerifier,
   assertEmulatorNotInCloud,
-  createFirebaseApp,
-  deleteFirebaseApp,
-  type FirebaseApp,
   type FirebaseIdentityVerifierOptions,
 } from './firebase-identity-verifier';
+export {
+  FIREBASE_ID_TOKEN_KEYS_URL,
+  idTokenIssuer,
+  verifyIdToken,
+  type IdTokenCheck,
+  type IdTokenClaims,
+} from './id-token';

@@ -1,0 +1,162 @@
+/**
+ * How every function is bundled: the esbuild settings the CDK construct passes to NodejsFunction,
+ * kept here without any CDK import so that `npm run bench:cold` builds the very same bundles.
+ */
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  ANALYZE_HANDLER,
+  DEAD_LETTER_HANDLER,
+  SWEEP_HANDLER,
+  deployedRoutes,
+  type DeployedRoute,
+} from './routes';
+
+/** The repository root: the bundles resolve workspace packages from here. */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** Where the handlers live. */
+export const HANDLERS_DIR = join(REPO_ROOT, 'lambdas/src/handlers');
+
+/** The AWS SDK v3 ships with the Node.js 22 runtime, so bundles leave it out. */
+export const RUNTIME_PROVIDED_MODULES: readonly string[] = ['@aws-sdk/*'];
+
+/**
+ * esbuild emits ESM; CommonJS dependencies bundled into it still call `require` for Node built-ins,
+ * which ESM does not define.
+ */
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire as __receiptsCreateRequire } from 'node:module'; const require = __receiptsCreateRequire(import.meta.url);";
+
+/** The settings every function's bundle shares (NodejsFunction's names). */
+export const BUNDLE_SETTINGS = {
+  format: 'esm',
+  target: 'node22',
+  mainFields: ['module', 'main'],
+  minify: true,
+  sourceMap: true,
+  sourcesContent: false,
+  banner: ESM_REQUIRE_BANNER,
+} as const;
+
+/** What one function's bundle leaves out. */
+export interface FunctionBundling {
+  /** Modules not bundled: provided by the runtime, or never loaded by this function. */
+  readonly externalModules: readonly string[];
+}
+
+/**
+ * The bundling of one function.
+ * @param unusedModules - modules the handler only imports in modes this deployment never uses
+ */
+export function functionBundling(unusedModules: readonly string[] = []): FunctionBundling {
+  return { externalModules: [...new Set([...RUNTIME_PROVIDED_MODULES, ...unusedModules])] };
+}
+
+/**
+ * Modules only the local OCR analyzer uses. The composition root imports them when ANALYZER=ocr,
+ * which a deployment never sets; bundling them would add native code that cannot run on Lambda anyway.
+ */
+export const OCR_ONLY_MODULES = ['@receipts/analyzer-ocr', 'tesseract.js', 'sharp', '@tesseract.js-data/*'];
+
+/**
+ * The adapters the composition root (lambdas/src/composition.ts) imports lazily, on the first call of
+ * their port, by the module it imports. A function's bundle leaves out those it never loads; since
+ * they are imported with `import()`, a bundle without one loads and runs, and only a call of that
+ * port would fail, with an error naming the module.
+ */
+export const ADAPTER_MODULES = {
+  /** The table store of each backend. */
+  dynamodb: '@receipts/store-dynamo',
+  azure: '@receipts/store-azure',
+  /** Images, analysis JSON, report cache and data exports in S3. */
+  s3: '@receipts/blob-s3',
+  /** The local server's blob store (never deployed). */
+  localBlobs: '@receipts/blob-local',
+  /** Sends scan jobs. */
+  sqs: '@receipts/queue-sqs',
+  /** Verifies ID tokens and deletes sign-in accounts (jose and Firebase Auth's REST API). */
+  identity: '@receipts/identity-firebase',
+  /** firebase-admin messaging: push notifications after a scan. */
+  fcm: '@receipts/notifier-fcm',
+  /** The brand dictionary. */
+  brands: '@receipts/enricher-brands',
+  textract: '@receipts/analyzer-textract',
+} as const;
+export type Adapter = keyof typeof ADAPTER_MODULES;
+
+/**
+ * The adapters a route's function loads, from what the route may touch (the same table its
+ * permissions come from, so that a function is built with what it is allowed to use).
+ */
+export function routeAdapters(route: DeployedRoute, storageBackend: StorageBackend): Adapter[] {
+  const adapters: Adapter[] = [];
+  if (route.table !== 'none') adapters.push(storageBackend);
+  if (route.images.length > 0 || route.appDataCache || route.dataExports) adapters.push('s3');
+  if (route.sendsScanJobs) adapters.push('sqs');
+  if (route.auth) adapters.push('identity');
+  // The brand dataset of the item form.
+  if (route.name === 'listBrands') adapters.push('brands');
+  return adapters;
+}
+
+/** The adapters of the functions that are not routes. */
+const PIPELINE_ADAPTERS = (storageBackend: StorageBackend): Record<string, Adapter[]> => ({
+  // Reads the image, writes the results and the report cache, queues retries, pushes a notification.
+  [ANALYZE_HANDLER]: [storageBackend, 's3', 'sqs', 'textract', 'brands', 'fcm'],
+  [SWEEP_HANDLER]: [storageBackend, 'sqs'],
+  // Reads the dead-lettered job (queue-sqs parses it) and marks its scan failed.
+  [DEAD_LETTER_HANDLER]: [storageBackend, 'sqs'],
+});
+
+/** A bundle with the given adapters and none of the others (nor OCR). */
+function bundlingWith(adapters: readonly Adapter[]): FunctionBundling {
+  const unused = (Object.keys(ADAPTER_MODULES) as Adapter[])
+    .filter((adapter) => !adapters.includes(adapter))
+    .map((adapter) => ADAPTER_MODULES[adapter]);
+  return functionBundling([...unused, ...OCR_ONLY_MODULES]);
+}
+
+export type StorageBackend = 'dynamodb' | 'azure';
+
+/** One function of the app and how it is bundled. */
+export interface AppFunction {
+  /** The route name, or the handler's name for the queue and schedule functions. */
+  readonly name: string;
+  /** The handler file under lambdas/src/handlers, without `.ts`. */
+  readonly handler: string;
+  /** The adapters it loads. */
+  readonly adapters: readonly Adapter[];
+  readonly bundling: FunctionBundling;
+}
+
+/**
+ * Every function of the deployment with its bundling, as the API and pipeline stacks build them.
+ * @param storageBackend - the deployment's table store
+ */
+export function appFunctions(storageBackend: StorageBackend): AppFunction[] {
+  const pipeline = PIPELINE_ADAPTERS(storageBackend);
+  return [
+    ...deployedRoutes().map((route) => {
+      const adapters = routeAdapters(route, storageBackend);
+      return { name: route.name, handler: route.handler, adapters, bundling: bundlingWith(adapters) };
+    }),
+    ...[
+      ['analyze', ANALYZE_HANDLER],
+      ['sweep', SWEEP_HANDLER],
+      ['deadLetter', DEAD_LETTER_HANDLER],
+    ].map(([name, handler]) => {
+      const adapters = pipeline[handler!]!;
+      return { name: name!, handler: handler!, adapters, bundling: bundlingWith(adapters) };
+    }),
+  ];
+}
+
+/**
+ * The bundling of the function of a handler.
+ * @throws Error for a handler that is not one of the app's functions
+ */
+export function bundlingOf(handler: string, storageBackend: StorageBackend): FunctionBundling {
+  const fn = appFunctions(storageBackend).find((f) => f.handler === handler);
+  if (!fn) throw new Error(`The handler ${handler} is not one of the app's functions (see appFunctions).`);
+  return fn.bundling;
+}

@@ -6,7 +6,7 @@ import { ALL_FILES, type WriteIntent } from '../repository/write-intents';
 import type { TableStore } from '../table-store';
 import { isWellFormedText, MALFORMED_TEXT_MESSAGE } from '../well-formed-text';
 import { nowOf } from './context';
-import { removeMerchantIfUnused } from './process-scan';
+import { removeMerchantIfUnused } from './remove-merchant';
 import { afterReceiptWrites } from './report-totals';
 
 /**

@@ -4,7 +4,7 @@ import type { Identity } from '../ports';
 import { analysisKey, imageKey, parseReceiptId } from '../repository/keys';
 import { ReceiptRepository } from '../repository/receipt-repository';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
-import { removeMerchantIfUnused } from './process-scan';
+import { removeMerchantIfUnused } from './remove-merchant';
 import { recordVisit } from './possible-duplicates';
 import { releaseStoredBytes } from './quotas';
 import { commitWrite } from './commit-write';

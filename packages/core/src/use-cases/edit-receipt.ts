@@ -22,7 +22,7 @@ import type { ItemRow, MerchantRow, ReceiptRow } from '../repository/rows';
 import type { WrittenItems } from '../repository/report-totals';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
 import { assertStorableText, commitWrite, type Applied } from './commit-write';
-import { removeMerchantIfUnused } from './process-scan';
+import { removeMerchantIfUnused } from './remove-merchant';
 import { flagPossibleDuplicate, recordVisit } from './possible-duplicates';
 import { reviewAsItStands } from './analysis-rows';
 

@@ -19,6 +19,8 @@ import type { ItemRow, MerchantRow, QueueRow, ReceiptRow } from '../repository/r
 import { nowOf } from './context';
 import { flagPossibleDuplicate, recordVisit } from './possible-duplicates';
 import { refreshAppDataCache } from './get-app-data';
+import { removeMerchantIfUnused } from './remove-merchant';
+
 import { afterReceiptWrites } from './report-totals';
 
 /** The ports and settings of the scan worker. */
@@ -252,25 +254,6 @@ async function rollBack(deps: ScanWorkerDeps, repo: ReceiptRepository, receipt: 
   await removeMerchantIfUnused(repo, userId, receipt.merchant_id);
   await afterReceiptWrites(deps, userId, [fileName]);
   await repo.bumpDataVersion(userId, nowOf(deps), { files: [fileName] });
-}
-
-/**
- * Deletes the user's merchant when no receipt is from it. A scan of the same merchant may write its
- * receipt meanwhile: the receipts are checked again after the delete, and the merchant put back
- * when one appeared (the scan writes its receipt before its final merchant write, so either that
- * write or this check sees the other).
- */
-export async function removeMerchantIfUnused(
-  repo: ReceiptRepository,
-  userId: string,
-  merchantId: string,
-  exceptReceiptId?: string,
-): Promise<void> {
-  if (await repo.merchantHasReceipts(userId, merchantId, exceptReceiptId)) return;
-  const merchant = await repo.getMerchant(userId, merchantId);
-  if (!merchant) return;
-  await repo.deleteMerchant(userId, merchantId);
-  if (await repo.merchantHasReceipts(userId, merchantId, exceptReceiptId)) await repo.saveMerchant(merchant);
 }
 
 function claimExpired(updatedAt: string, now: Date, deps: Pick<ScanWorkerDeps, 'claimLeaseMs'>): boolean {

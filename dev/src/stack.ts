@@ -39,7 +39,7 @@ export interface LocalStackOptions {
   /** Where everything is kept: tables, accounts, images. Survives a restart. */
   dataDir: string;
   /** Per-user upload limits instead of the QUOTA_* settings. */
-  quotas?: { uploadsPerDay?: number; pendingScans?: number; storedMb?: number };
+  quotas?: { uploadsPerDay?: number; pendingScans?: number; storedMb?: number; reanalysesPerDay?: number };
   /** Port of the Firebase Auth emulator (default: a free one). */
   authEmulatorPort?: number;
   /**
@@ -269,6 +269,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         : {}),
       ...(options.quotas?.pendingScans ? { QUOTA_PENDING_SCANS: String(options.quotas.pendingScans) } : {}),
       ...(options.quotas?.storedMb ? { QUOTA_STORED_MB: String(options.quotas.storedMb) } : {}),
+      ...(options.quotas?.reanalysesPerDay
+        ? { QUOTA_REANALYSES_PER_DAY: String(options.quotas.reanalysesPerDay) }
+        : {}),
       LOG_LEVEL: logLevel,
     });
     if (config.inCloud) {

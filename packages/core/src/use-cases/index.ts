@@ -1,5 +1,7 @@
 export * from './context';
 export * from './image-data-url';
+export * from './image-size';
+export * from './pdf-pages';
 export * from './login-user';
 export * from './register-fcm-token';
 export * from './list-queue';

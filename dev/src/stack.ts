@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import {
   AppError,
   ConfigurationError,
+  cachedPdfPreviewer,
   createJsonLogger,
   resumeScans,
   sweepScans,
@@ -291,10 +292,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       },
     });
     // PDF previews are drawn here only: pdf.js and its native canvas are not bundled for Lambda.
-    const previewer: PdfPreviewer = {
+    // Each PDF's page is drawn once and kept; a page that would inflate past the limits is not drawn.
+    const previewer: PdfPreviewer = cachedPdfPreviewer({
       firstPage: async (pdf) =>
         (await import('@receipts/analyzer-ocr')).renderPdfFirstPage(pdf, PDF_PREVIEW_WIDTH),
-    };
+    });
     const services = await createServices(config, { logger, queue, previewer });
     cleanups.push(() => services.close());
     await setUpTables(services.store, logger);

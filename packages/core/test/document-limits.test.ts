@@ -6,13 +6,19 @@ import {
   ReceiptRepository,
   UnsupportedMediaTypeError,
   assertDocumentWithinLimits,
+  assertFirstPageWithinLimits,
+  cachedPdfPreviewer,
   countPdfPages,
   readImageSize,
   uploadReceipt,
 } from '../src';
-import { blankPng, objectStreamBomb, pagesPdf } from '../../../test/support/decode-bombs';
+import { blankPng, inflatingPdf, objectStreamBomb, pagesPdf } from '../../../test/support/decode-bombs';
 import { dataUrlOf, identity } from './support/fakes';
 import { createWorld } from './support/world';
+
+// Made once: each takes a second or two to compress.
+const huge = blankPng(8000, 8000);
+const inflating = inflatingPdf(100);
 
 const failure = (promise: Promise<unknown>) =>
   promise.then(
@@ -66,7 +72,7 @@ describe('readImageSize', () => {
 
 describe('assertDocumentWithinLimits', () => {
   it('refuses an 8000 x 8000 PNG from its header, saying how large it is', async () => {
-    const error = await failure(assertDocumentWithinLimits(blankPng(8000, 8000), 'image/png'));
+    const error = await failure(assertDocumentWithinLimits(huge, 'image/png'));
     expect(error).toBeInstanceOf(PayloadTooLargeError);
     expect(error!.message).toMatch(
       /8000 x 8000 pixels \(64 megapixels\); the largest accepted is 50 megapixels/,
@@ -118,7 +124,7 @@ describe('the decode limits on the upload and in the worker', () => {
     const world = await createWorld();
     const upload = (fileName: string, imgSrc: string) =>
       failure(uploadReceipt(world.deps, identity('ann'), { userId: 'ann', fileName, imgSrc }));
-    expect(await upload('big.png', dataUrlOf(blankPng(8000, 8000), 'image/png'))).toBeInstanceOf(
+    expect(await upload('big.png', dataUrlOf(huge, 'image/png'))).toBeInstanceOf(
       PayloadTooLargeError,
     );
     expect(await upload('long.pdf', dataUrlOf(await pagesPdf(11), 'application/pdf'))).toBeInstanceOf(
@@ -131,7 +137,7 @@ describe('the decode limits on the upload and in the worker', () => {
   it('fails a stored file past the limits for good, before the analyzer sees it', async () => {
     const world = await createWorld();
     // A file stored before the limits held: its entry and image are there, as an upload left them.
-    await world.blobs.put('ann/big.png', blankPng(8000, 8000), 'image/png');
+    await world.blobs.put('ann/big.png', huge, 'image/png');
     await new ReceiptRepository(world.store).createQueueEntry({
       userId: 'ann',
       fileName: 'big.png',
@@ -150,5 +156,52 @@ describe('the decode limits on the upload and in the worker', () => {
     expect(result.outcome).toBe('failed');
     expect(result.reason).toMatch(/8000 x 8000 pixels/);
     expect(analyzed).toBe(0);
+  });
+});
+
+describe('PDF previews', () => {
+  it('refuses to draw a first page that inflates past the limit, and draws an ordinary one', async () => {
+    const error = await failure(assertFirstPageWithinLimits(await inflating));
+    expect(error).toBeInstanceOf(PayloadTooLargeError);
+    expect(error!.message).toMatch(/first page inflates to more than 48 MB/);
+    await expect(assertFirstPageWithinLimits(await inflatingPdf(2))).resolves.toBeUndefined();
+    await expect(assertFirstPageWithinLimits(await pagesPdf(3))).resolves.toBeUndefined();
+  });
+
+  it('draws each PDF once, however often and however many at once it is asked for', async () => {
+    let draws = 0;
+    const previewer = cachedPdfPreviewer({
+      firstPage: async (pdf) => (draws++, new Uint8Array([pdf.length % 256, 1, 2])),
+    });
+    const one = await pagesPdf(1);
+    const two = await pagesPdf(2);
+    const answers = await Promise.all([one, one, one, two].map((pdf) => previewer.firstPage(pdf)));
+    expect(await previewer.firstPage(one)).toEqual(answers[0]);
+    expect(draws).toBe(2);
+  });
+
+  it('keeps a refusal too, and draws nothing past the limits', async () => {
+    let draws = 0;
+    let checks = 0;
+    const previewer = cachedPdfPreviewer(
+      { firstPage: async () => (draws++, new Uint8Array([1])) },
+      { check: async (pdf) => (checks++, assertFirstPageWithinLimits(pdf)) },
+    );
+    const bomb = await inflating;
+    expect(await failure(previewer.firstPage(bomb))).toBeInstanceOf(PayloadTooLargeError);
+    expect(await failure(previewer.firstPage(bomb))).toBeInstanceOf(PayloadTooLargeError);
+    expect({ draws, checks }).toEqual({ draws: 0, checks: 1 });
+  });
+
+  it('lets the least recently shown pages go past its size', async () => {
+    let draws = 0;
+    const previewer = cachedPdfPreviewer(
+      { firstPage: async () => (draws++, new Uint8Array(1000)) },
+      { maxBytes: 2500, check: async () => undefined },
+    );
+    const [a, b, c] = [1, 2, 3].map((n) => new TextEncoder().encode(`%PDF-${n}`));
+    for (const pdf of [a, b, a, c, a, b]) await previewer.firstPage(pdf!);
+    // a, b drawn; a shown again; c pushes out b (a was shown since); b drawn again.
+    expect(draws).toBe(4);
   });
 });

@@ -2,6 +2,7 @@ export * from './context';
 export * from './image-data-url';
 export * from './image-size';
 export * from './pdf-pages';
+export * from './pdf-preview';
 export * from './login-user';
 export * from './register-fcm-token';
 export * from './list-queue';

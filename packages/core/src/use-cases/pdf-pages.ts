@@ -1,6 +1,7 @@
+import type * as PdfLibModule from 'pdf-lib';
 import type { PDFContext, PDFDict } from 'pdf-lib';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors';
-import { assertImageSizeWithinLimits } from './image-size';
+import { MAX_IMAGE_PIXELS, assertImageSizeWithinLimits } from './image-size';
 
 /**
  * The most pages a PDF receipt may have. A long till roll printed to A4 runs to three or four pages;
@@ -32,46 +33,21 @@ const unreadablePdf = (cause?: unknown) =>
  * @throws PayloadTooLargeError when its object streams inflate past {@link MAX_PDF_STRUCTURE_BYTES}
  */
 export async function countPdfPages(bytes: Uint8Array): Promise<number> {
-  await assertStructureInflatesWithin(bytes, MAX_PDF_STRUCTURE_BYTES);
-  // Loaded on first use: only PDFs need it, and it is the largest library of the upload.
-  const pdf = await import('pdf-lib');
-  const { PDFArray, PDFName, PDFRef } = pdf;
-  let context: PDFContext;
-  try {
-    context = await pdf.PDFParser.forBytesWithOptions(bytes, Infinity, false).parseDocument();
-  } catch (cause) {
-    throw unreadablePdf(cause);
-  }
-  const Type = PDFName.of('Type');
-  const asDict = (object: unknown) => {
-    const found = object instanceof PDFRef ? context.lookup(object) : object;
-    return found instanceof pdf.PDFDict ? found : undefined;
-  };
-  let catalog = asDict(context.trailerInfo.Root);
-  if (!catalog) {
-    // A file without a usable trailer: its catalog is the object of type Catalog.
-    catalog = context
-      .enumerateIndirectObjects()
-      .map(([, object]) => asDict(object))
-      .find((dict) => dict?.get(Type) === PDFName.of('Catalog'));
-  }
-  const root = catalog && asDict(catalog.get(PDFName.of('Pages')));
-  if (!root) throw unreadablePdf();
-
-  const Kids = PDFName.of('Kids');
+  const { pdf, context, root } = await openPageTree(bytes);
+  const Kids = pdf.PDFName.of('Kids');
   const seen = new Set<unknown>([root]);
   const pending: PDFDict[] = [root];
   let pages = 0;
   while (pending.length > 0) {
     const node = pending.pop()!;
     const kids = node.get(Kids);
-    const list = kids instanceof PDFRef ? context.lookup(kids) : kids;
-    if (!(list instanceof PDFArray)) {
+    const list = kids instanceof pdf.PDFRef ? context.lookup(kids) : kids;
+    if (!(list instanceof pdf.PDFArray)) {
       pages += 1;
       continue;
     }
     for (let i = 0; i < list.size(); i++) {
-      const kid = asDict(list.get(i));
+      const kid = dictOf(pdf, context, list.get(i));
       // A kid met twice (a loop in a damaged tree) is counted once.
       if (!kid || seen.has(kid)) continue;
       seen.add(kid);
@@ -80,6 +56,130 @@ export async function countPdfPages(bytes: Uint8Array): Promise<number> {
   }
   if (pages === 0) throw unreadablePdf();
   return pages;
+}
+
+type PdfLib = typeof PdfLibModule;
+
+function dictOf(pdf: PdfLib, context: PDFContext, object: unknown): PDFDict | undefined {
+  const found = object instanceof pdf.PDFRef ? context.lookup(object) : object;
+  return found instanceof pdf.PDFDict ? found : undefined;
+}
+
+/**
+ * Parses a PDF with pdf-lib after checking what its structure inflates to, and finds the root of
+ * its page tree.
+ */
+async function openPageTree(bytes: Uint8Array): Promise<{ pdf: PdfLib; context: PDFContext; root: PDFDict }> {
+  await assertStructureInflatesWithin(bytes, MAX_PDF_STRUCTURE_BYTES);
+  // Loaded on first use: only PDFs need it, and it is the largest library of the upload.
+  const pdf = await import('pdf-lib');
+  let context: PDFContext;
+  try {
+    context = await pdf.PDFParser.forBytesWithOptions(bytes, Infinity, false).parseDocument();
+  } catch (cause) {
+    throw unreadablePdf(cause);
+  }
+  const Type = pdf.PDFName.of('Type');
+  let catalog = dictOf(pdf, context, context.trailerInfo.Root);
+  if (!catalog) {
+    // A file without a usable trailer: its catalog is the object of type Catalog.
+    catalog = context
+      .enumerateIndirectObjects()
+      .map(([, object]) => dictOf(pdf, context, object))
+      .find((dict) => dict?.get(Type) === pdf.PDFName.of('Catalog'));
+  }
+  const root = catalog && dictOf(pdf, context, catalog.get(pdf.PDFName.of('Pages')));
+  if (!root) throw unreadablePdf();
+  return { pdf, context, root };
+}
+
+/**
+ * How many bytes a PDF's first page may inflate to before it is drawn: its content streams and the
+ * pictures and forms it draws. A receipt page takes a few MB at most (a scanned page as an
+ * uncompressed picture about 25 MB); a page that inflates to more is not drawn.
+ */
+export const MAX_PREVIEW_INFLATED_BYTES = 48 * 1024 * 1024;
+
+/**
+ * Refuses to draw a PDF's first page when drawing it would inflate more than `budget` bytes (its
+ * content streams, pictures and forms, each inflated with a cap) or decode a picture of more than
+ * MAX_IMAGE_PIXELS pixels.
+ * @throws PayloadTooLargeError saying why the page is not drawn
+ * @throws UnsupportedMediaTypeError when the PDF cannot be parsed
+ */
+export async function assertFirstPageWithinLimits(
+  bytes: Uint8Array,
+  budget = MAX_PREVIEW_INFLATED_BYTES,
+): Promise<void> {
+  const { pdf, context, root } = await openPageTree(bytes);
+  const name = (n: string) => pdf.PDFName.of(n);
+  const lookup = (object: unknown) => (object instanceof pdf.PDFRef ? context.lookup(object) : object);
+  // The first leaf, and the resources it inherits from its parents.
+  let page = root;
+  let resources = lookup(root.get(name('Resources')));
+  for (let depth = 0; depth < 64; depth++) {
+    const kids = lookup(page.get(name('Kids')));
+    if (!(kids instanceof pdf.PDFArray)) break;
+    const first = dictOf(pdf, context, kids.get(0));
+    if (!first) throw unreadablePdf();
+    page = first;
+    resources = lookup(page.get(name('Resources'))) ?? resources;
+  }
+  const { inflateSync, constants } = await import('node:zlib');
+  let left = budget;
+  const tooLarge = (what: string) =>
+    new PayloadTooLargeError(
+      `The PDF's first page ${what}, far more than a receipt needs; it is not drawn.`,
+      {
+        code: 'PdfPageTooLarge',
+      },
+    );
+  const seen = new Set<unknown>();
+  const visit = (object: unknown, depth: number): void => {
+    const stream = lookup(object);
+    if (!(stream instanceof pdf.PDFRawStream) || seen.has(stream) || depth > 16) return;
+    seen.add(stream);
+    const dict = stream.dict;
+    if (dict.get(name('Subtype')) === name('Image')) {
+      const width = lookup(dict.get(name('Width')));
+      const height = lookup(dict.get(name('Height')));
+      if (width instanceof pdf.PDFNumber && height instanceof pdf.PDFNumber) {
+        if (width.asNumber() * height.asNumber() > MAX_IMAGE_PIXELS)
+          throw tooLarge(`holds a picture of ${width.asNumber()} x ${height.asNumber()} pixels`);
+      }
+    }
+    const filter = lookup(dict.get(name('Filter')));
+    const flate =
+      filter === name('FlateDecode') ||
+      (filter instanceof pdf.PDFArray &&
+        filter.size() === 1 &&
+        lookup(filter.get(0)) === name('FlateDecode'));
+    let size = stream.contents.length;
+    if (flate) {
+      try {
+        size = inflateSync(stream.contents, {
+          maxOutputLength: Math.max(1, left + 1),
+          finishFlush: constants.Z_SYNC_FLUSH,
+        }).length;
+      } catch (error) {
+        if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') size = left + 1;
+      }
+    }
+    left -= size;
+    if (left < 0) throw tooLarge(`inflates to more than ${budget / (1024 * 1024)} MB`);
+    // A form draws with resources of its own.
+    visitResources(lookup(dict.get(name('Resources'))), depth + 1);
+  };
+  const visitResources = (dict: unknown, depth: number): void => {
+    if (!(dict instanceof pdf.PDFDict)) return;
+    const xobjects = lookup(dict.get(name('XObject')));
+    if (!(xobjects instanceof pdf.PDFDict)) return;
+    for (const value of xobjects.values()) visit(value, depth);
+  };
+  const contents = lookup(page.get(name('Contents')));
+  if (contents instanceof pdf.PDFArray) for (const part of contents.asArray()) visit(part, 0);
+  else visit(page.get(name('Contents')), 0);
+  visitResources(resources, 0);
 }
 
 /**

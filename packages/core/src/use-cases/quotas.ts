@@ -87,7 +87,7 @@ export async function reserveReanalysis(
     if (reanalysesToday >= quotas.reanalysesPerDay) {
       const wait = secondsToNextDay(now);
       throw new TooManyRequestsError(
-        `You have had ${reanalysesToday} receipts analysed again today, the most per day. You can analyse again in ${formatWait(wait)} (at 00:00 UTC); meanwhile, correct the receipt by hand with the pencil button.`,
+        `You have had ${reanalysesToday === 1 ? 'a receipt' : `${reanalysesToday} receipts`} analysed again today, the most per day. You can analyse again in ${formatWait(wait)} (at 00:00 UTC); meanwhile, correct the receipt by hand with the pencil button.`,
         { code: 'DailyReanalysisQuota', retryAfterSeconds: wait },
       );
     }

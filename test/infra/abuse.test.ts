@@ -263,14 +263,4 @@ describe('table permissions per function', () => {
   it('covers every route', () => {
     expect(Object.keys(synth.api.functions).sort()).toEqual(Object.keys(TABLE_ACCESS).sort());
   });
-
-  it('gives the queue keepers the table only, and the analyze function no more than the table, images, queue and Textract', () => {
-    for (const fn of [synth.pipeline.sweepFunction, synth.pipeline.deadLetterFunction]) {
-      const services = new Set(actionsOf(synth.templates.pipeline, fn.role).map((a) => a.split(':')[0]));
-      services.delete('logs');
-      expect([...services].sort()).toEqual(
-        fn === synth.pipeline.sweepFunction ? ['dynamodb', 'sqs'] : ['dynamodb'],
-      );
-    }
-  });
 });

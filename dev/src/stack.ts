@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import {
   AppError,
   ConfigurationError,
+  cachedPdfPreviewer,
   createJsonLogger,
   resumeScans,
   sweepScans,
@@ -39,7 +40,7 @@ export interface LocalStackOptions {
   /** Where everything is kept: tables, accounts, images. Survives a restart. */
   dataDir: string;
   /** Per-user upload limits instead of the QUOTA_* settings. */
-  quotas?: { uploadsPerDay?: number; pendingScans?: number; storedMb?: number };
+  quotas?: { uploadsPerDay?: number; pendingScans?: number; storedMb?: number; reanalysesPerDay?: number };
   /** Port of the Firebase Auth emulator (default: a free one). */
   authEmulatorPort?: number;
   /**
@@ -269,6 +270,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         : {}),
       ...(options.quotas?.pendingScans ? { QUOTA_PENDING_SCANS: String(options.quotas.pendingScans) } : {}),
       ...(options.quotas?.storedMb ? { QUOTA_STORED_MB: String(options.quotas.storedMb) } : {}),
+      ...(options.quotas?.reanalysesPerDay
+        ? { QUOTA_REANALYSES_PER_DAY: String(options.quotas.reanalysesPerDay) }
+        : {}),
       LOG_LEVEL: logLevel,
     });
     if (config.inCloud) {
@@ -288,10 +292,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       },
     });
     // PDF previews are drawn here only: pdf.js and its native canvas are not bundled for Lambda.
-    const previewer: PdfPreviewer = {
+    // Each PDF's page is drawn once and kept; a page that would inflate past the limits is not drawn.
+    const previewer: PdfPreviewer = cachedPdfPreviewer({
       firstPage: async (pdf) =>
         (await import('@receipts/analyzer-ocr')).renderPdfFirstPage(pdf, PDF_PREVIEW_WIDTH),
-    };
+    });
     const services = await createServices(config, { logger, queue, previewer });
     cleanups.push(() => services.close());
     await setUpTables(services.store, logger);

@@ -7,6 +7,7 @@
 import { CfnOutput, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -50,8 +51,13 @@ export class ApiStack extends Stack {
   /** One function per route, by route name. */
   readonly functions: Readonly<Record<RouteName, ReceiptFunction>>;
   readonly accessLogs: logs.LogGroup;
-  /** The execute-api host name, for CloudFront's /api/* origin. */
+  /**
+   * The host name CloudFront's /api/* origin reaches the API at: the API's own domain when
+   * apiDomainName is set (the execute-api endpoint is then disabled), else the execute-api host.
+   */
   readonly apiDomainName: string;
+  /** The API's own domain, when apiDomainName is set. */
+  readonly domain?: apigw.DomainName;
   /**
    * The value CloudFront sends in ORIGIN_VERIFY_HEADER, generated at deploy. The functions refuse a
    * request without it, so the execute-api endpoint is of no use without CloudFront (and its WAF).
@@ -62,10 +68,20 @@ export class ApiStack extends Stack {
     super(scope, id, props);
     const { config } = props;
 
+    // The execute-api endpoint can only be turned off when the API has a domain of its own for
+    // CloudFront to reach it at (API Gateway answers only there then); without one, CloudFront needs it,
+    // and a request there without CloudFront's header is refused by the functions (403).
     this.httpApi = new apigw.HttpApi(this, 'HttpApi', {
       description: 'Receipt Tracker /api routes',
       createDefaultStage: false,
+      disableExecuteApiEndpoint: config.apiDomainName !== undefined,
     });
+    if (config.apiDomainName && config.apiCertificateArn) {
+      this.domain = new apigw.DomainName(this, 'ApiDomain', {
+        domainName: config.apiDomainName,
+        certificate: acm.Certificate.fromCertificateArn(this, 'ApiCertificate', config.apiCertificateArn),
+      });
+    }
     this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: config.logRetentionDays as logs.RetentionDays,
     });
@@ -74,6 +90,7 @@ export class ApiStack extends Stack {
       stageName: '$default',
       autoDeploy: true,
       throttle: { rateLimit: 50, burstLimit: 100 },
+      ...(this.domain ? { domainMapping: { domainName: this.domain } } : {}),
       accessLogSettings: {
         destination: new apigw.LogGroupLogDestination(this.accessLogs),
         format: AccessLogFormat.custom(
@@ -102,7 +119,8 @@ export class ApiStack extends Stack {
         { ThrottlingRateLimit: rate, ThrottlingBurstLimit: burst },
       ]),
     );
-    this.apiDomainName = `${this.httpApi.apiId}.execute-api.${this.region}.${this.urlSuffix}`;
+    this.apiDomainName =
+      config.apiDomainName ?? `${this.httpApi.apiId}.execute-api.${this.region}.${this.urlSuffix}`;
 
     const authorizer = new HttpJwtAuthorizer(
       'FirebaseIdToken',
@@ -187,9 +205,15 @@ export class ApiStack extends Stack {
     }
     this.functions = functions as Record<RouteName, ReceiptFunction>;
 
+    if (this.domain) {
+      new CfnOutput(this, 'ApiDomainTarget', {
+        description: `Point ${config.apiDomainName} (a CNAME) at this host name`,
+        value: this.domain.regionalDomainName,
+      });
+    }
     new CfnOutput(this, 'ApiUrl', {
       description: 'The API Gateway endpoint (the site also serves it under /api on its own domain)',
-      value: this.httpApi.apiEndpoint,
+      value: this.domain ? `https://${this.apiDomainName}` : this.httpApi.apiEndpoint,
     });
   }
 }

@@ -20,7 +20,10 @@ export const CONTEXT_KEYS = [
   'budgetEmail',
   'textractMonthlyBudgetUsd',
   'wafRequestsPerIp',
+  'wafRequestsPerUser',
   'webAclArn',
+  'apiDomainName',
+  'apiCertificateArn',
 ] as const;
 export type ContextKey = (typeof CONTEXT_KEYS)[number];
 
@@ -51,6 +54,12 @@ const HINTS: Record<ContextKey, string> = {
   textractMonthlyBudgetUsd: 'the monthly Textract budget in US dollars, e.g. 25',
   wafRequestsPerIp:
     'requests one IP address may make in 5 minutes before WAF blocks it, e.g. 1000 (at least 10)',
+  wafRequestsPerUser:
+    'requests to /api one signed-in user (one ID token) may make in 5 minutes before WAF blocks them, e.g. 600 (at least 10)',
+  apiDomainName:
+    'a host name of yours for the API, e.g. "api.receipts.example.com" (optional): CloudFront then reaches the API there and the execute-api endpoint is disabled; point it (CNAME) at the ApiDomainTarget output',
+  apiCertificateArn:
+    'the ARN of an ACM certificate for apiDomainName, in the region of the API (needed with apiDomainName)',
   webAclArn:
     'the ARN of an existing WAF web ACL of scope CLOUDFRONT (in us-east-1) to use instead of the one the ReceiptsEdge stack makes (optional)',
 };
@@ -108,6 +117,7 @@ const configSchema = z
     textractMonthlyBudgetUsd: z.coerce.number().positive('must be more than 0').default(25),
     // WAF's rate-based rules take 10 at least.
     wafRequestsPerIp: z.coerce.number().int().min(10, 'must be at least 10').default(1000),
+    wafRequestsPerUser: z.coerce.number().int().min(10, 'must be at least 10').default(600),
     webAclArn: z
       .string()
       .regex(
@@ -115,8 +125,23 @@ const configSchema = z
         'must be the ARN of a WAF web ACL of scope CLOUDFRONT, in us-east-1 (arn:aws:wafv2:us-east-1:<account>:global/webacl/<name>/<id>)',
       )
       .optional(),
+    apiDomainName: hostName.optional(),
+    apiCertificateArn: z
+      .string()
+      .regex(
+        /^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[\w-]+$/,
+        'must be the ARN of an ACM certificate',
+      )
+      .optional(),
   })
   .superRefine((config, ctx) => {
+    if ((config.apiDomainName === undefined) !== (config.apiCertificateArn === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [config.apiDomainName === undefined ? 'apiDomainName' : 'apiCertificateArn'],
+        message: 'is required with apiDomainName or apiCertificateArn: set both, or neither',
+      });
+    }
     if (config.firebaseWebConfig.projectId !== config.firebaseProjectId) {
       ctx.addIssue({
         code: 'custom',

@@ -18,6 +18,25 @@ export const WEB_ACL_ARN_PARAMETER = '/receipt-tracker/edge/web-acl-arn';
 
 /** Uploads one IP address may make in 5 minutes, at the edge (each may become a Textract call). */
 export const WAF_UPLOADS_PER_IP = 100;
+/** Uploads one signed-in user (one ID token) may make in 5 minutes, at the edge. */
+export const WAF_UPLOADS_PER_USER = 50;
+
+/** The AWS managed rule groups in front of the site, in the order they are evaluated. */
+export const WAF_MANAGED_RULE_GROUPS = [
+  'AWSManagedRulesAmazonIpReputationList',
+  'AWSManagedRulesKnownBadInputsRuleSet',
+  'AWSManagedRulesCommonRuleSet',
+] as const;
+
+/**
+ * The label the common rule set gives a request whose body is over 8 KB (its SizeRestrictions_BODY
+ * rule, set to count below): such a request is blocked by a rule of ours, except on /api/upload,
+ * whose JSON body carries the image (up to about 5.6 MB as base64) and is size-checked by the
+ * function itself (413 past MAX_BODY_BYTES).
+ */
+export const WAF_BODY_SIZE_LABEL = 'awswaf:managed:aws:core-rule-set:SizeRestrictions_Body';
+
+const UPLOAD_PATH = '/api/upload';
 
 export interface EdgeStackProps extends StackProps {
   readonly config: AppConfig;
@@ -35,49 +54,92 @@ export class EdgeStack extends Stack {
       sampledRequestsEnabled: true,
     });
 
+    const startsWith = (path: string): wafv2.CfnWebACL.StatementProperty => ({
+      byteMatchStatement: {
+        fieldToMatch: { uriPath: {} },
+        positionalConstraint: 'STARTS_WITH',
+        searchString: path,
+        textTransformations: [{ priority: 0, type: 'NONE' }],
+      },
+    });
+    // A user is known by the ID token in Authorization (verified by the API behind; here only the
+    // key of the count). A request without the header is not counted per user: the per-IP rules
+    // count every request.
+    const perUser: wafv2.CfnWebACL.RateBasedStatementCustomKeyProperty[] = [
+      { header: { name: 'authorization', textTransformations: [{ priority: 0, type: 'NONE' }] } },
+    ];
+    const rate = (
+      name: string,
+      limit: number,
+      key: 'user' | 'ip',
+      scopeDownStatement?: wafv2.CfnWebACL.StatementProperty,
+    ): Omit<wafv2.CfnWebACL.RuleProperty, 'priority'> => ({
+      name,
+      action: { block: {} },
+      statement: {
+        rateBasedStatement: {
+          limit,
+          evaluationWindowSec: 300,
+          ...(key === 'user'
+            ? { aggregateKeyType: 'CUSTOM_KEYS', customKeys: perUser }
+            : { aggregateKeyType: 'IP' }),
+          ...(scopeDownStatement ? { scopeDownStatement } : {}),
+        },
+      },
+      visibilityConfig: visibility(name.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase()),
+    });
+    const managed = (
+      name: (typeof WAF_MANAGED_RULE_GROUPS)[number],
+      ruleActionOverrides?: wafv2.CfnWebACL.RuleActionOverrideProperty[],
+    ): Omit<wafv2.CfnWebACL.RuleProperty, 'priority'> => ({
+      name,
+      overrideAction: { none: {} },
+      statement: {
+        managedRuleGroupStatement: {
+          vendorName: 'AWS',
+          name,
+          ...(ruleActionOverrides ? { ruleActionOverrides } : {}),
+        },
+      },
+      visibilityConfig: visibility(name),
+    });
+
+    const rules: Omit<wafv2.CfnWebACL.RuleProperty, 'priority'>[] = [
+      // Uploads first: each one may cost a Textract call, so they get the tighter limits, per user
+      // (one account cannot use the whole API's upload throttle) and per IP.
+      rate('UploadsPerUser', WAF_UPLOADS_PER_USER, 'user', startsWith(UPLOAD_PATH)),
+      rate('UploadsPerIp', WAF_UPLOADS_PER_IP, 'ip', startsWith(UPLOAD_PATH)),
+      rate('ApiRequestsPerUser', props.config.wafRequestsPerUser, 'user', startsWith('/api/')),
+      rate('RequestsPerIp', props.config.wafRequestsPerIp, 'ip'),
+      managed('AWSManagedRulesAmazonIpReputationList'),
+      managed('AWSManagedRulesKnownBadInputsRuleSet'),
+      managed('AWSManagedRulesCommonRuleSet', [
+        { name: 'SizeRestrictions_BODY', actionToUse: { count: {} } },
+      ]),
+      {
+        // The common rule set's body size rule, but for uploads (see WAF_BODY_SIZE_LABEL).
+        name: 'BodySizeExceptUploads',
+        action: { block: {} },
+        statement: {
+          andStatement: {
+            statements: [
+              { labelMatchStatement: { scope: 'LABEL', key: WAF_BODY_SIZE_LABEL } },
+              { notStatement: { statement: startsWith(UPLOAD_PATH) } },
+            ],
+          },
+        },
+        visibilityConfig: visibility('body-size-except-uploads'),
+      },
+    ];
+
     this.webAcl = new wafv2.CfnWebACL(this, 'WebAcl', {
       name: 'receipt-tracker',
-      description: 'Receipt Tracker: per-IP rate limits in front of the site and /api',
+      description:
+        'Receipt Tracker: rate limits per user and per IP, AWS managed rule groups, in front of the site and /api',
       scope: 'CLOUDFRONT',
       defaultAction: { allow: {} },
       visibilityConfig: visibility('receipt-tracker'),
-      rules: [
-        {
-          // Uploads first: each one may cost a Textract call, so they get the tighter limit.
-          name: 'UploadsPerIp',
-          priority: 0,
-          action: { block: {} },
-          statement: {
-            rateBasedStatement: {
-              limit: WAF_UPLOADS_PER_IP,
-              evaluationWindowSec: 300,
-              aggregateKeyType: 'IP',
-              scopeDownStatement: {
-                byteMatchStatement: {
-                  fieldToMatch: { uriPath: {} },
-                  positionalConstraint: 'STARTS_WITH',
-                  searchString: '/api/upload',
-                  textTransformations: [{ priority: 0, type: 'NONE' }],
-                },
-              },
-            },
-          },
-          visibilityConfig: visibility('uploads-per-ip'),
-        },
-        {
-          name: 'RequestsPerIp',
-          priority: 1,
-          action: { block: {} },
-          statement: {
-            rateBasedStatement: {
-              limit: props.config.wafRequestsPerIp,
-              evaluationWindowSec: 300,
-              aggregateKeyType: 'IP',
-            },
-          },
-          visibilityConfig: visibility('requests-per-ip'),
-        },
-      ],
+      rules: rules.map((rule, priority) => ({ ...rule, priority })),
     });
 
     this.webAclArnParameter = new ssm.StringParameter(this, 'WebAclArn', {

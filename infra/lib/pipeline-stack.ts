@@ -44,6 +44,8 @@ export const MAX_SCAN_ATTEMPTS = 3;
 export const MAX_RECEIVE_COUNT = 5;
 /** How often the sweeper looks for lost and stuck scans. */
 export const SWEEP_EVERY = Duration.minutes(5);
+/** How long the sweeper and the dead-letter function may run. */
+export const QUEUE_KEEPER_TIMEOUT = Duration.seconds(60);
 /** Jobs handed to one invocation; each reports its own failure. */
 export const SCAN_BATCH_SIZE = 5;
 
@@ -70,6 +72,9 @@ export class PipelineStack extends Stack {
     const { config } = props;
 
     this.deadLetterQueue = new sqs.Queue(this, 'ScanJobsDeadLetters', {
+      // The dead-letter function consumes it: a message must stay hidden while it is handled (the
+      // default 30 s is shorter than the function's timeout, so one could be handled twice).
+      visibilityTimeout: Duration.seconds(QUEUE_KEEPER_TIMEOUT.toSeconds() * VISIBILITY_TIMEOUT_FACTOR),
       retentionPeriod: Duration.days(14),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
@@ -140,7 +145,7 @@ export class PipelineStack extends Stack {
         handler,
         config,
         description,
-        timeout: Duration.seconds(60),
+        timeout: QUEUE_KEEPER_TIMEOUT,
         memorySize: 256,
         environment: sharedEnvironment(this, {
           config,

@@ -93,7 +93,7 @@ export function buildReceiptsApp(app: App, options: ReceiptsAppOptions = {}): Re
     ...(options.webDist === undefined ? {} : { webDist: options.webDist }),
     description: 'Receipt Tracker: the site on CloudFront, with /api routed to the API',
   });
-  if (edge !== undefined) web.addDependency(edge, "reads the web ACL's ARN that the edge stack stores");
+  if (edge !== undefined) web.addStackDependency(edge, "reads the web ACL's ARN that the edge stack stores");
   const monitoring = new MonitoringStack(app, 'ReceiptsMonitoring', {
     env,
     tags,

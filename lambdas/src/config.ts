@@ -55,6 +55,7 @@ const schema = z.object({
   QUOTA_UPLOADS_PER_DAY: positiveInt(DEFAULT_UPLOAD_QUOTAS.uploadsPerDay),
   QUOTA_PENDING_SCANS: positiveInt(DEFAULT_UPLOAD_QUOTAS.pendingScans),
   QUOTA_STORED_MB: positiveInt(DEFAULT_UPLOAD_QUOTAS.storedBytes / (1024 * 1024)),
+  QUOTA_REANALYSES_PER_DAY: positiveInt(DEFAULT_UPLOAD_QUOTAS.reanalysesPerDay),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   PORT: z
     .string()
@@ -138,6 +139,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       uploadsPerDay: c.QUOTA_UPLOADS_PER_DAY,
       pendingScans: c.QUOTA_PENDING_SCANS,
       storedBytes: c.QUOTA_STORED_MB * 1024 * 1024,
+      reanalysesPerDay: c.QUOTA_REANALYSES_PER_DAY,
     },
   };
   const missing = (name: string, why: string) =>

@@ -296,6 +296,34 @@ describe('the CSV export on Lambda', () => {
     expect(plain.body).toBe(text);
   });
 
+  it('stops making a text answer once it is over the limit, before the rest of it is made', async () => {
+    let made = 0;
+    async function* rows(): AsyncGenerator<string> {
+      for (let i = 0; i < 10_000; i++) {
+        made++;
+        yield `${'x'.repeat(99)}\n`;
+      }
+    }
+    const streamed = { statusCode: 200, headers: {}, bodyStream: rows() };
+    const plain = await bufferedResult(streamed, {
+      maxBytes: 100_000,
+      tooLargeMessage: EXPORT_TOO_LARGE_MESSAGE,
+    });
+    expect(plain.statusCode).toBe(413);
+    expect(bodyOf(plain)).toMatchObject({ error: 'AnswerTooLarge' });
+    // 100 characters a row: the row past 100,000 characters is the last one made.
+    expect(made).toBe(1001);
+
+    made = 0;
+    const gzipped = await bufferedResult(
+      { statusCode: 200, headers: {}, bodyStream: rows() },
+      { maxBytes: 10_000, event: exportEvent({ 'accept-encoding': 'gzip' }) },
+    );
+    expect(gzipped.statusCode).toBe(413);
+    // With gzip, text up to 8 times the limit is taken before it is refused.
+    expect(made).toBe(801);
+  });
+
   it('answers 413 saying how to download in parts when the export is over the answer limit', async () => {
     const result = await bufferedResult(await exportStream(exportEvent()), {
       maxBytes: 100_000,

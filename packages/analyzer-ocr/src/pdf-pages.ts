@@ -2,14 +2,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { getDocument as getDocumentType } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { AnalyzerError } from '@receipts/core';
+import { AnalyzerError, MAX_PDF_PAGES } from '@receipts/core';
 
-/**
- * The most pages a PDF receipt may have. A long till roll printed to A4 runs to three or four pages;
- * a longer PDF is a statement or a catalogue, and reading it all (OCR takes seconds a page) costs
- * more than it gives.
- */
-export const MAX_PDF_PAGES = 10;
+export { MAX_PDF_PAGES };
 
 /** One page of a PDF receipt: its text layer, or, for a page without one (a scan), its picture. */
 export type PdfPage =

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { AnalyzerError } from '@receipts/core';
+import { AnalyzerError, MAX_IMAGE_PIXELS } from '@receipts/core';
 
 /**
  * Image preparation before OCR, with sharp (libvips, prebuilt binaries from npm).
@@ -57,7 +57,7 @@ export function sniffImageType(
 export async function prepareImage(bytes: Uint8Array, rendering: Rendering): Promise<PreparedImage> {
   const steps: string[] = [];
   try {
-    const input = sharp(bytes, { failOn: 'error', limitInputPixels: 100_000_000 });
+    const input = sharp(bytes, { failOn: 'error', limitInputPixels: MAX_IMAGE_PIXELS });
     const meta = await input.metadata();
     const orientation = meta.orientation ?? 1;
     if (orientation > 1) steps.push(`upright from EXIF orientation ${orientation}`);

@@ -8,7 +8,16 @@ import {
   type GetExpenseAnalysisCommandOutput,
   type TextractClient,
 } from '@aws-sdk/client-textract';
-import { AnalyzerError, silentLogger, type AnalysisResult, type Analyzer, type Logger } from '@receipts/core';
+import {
+  AnalyzerError,
+  AppError,
+  MAX_PDF_PAGES,
+  countPdfPages,
+  silentLogger,
+  type AnalysisResult,
+  type Analyzer,
+  type Logger,
+} from '@receipts/core';
 import { mapAnalyzeExpense } from './map-expense';
 
 export interface TextractAnalyzerOptions {
@@ -25,9 +34,6 @@ export interface TextractAnalyzerOptions {
   /** Waits `ms` milliseconds (tests pass one that returns at once). */
   sleep?: (ms: number) => Promise<void>;
 }
-
-/** The most pages a PDF receipt may have, as for the local OCR analyzer. */
-export const MAX_PDF_PAGES = 10;
 
 /** Formats AnalyzeExpense reads synchronously (WebP is not one of them). */
 const SUPPORTED_TYPES = new Set(['image/jpeg', 'image/jpg', 'image/png', 'application/pdf', 'image/tiff']);
@@ -137,7 +143,10 @@ export class TextractAnalyzer implements Analyzer {
       );
     }
     const started = Date.now();
-    const pages = type === 'application/pdf' ? countPdfPages(image) : 1;
+    // Neither AnalyzeExpense nor StartExpenseAnalysis takes a page limit (Textract reads and bills
+    // every page of the document, up to its own maximum of 3,000), so the pages are counted from the
+    // PDF's page tree first and a longer PDF is never sent.
+    const pages = type === 'application/pdf' ? await pagesOf(image) : 1;
     if (pages > MAX_PDF_PAGES) throw tooManyPages(pages);
     let response: { ExpenseDocuments?: ExpenseDocument[] };
     let mode: 'sync' | 'async' = 'sync';
@@ -155,8 +164,8 @@ export class TextractAnalyzer implements Analyzer {
       try {
         response = await this.client.send(new AnalyzeExpenseCommand({ Document: document }));
       } catch (error) {
-        // AnalyzeExpense reads one page only. A PDF whose pages could not be counted from its bytes
-        // (a compressed page tree) is refused as unsupported; the asynchronous analysis reads it.
+        // AnalyzeExpense refuses some one-page PDFs it cannot open synchronously; the asynchronous
+        // analysis reads them (the page count above still bounds what it is sent).
         if (!(type === 'application/pdf' && source && nameOf(error) === 'UnsupportedDocumentException'))
           throw this.translate(error);
         mode = 'async';
@@ -313,13 +322,12 @@ function requestToken(source: { bucket: string; key: string }): string {
   return createHash('sha256').update(`${source.bucket}/${source.key}`).digest('hex');
 }
 
-/**
- * The number of pages of a PDF, counted from its page objects (`/Type /Page`), or 1 when none are
- * visible in the bytes (a PDF that keeps its objects in compressed object streams): AnalyzeExpense is
- * tried first then, and refuses a multi-page document as unsupported.
- */
-export function countPdfPages(bytes: Uint8Array): number {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-  const pages = text.match(/\/Type\s*\/Page(?![A-Za-z])/g)?.length ?? 0;
-  return Math.max(1, pages);
+/** A PDF's pages by its page tree; a PDF that cannot be read that way is not sent to Textract. */
+async function pagesOf(pdf: Uint8Array): Promise<number> {
+  try {
+    return await countPdfPages(pdf);
+  } catch (error) {
+    if (!(error instanceof AppError) || error instanceof AnalyzerError) throw error;
+    throw new AnalyzerError(error.message, { code: error.code, retryable: false, cause: error });
+  }
 }

@@ -9,7 +9,8 @@ import {
 import { AnalyzerError } from '@receipts/core';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TextractAnalyzer, countPdfPages } from '../src';
+import { PDFDocument } from 'pdf-lib';
+import { TextractAnalyzer } from '../src';
 import { expenseResponse, field, lineItem } from './expense-builder';
 
 const client = new TextractClient({
@@ -38,10 +39,12 @@ function plainPdf(pages: number): Uint8Array {
   return new TextEncoder().encode(text + '%%EOF\n');
 }
 
-/** A PDF that keeps its objects in compressed object streams: its pages cannot be counted from the bytes. */
-const compressedPdf = new TextEncoder().encode(
-  '%PDF-1.7\n1 0 obj << /Type /ObjStm /N 4 /Filter /FlateDecode >> stream\nxx\nendstream endobj\n%%EOF\n',
-);
+/** A PDF as pdf-lib saves it by default: its objects, the page tree included, in compressed object streams. */
+async function objectStreamPdf(pages: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  for (let i = 0; i < pages; i++) doc.addPage([200, 300]).drawText(`page ${i + 1}`);
+  return doc.save({ useObjectStreams: true });
+}
 
 // Page 1: the shop and the first items; page 2: the last item and the total.
 const pageOne = {
@@ -71,14 +74,30 @@ async function failure(promise: Promise<unknown>): Promise<AnalyzerError> {
   return error as AnalyzerError;
 }
 
-describe('countPdfPages', () => {
-  it('counts page objects, not the page tree', () => {
-    expect(countPdfPages(plainPdf(1))).toBe(1);
-    expect(countPdfPages(plainPdf(3))).toBe(3);
+describe('TextractAnalyzer page count', () => {
+  it('counts the pages of a PDF that keeps its page tree in object streams, and sends none past 10', async () => {
+    const long = await failure(analyzer.analyze(await objectStreamPdf(11), 'application/pdf', source));
+    expect(long.message).toBe(
+      'This PDF has 11 pages; a receipt may have at most 10. Upload a PDF with only the receipt’s pages.',
+    );
+    expect(long.retryable).toBe(false);
+    expect(textract.calls()).toHaveLength(0);
   });
 
-  it('says 1 when the pages are hidden in compressed object streams', () => {
-    expect(countPdfPages(compressedPdf)).toBe(1);
+  it('sends such a PDF of two pages to the asynchronous analysis, never to AnalyzeExpense', async () => {
+    textract.on(StartExpenseAnalysisCommand).resolves({ JobId: 'job-7', ...meta });
+    textract.on(GetExpenseAnalysisCommand).resolves({ JobStatus: 'SUCCEEDED', ...twoPages, ...meta });
+    await analyzer.analyze(await objectStreamPdf(2), 'application/pdf', source);
+    expect(textract.commandCalls(AnalyzeExpenseCommand)).toHaveLength(0);
+    expect(textract.commandCalls(StartExpenseAnalysisCommand)).toHaveLength(1);
+  });
+
+  it('sends nothing for a PDF whose page tree cannot be read', async () => {
+    const broken = new TextEncoder().encode('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n');
+    const error = await failure(analyzer.analyze(broken, 'application/pdf', source));
+    expect(error.code).toBe('UnreadablePdf');
+    expect(error.retryable).toBe(false);
+    expect(textract.calls()).toHaveLength(0);
   });
 });
 
@@ -198,11 +217,11 @@ describe('TextractAnalyzer on a multi-page PDF (StartExpenseAnalysis / GetExpens
     expect(textract.commandCalls(StartExpenseAnalysisCommand)).toHaveLength(0);
   });
 
-  it('moves a PDF whose pages it could not count to the asynchronous analysis when AnalyzeExpense refuses it', async () => {
+  it('moves a one-page PDF to the asynchronous analysis when AnalyzeExpense refuses it', async () => {
     textract.on(AnalyzeExpenseCommand).rejects(new UnsupportedDocumentException({ message: 'x', ...meta }));
     textract.on(StartExpenseAnalysisCommand).resolves({ JobId: 'job-6', ...meta });
     textract.on(GetExpenseAnalysisCommand).resolves({ JobStatus: 'SUCCEEDED', ...twoPages, ...meta });
-    const result = await analyzer.analyze(compressedPdf, 'application/pdf', source);
+    const result = await analyzer.analyze(await objectStreamPdf(1), 'application/pdf', source);
     expect(textract.commandCalls(AnalyzeExpenseCommand)).toHaveLength(1);
     expect(textract.commandCalls(StartExpenseAnalysisCommand)).toHaveLength(1);
     expect(result.items).toHaveLength(3);

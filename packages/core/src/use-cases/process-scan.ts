@@ -1,7 +1,14 @@
 import { fileNameSchema, idSchema } from '../api';
 import type { AnalysisResult } from '../analysis';
 import { assessReview } from '../review';
-import { AnalyzerError, ConflictError, NotFoundError, StoreError, ValidationError } from '../errors';
+import {
+  AnalyzerError,
+  AppError,
+  ConflictError,
+  NotFoundError,
+  StoreError,
+  ValidationError,
+} from '../errors';
 import type { Analyzer, BlobStore, Logger, Notifier, ScanJob, ScanQueue } from '../ports';
 import type { TableStore } from '../table-store';
 import {
@@ -18,6 +25,7 @@ import { ReceiptRepository, sha256Hex } from '../repository/receipt-repository';
 import type { ItemRow, MerchantRow, QueueRow, ReceiptRow } from '../repository/rows';
 import { nowOf } from './context';
 import { flagPossibleDuplicate, recordVisit } from './possible-duplicates';
+import { assertDocumentWithinLimits } from './pdf-pages';
 import { refreshAppDataCache } from './get-app-data';
 import { removeMerchantIfUnused } from './remove-merchant';
 
@@ -142,6 +150,7 @@ export async function processScan(deps: ScanWorkerDeps, job: ScanJob): Promise<S
         retryable: false,
       });
     }
+    await withinDecodeLimits(image.bytes, image.contentType);
     let result = await deps.analyzer.analyze(
       image.bytes,
       image.contentType,
@@ -186,6 +195,20 @@ export async function processScan(deps: ScanWorkerDeps, job: ScanJob): Promise<S
   });
   await notify(deps, repo, receipt);
   return { outcome: 'analysed', receiptId: receipt.receipt_id };
+}
+
+/**
+ * The upload's limits on pages and pixels, checked again before the analyzer decodes anything: a
+ * file stored before they held, or one that reached the store another way, fails for good with the
+ * same message instead of taking the worker's memory.
+ */
+async function withinDecodeLimits(bytes: Uint8Array, contentType: string): Promise<void> {
+  try {
+    await assertDocumentWithinLimits(bytes, contentType);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    throw new AnalyzerError(error.message, { code: error.code, retryable: false, cause: error });
+  }
 }
 
 /**

@@ -13,12 +13,18 @@ export interface UploadQuotas {
   pendingScans: number;
   /** Bytes of receipt images a user may keep stored. */
   storedBytes: number;
+  /**
+   * Receipts a user may have analysed again per UTC day ("Analyse again"). Each also counts as one of
+   * the day's uploads: it costs an analysis as an upload does.
+   */
+  reanalysesPerDay: number;
 }
 
 export const DEFAULT_UPLOAD_QUOTAS: UploadQuotas = {
   uploadsPerDay: 200,
   pendingScans: 25,
   storedBytes: 1024 * 1024 * 1024,
+  reanalysesPerDay: 20,
 };
 
 const MB = 1024 * 1024;
@@ -41,6 +47,58 @@ export async function reserveUpload(
   bytes: number,
   now: Date,
 ): Promise<void> {
+  await refuseTooManyPending(store, quotas, userId);
+  const today = now.toISOString().slice(0, 10);
+  await editUsage(store, userId, (usage) => {
+    const uploadsToday = usage.day === today ? usage.uploads : 0;
+    if (uploadsToday >= quotas.uploadsPerDay) throw dailyUploadsReached(uploadsToday, now);
+    if (usage.bytes + bytes > quotas.storedBytes) {
+      throw new TooManyRequestsError(
+        `Your receipt images take ${(usage.bytes / MB).toFixed(1)} MB of the ${(quotas.storedBytes / MB).toFixed(0)} MB you may store. Delete receipts you no longer need to upload more.`,
+        { code: 'StorageQuota' },
+      );
+    }
+    return {
+      ...usage,
+      day: today,
+      uploads: uploadsToday + 1,
+      reanalyses: usage.day === today ? usage.reanalyses : 0,
+      bytes: usage.bytes + bytes,
+    };
+  });
+}
+
+/**
+ * Refuses an "Analyse again" past the user's quotas (TooManyRequestsError, HTTP 429, with when to go
+ * on), else counts it: one more analysis again today and one more upload today (it costs an
+ * analysis as an upload does), on the user's row as reserveUpload does. Scans pending at once are
+ * limited as for uploads.
+ */
+export async function reserveReanalysis(
+  store: TableStore,
+  quotas: UploadQuotas,
+  userId: string,
+  now: Date,
+): Promise<void> {
+  await refuseTooManyPending(store, quotas, userId);
+  const today = now.toISOString().slice(0, 10);
+  await editUsage(store, userId, (usage) => {
+    const uploadsToday = usage.day === today ? usage.uploads : 0;
+    const reanalysesToday = usage.day === today ? usage.reanalyses : 0;
+    if (reanalysesToday >= quotas.reanalysesPerDay) {
+      const wait = secondsToNextDay(now);
+      throw new TooManyRequestsError(
+        `You have had ${reanalysesToday === 1 ? 'a receipt' : `${reanalysesToday} receipts`} analysed again today, the most per day. You can analyse again in ${formatWait(wait)} (at 00:00 UTC); meanwhile, correct the receipt by hand with the pencil button.`,
+        { code: 'DailyReanalysisQuota', retryAfterSeconds: wait },
+      );
+    }
+    if (uploadsToday >= quotas.uploadsPerDay)
+      throw dailyUploadsReached(uploadsToday, now, ' (analysing a receipt again counts as one)');
+    return { ...usage, day: today, uploads: uploadsToday + 1, reanalyses: reanalysesToday + 1 };
+  });
+}
+
+async function refuseTooManyPending(store: TableStore, quotas: UploadQuotas, userId: string): Promise<void> {
   const repo = new ReceiptRepository(store);
   const pending = (await repo.listQueue(userId)).filter((e) => e.status !== 'Failed').length;
   if (pending >= quotas.pendingScans) {
@@ -49,24 +107,14 @@ export async function reserveUpload(
       { code: 'TooManyPendingScans', retryAfterSeconds: 60 },
     );
   }
-  const today = now.toISOString().slice(0, 10);
-  await editUsage(store, userId, (usage) => {
-    const uploadsToday = usage.day === today ? usage.uploads : 0;
-    if (uploadsToday >= quotas.uploadsPerDay) {
-      const wait = secondsToNextDay(now);
-      throw new TooManyRequestsError(
-        `You have uploaded ${uploadsToday} receipts today, the most per day. You can upload again in ${formatWait(wait)} (at 00:00 UTC).`,
-        { code: 'DailyUploadQuota', retryAfterSeconds: wait },
-      );
-    }
-    if (usage.bytes + bytes > quotas.storedBytes) {
-      throw new TooManyRequestsError(
-        `Your receipt images take ${(usage.bytes / MB).toFixed(1)} MB of the ${(quotas.storedBytes / MB).toFixed(0)} MB you may store. Delete receipts you no longer need to upload more.`,
-        { code: 'StorageQuota' },
-      );
-    }
-    return { day: today, uploads: uploadsToday + 1, bytes: usage.bytes + bytes };
-  });
+}
+
+function dailyUploadsReached(uploadsToday: number, now: Date, note = ''): TooManyRequestsError {
+  const wait = secondsToNextDay(now);
+  return new TooManyRequestsError(
+    `You have uploaded ${uploadsToday} receipts today${note}, the most per day. You can upload again in ${formatWait(wait)} (at 00:00 UTC).`,
+    { code: 'DailyUploadQuota', retryAfterSeconds: wait },
+  );
 }
 
 /** Gives back `bytes` of the user's stored quota (an image deleted, or an upload not kept). */
@@ -78,6 +126,8 @@ export async function releaseStoredBytes(store: TableStore, userId: string, byte
 interface Usage {
   day: string;
   uploads: number;
+  /** Receipts analysed again on `day`. */
+  reanalyses: number;
   bytes: number;
 }
 
@@ -90,6 +140,7 @@ async function editUsage(store: TableStore, userId: string, edit: (usage: Usage)
         const usage: Usage = {
           day: (row && str(row, 'quota_day')) ?? '',
           uploads: (row && num(row, 'quota_uploads')) ?? 0,
+          reanalyses: (row && num(row, 'quota_reanalyses')) ?? 0,
           bytes: (row && num(row, 'stored_bytes')) ?? 0,
         };
         const next = edit(usage);
@@ -98,6 +149,7 @@ async function editUsage(store: TableStore, userId: string, edit: (usage: Usage)
           rowKey: userId,
           quota_day: next.day,
           quota_uploads: next.uploads,
+          quota_reanalyses: next.reanalyses,
           stored_bytes: next.bytes,
         };
         if (row) await store.updateEntity(TABLES.users, entity, 'Merge', { etag: row.etag });

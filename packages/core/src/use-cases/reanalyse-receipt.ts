@@ -11,6 +11,7 @@ import { analysisKey, imageKey, parseReceiptId } from '../repository/keys';
 import { ReceiptRepository } from '../repository/receipt-repository';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
 import { loadReceiptForEdit } from './edit-receipt';
+import { DEFAULT_UPLOAD_QUOTAS, reserveReanalysis } from './quotas';
 
 /**
  * Runs the analyzer again on the receipt's stored image, through the scan queue like an upload
@@ -18,7 +19,7 @@ import { loadReceiptForEdit } from './edit-receipt';
  * records what changed on the receipt (`reanalysis_changes`). Edits wait until it has finished.
  */
 export async function reanalyseReceipt(
-  deps: Pick<AppDeps, 'store' | 'blobs' | 'queue' | 'logger' | 'now'>,
+  deps: Pick<AppDeps, 'store' | 'blobs' | 'queue' | 'logger' | 'now' | 'quotas'>,
   identity: Identity,
   input: { userId: string; receiptId: string; etag: string },
 ): Promise<ReanalyseAnswer> {
@@ -32,8 +33,12 @@ export async function reanalyseReceipt(
       code: 'ImageMissing',
     });
   }
-  const now = nowOf(deps).toISOString();
+  const at = nowOf(deps);
+  const now = at.toISOString();
   const queued = await repo.getQueueEntry(uid, fileName);
+  if (queued && queued.entry.status !== 'Failed') throw alreadyQueued();
+  // Counted before it is queued: another analysis is paid for as an upload is.
+  await reserveReanalysis(deps.store, deps.quotas ?? DEFAULT_UPLOAD_QUOTAS, uid, at);
   const entry = {
     userId: uid,
     fileName,
@@ -51,12 +56,7 @@ export async function reanalyseReceipt(
     if (queued) await repo.saveQueueEntry(entry, queued.etag);
     else await repo.createQueueEntry(entry);
   } catch (error) {
-    if (error instanceof ConflictError || error instanceof NotFoundError) {
-      throw new ConflictError('This receipt is already being analysed again.', {
-        code: 'AlreadyQueued',
-        cause: error,
-      });
-    }
+    if (error instanceof ConflictError || error instanceof NotFoundError) throw alreadyQueued(error);
     throw error;
   }
   try {
@@ -74,6 +74,10 @@ export async function reanalyseReceipt(
   }
   deps.logger.info('receipt queued for analysis again', { userId: uid, receiptId: receipt.receipt_id });
   return { receiptId: receipt.receipt_id, fileName, status: 'false' };
+}
+
+function alreadyQueued(cause?: unknown): ConflictError {
+  return new ConflictError('This receipt is already being analysed again.', { code: 'AlreadyQueued', cause });
 }
 
 function contentTypeOf(fileName: string): string {

@@ -12,6 +12,7 @@ import { ReceiptRepository, sha256Hex, type ImageHashRow } from '../repository/r
 import type { QueueRow } from '../repository/rows';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
 import { parseImageDataUrl } from './image-data-url';
+import { assertDocumentWithinLimits } from './pdf-pages';
 import { DEFAULT_UPLOAD_QUOTAS, releaseStoredBytes, reserveUpload } from './quotas';
 
 /**
@@ -39,6 +40,9 @@ export async function uploadReceipt(
     });
   }
   const { contentType, bytes } = parseImageDataUrl(input.imgSrc);
+  // What the file holds is bounded before it is stored: each page is paid for when analysed, and
+  // a picture's pixels are what decoding it costs.
+  await assertDocumentWithinLimits(bytes, contentType);
 
   const repo = new ReceiptRepository(deps.store);
   const uid = identity.uid;

@@ -11,7 +11,12 @@ import {
 } from '../../src';
 import { MemoryTableStore } from '../support/memory-table-store';
 
-const QUOTAS = { uploadsPerDay: 100, pendingScans: 100, storedBytes: 1024 * 1024 * 1024 };
+const QUOTAS = {
+  uploadsPerDay: 100,
+  pendingScans: 100,
+  storedBytes: 1024 * 1024 * 1024,
+  reanalysesPerDay: 100,
+};
 const NOW = new Date('2024-05-01T12:00:00Z');
 
 /** A store whose updates of the Users table lose to another writer the first `losses` times. */

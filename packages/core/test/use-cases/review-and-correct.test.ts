@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   ConflictError,
+  DEFAULT_UPLOAD_QUOTAS,
   ForbiddenError,
+  TooManyRequestsError,
   STALE_EDIT_MESSAGE,
   deleteItem,
   getAnalysis,
@@ -357,5 +359,45 @@ describe('analysing again', () => {
       { field: 'transaction_date', before: '2024-04-02', after: '2024-04-12' },
     ]);
     await expectConsistent(world, now);
+  });
+
+  it('counts against the daily uploads and its own daily limit, refused with 429 past either', async () => {
+    const { world, deps, receipt } = await setUp([['1-receipt.jpg', lidl(5)]]);
+    const again = async (quotas: typeof DEFAULT_UPLOAD_QUOTAS) => {
+      const current = await receipt('1-receipt.jpg');
+      await reanalyseReceipt({ ...deps, quotas }, alice, {
+        userId: 'alice',
+        receiptId: current.receipt_id,
+        etag: current.etag!,
+      });
+      await world.drain();
+    };
+    const refusal = (quotas: typeof DEFAULT_UPLOAD_QUOTAS) =>
+      again(quotas).then(
+        () => undefined,
+        (error: unknown) => error as TooManyRequestsError,
+      );
+    const ownLimit = { ...DEFAULT_UPLOAD_QUOTAS, reanalysesPerDay: 2 };
+    await again(ownLimit);
+    await again(ownLimit);
+    const third = await refusal(ownLimit);
+    expect(third).toBeInstanceOf(TooManyRequestsError);
+    expect(third!.code).toBe('DailyReanalysisQuota');
+    expect(third!.message).toMatch(/analysed again today, the most per day.*00:00 UTC/);
+    expect(third!.retryAfterSeconds).toBeGreaterThan(0);
+    // One upload and two analyses again make three of the day's uploads.
+    const uploadsLimit = { ...DEFAULT_UPLOAD_QUOTAS, uploadsPerDay: 3 };
+    const past = await refusal(uploadsLimit);
+    expect(past!.code).toBe('DailyUploadQuota');
+    expect(past!.message).toMatch(/uploaded 3 receipts today \(analysing a receipt again counts as one\)/);
+    await expect(
+      uploadReceipt({ ...world.deps, quotas: uploadsLimit }, alice, {
+        userId: 'alice',
+        fileName: '2-receipt.jpg',
+        imgSrc: dataUrlOf(fakeReceiptImage(lidl(7))),
+      }),
+    ).rejects.toThrow(/uploaded 3 receipts today/);
+    // A refused request queued nothing.
+    expect(await world.drain()).toEqual([]);
   });
 });

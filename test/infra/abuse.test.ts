@@ -227,6 +227,7 @@ const TABLE_ACCESS: Record<RouteName, 'none' | 'read' | 'write'> = {
   retryScan: 'write',
   removeScan: 'write',
   updateReceipt: 'write',
+  saveReceipt: 'write',
   saveItem: 'write',
   deleteItem: 'write',
   markReviewed: 'write',

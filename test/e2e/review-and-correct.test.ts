@@ -180,7 +180,7 @@ describe('review and correct in a real browser', () => {
     expect(await rows.count()).toBe(2);
     await expect.poll(() => rows.nth(0).textContent()).toContain('Corner Pantry Ltd');
     expect(await rows.nth(0).textContent()).toContain('No date was found');
-    expect(await rows.nth(1).textContent()).toContain("The items don't add up to the total");
+    expect(await rows.nth(1).textContent()).toContain("The receipt's own figures don't agree with the total");
   });
 
   it('corrects a misread total beside the image; Reports, the merchant page and the brand table follow', async () => {
@@ -495,11 +495,16 @@ describe('review and correct in a real browser', () => {
     await go('/Camera?p=Upload');
     await page.getByLabel('Receipt image file').setInputFiles(again);
     // One file: the picker shows the server's words under its button.
-    const refusal = page.getByText(/You already uploaded this image as/);
+    // In words for a person: the receipt it became, no server file name, and a link to it.
+    const refusal = page.getByText(/You already uploaded this image/);
     await visible(refusal);
     expect(await refusal.textContent()).toContain(
-      `You already uploaded this image as "${fileNames[3]}" (receipt from HILLTOP BAKERY on 2024-06-05)`,
+      'You already uploaded this image (receipt from HILLTOP BAKERY on 2024-06-05)',
     );
+    expect(await refusal.textContent()).not.toContain(fileNames[3]!);
+    const open = page.getByRole('link', { name: 'Open the receipt' });
+    await visible(open);
+    expect(decodeURIComponent((await open.getAttribute('href')) ?? '')).toContain(receiptIdOf(3));
     expect(page.url()).toContain('/Camera');
     expect((await data()).reportReceipts.map((r) => r.receipt_id).sort()).toEqual(
       [receiptIdOf(0), receiptIdOf(2), receiptIdOf(3)].sort(),

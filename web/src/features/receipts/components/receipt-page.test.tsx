@@ -309,7 +309,7 @@ describe('Receipt', () => {
     });
     renderApp('/Receipt?receiptId=r1', { state: signedInState() });
     const bar = await screen.findByLabelText('Needs review', {}, { timeout: 5000 });
-    expect(bar).toHaveTextContent("The items don't add up to the total");
+    expect(bar).toHaveTextContent("The receipt's own figures don't agree with the total");
     await userEvent.setup().click(within(bar).getByRole('button', { name: 'Mark reviewed' }));
     await waitFor(() => expect(screen.queryByLabelText('Needs review')).not.toBeInTheDocument());
     expect(api.callsTo('POST', '/api/markReviewed')[0]!.body).toEqual({

@@ -39,7 +39,7 @@ describe('Needs review', () => {
     const rows = within(list).getAllByRole('listitem');
     expect(rows).toHaveLength(2);
     expect(rows[0]).toHaveTextContent(
-      "The items don't add up to the total. Parts of the receipt were hard to read",
+      "The receipt's own figures don't agree with the total. The total or the date rests on little evidence",
     );
     expect(rows[1]).toHaveTextContent('No date was found');
     expect(within(rows[0]!).getByRole('link', { name: 'Correct' })).toHaveAttribute(

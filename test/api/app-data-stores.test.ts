@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   REQUIRED_TABLES,
   TABLES,
@@ -17,12 +16,8 @@ import {
   type ScanWorkerDeps,
   type TableStore,
 } from '@receipts/core';
-import { AzureTableStore } from '@receipts/store-azure';
-import { DynamoTableStore, createStoreTable } from '@receipts/store-dynamo';
 import { LocalBlobStore } from '@receipts/blob-local';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAzurite } from '../../dev/src/azurite';
-import { startDynalite } from '../../dev/src/dynalite';
 import {
   FakeAnalyzer,
   RecordingNotifier,
@@ -32,46 +27,13 @@ import {
   identity,
   type FakeReceipt,
 } from '../../packages/core/test/support/fakes';
+import { STORE_BACKENDS } from '../support/store-backends';
 
 /**
  * The store-level part of getAppData (table layout, key-range reads, one transaction per receipt,
  * merchant re-use, delete) against both real table stores: Azurite and dynalite.
  */
-const backends: { name: string; start: () => Promise<{ store: TableStore; stop: () => Promise<void> }> }[] = [
-  {
-    name: 'Azure Tables (Azurite)',
-    start: async () => {
-      const location = await mkdtemp(join(tmpdir(), 'receipts-azurite-'));
-      const azurite = await startAzurite({ location, silent: true });
-      return {
-        store: AzureTableStore.fromConnectionString(azurite.connectionString),
-        stop: async () => {
-          await azurite.stop();
-          await rm(location, { recursive: true, force: true });
-        },
-      };
-    },
-  },
-  {
-    name: 'DynamoDB (dynalite)',
-    start: async () => {
-      const dynalite = await startDynalite();
-      const client = new DynamoDBClient({
-        endpoint: dynalite.endpoint,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      });
-      await createStoreTable(client, 'receipts');
-      return {
-        store: new DynamoTableStore({ client, tableName: 'receipts' }),
-        stop: async () => {
-          client.destroy();
-          await dynalite.stop();
-        },
-      };
-    },
-  },
-];
+const backends = STORE_BACKENDS;
 
 const shop = (over: Partial<FakeReceipt> = {}): FakeReceipt => ({
   merchant: 'Delhaize Ixelles',

@@ -1,7 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   REQUIRED_TABLES,
   ReceiptRepository,
@@ -20,11 +16,7 @@ import {
   type ItemRow,
   type TableStore,
 } from '@receipts/core';
-import { AzureTableStore } from '@receipts/store-azure';
-import { DynamoTableStore, createStoreTable } from '@receipts/store-dynamo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAzurite } from '../../dev/src/azurite';
-import { startDynalite } from '../../dev/src/dynalite';
 import { MemoryBlobStore } from '../../packages/core/test/support/fakes';
 import {
   appDataFromAllRows,
@@ -36,6 +28,7 @@ import {
   twinReceipts,
 } from '../../packages/core/test/support/totals-scenario';
 import { generatedReceipts, seedReceipts } from '../support/report-seed';
+import { STORE_BACKENDS } from '../support/store-backends';
 
 /**
  * The incremental report totals on both real table stores (Azurite and dynalite): after a seeded
@@ -43,41 +36,7 @@ import { generatedReceipts, seedReceipts } from '../support/report-seed';
  * (and the report data, patched after each write, with a build from all rows),
  * and receipts applied at once by several writers (etag retries on shared rows) all count once.
  */
-const backends: { name: string; start: () => Promise<{ store: TableStore; stop: () => Promise<void> }> }[] = [
-  {
-    name: 'Azure Tables (Azurite)',
-    start: async () => {
-      const location = await mkdtemp(join(tmpdir(), 'receipts-totals-azurite-'));
-      const azurite = await startAzurite({ location, silent: true });
-      return {
-        store: AzureTableStore.fromConnectionString(azurite.connectionString),
-        stop: async () => {
-          await azurite.stop();
-          await rm(location, { recursive: true, force: true });
-        },
-      };
-    },
-  },
-  {
-    name: 'DynamoDB (dynalite)',
-    start: async () => {
-      const dynalite = await startDynalite();
-      const client = new DynamoDBClient({
-        endpoint: dynalite.endpoint,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      });
-      await createStoreTable(client, 'receipts');
-      return {
-        store: new DynamoTableStore({ client, tableName: 'receipts' }),
-        stop: async () => {
-          client.destroy();
-          await dynalite.stop();
-        },
-      };
-    },
-  },
-];
+const backends = STORE_BACKENDS;
 
 for (const backend of backends) {
   describe(`report totals on ${backend.name}`, () => {

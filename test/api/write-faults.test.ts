@@ -1,14 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { REQUIRED_TABLES, type TableStore } from '@receipts/core';
-import { AzureTableStore } from '@receipts/store-azure';
-import { DynamoTableStore, createStoreTable } from '@receipts/store-dynamo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAzurite } from '../../dev/src/azurite';
-import { startDynalite } from '../../dev/src/dynalite';
 import { WRITE_USE_CASES, sweepFaults } from '../support/write-faults';
+import { STORE_BACKENDS } from '../support/store-backends';
 
 /**
  * Fault injection on both real table stores: every write use case is run with its n-th store or
@@ -23,41 +16,7 @@ import { WRITE_USE_CASES, sweepFaults } from '../support/write-faults';
  * packages/core does on every run.
  */
 const sample = process.env.WRITE_FAULTS === 'all' ? undefined : 6;
-const backends: { name: string; start: () => Promise<{ store: TableStore; stop: () => Promise<void> }> }[] = [
-  {
-    name: 'Azure Tables (Azurite)',
-    start: async () => {
-      const location = await mkdtemp(join(tmpdir(), 'receipts-faults-azurite-'));
-      const azurite = await startAzurite({ location, silent: true });
-      return {
-        store: AzureTableStore.fromConnectionString(azurite.connectionString),
-        stop: async () => {
-          await azurite.stop();
-          await rm(location, { recursive: true, force: true });
-        },
-      };
-    },
-  },
-  {
-    name: 'DynamoDB (dynalite)',
-    start: async () => {
-      const dynalite = await startDynalite();
-      const client = new DynamoDBClient({
-        endpoint: dynalite.endpoint,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      });
-      await createStoreTable(client, 'receipts');
-      return {
-        store: new DynamoTableStore({ client, tableName: 'receipts' }),
-        stop: async () => {
-          client.destroy();
-          await dynalite.stop();
-        },
-      };
-    },
-  },
-];
+const backends = STORE_BACKENDS;
 
 for (const backend of backends) {
   describe(`write faults on ${backend.name}`, () => {

@@ -1,0 +1,55 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { TableStore } from '@receipts/core';
+import { AzureTableStore } from '@receipts/store-azure';
+import { DynamoTableStore, createStoreTable } from '@receipts/store-dynamo';
+import { startAzurite } from '../../dev/src/azurite';
+import { startDynalite } from '../../dev/src/dynalite';
+
+/** A real table store started for a test file, and how to stop it. */
+export interface StartedStore {
+  store: TableStore;
+  stop: () => Promise<void>;
+}
+
+/**
+ * The two real table stores the suites that run "on both stores" start for themselves: Azurite
+ * (Azure Tables) in a folder of its own, and dynalite (DynamoDB) with the app's single table.
+ */
+export const STORE_BACKENDS: { name: string; start: () => Promise<StartedStore> }[] = [
+  {
+    name: 'Azure Tables (Azurite)',
+    start: async () => {
+      const location = await mkdtemp(join(tmpdir(), 'receipts-azurite-'));
+      const azurite = await startAzurite({ location, silent: true });
+      return {
+        store: AzureTableStore.fromConnectionString(azurite.connectionString),
+        stop: async () => {
+          await azurite.stop();
+          await rm(location, { recursive: true, force: true });
+        },
+      };
+    },
+  },
+  {
+    name: 'DynamoDB (dynalite)',
+    start: async () => {
+      const dynalite = await startDynalite();
+      const client = new DynamoDBClient({
+        endpoint: dynalite.endpoint,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      });
+      await createStoreTable(client, 'receipts');
+      return {
+        store: new DynamoTableStore({ client, tableName: 'receipts' }),
+        stop: async () => {
+          client.destroy();
+          await dynalite.stop();
+        },
+      };
+    },
+  },
+];

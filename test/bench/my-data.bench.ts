@@ -10,22 +10,17 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   REQUIRED_TABLES,
   deleteAccount,
   downloadMyData,
   listAllEntities,
   silentLogger,
-  type TableStore,
 } from '@receipts/core';
 import { LocalBlobStore } from '@receipts/blob-local';
-import { AzureTableStore } from '@receipts/store-azure';
-import { DynamoTableStore, createStoreTable } from '@receipts/store-dynamo';
-import { startAzurite } from '../../dev/src/azurite';
-import { startDynalite } from '../../dev/src/dynalite';
 import { zipStream } from '../../lambdas/src/http/zip';
 import { generatedReceipts, seedReceipts } from '../support/report-seed';
+import { STORE_BACKENDS, type StartedStore } from '../support/store-backends';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -40,32 +35,9 @@ const STORE = process.env.BENCH_STORE === 'azure' ? 'azure' : 'dynamo';
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
-async function startStore(): Promise<{ store: TableStore; stop: () => Promise<void> }> {
-  if (STORE === 'azure') {
-    const location = await mkdtemp(join(tmpdir(), 'receipts-bench-azurite-'));
-    const azurite = await startAzurite({ location, silent: true });
-    return {
-      store: AzureTableStore.fromConnectionString(azurite.connectionString),
-      stop: async () => {
-        await azurite.stop();
-        await rm(location, { recursive: true, force: true });
-      },
-    };
-  }
-  const dynalite = await startDynalite();
-  const client = new DynamoDBClient({
-    endpoint: dynalite.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  await createStoreTable(client, 'receipts');
-  return {
-    store: new DynamoTableStore({ client, tableName: 'receipts' }),
-    stop: async () => {
-      client.destroy();
-      await dynalite.stop();
-    },
-  };
+function startStore(): Promise<StartedStore> {
+  const [azure, dynamo] = STORE_BACKENDS;
+  return (STORE === 'azure' ? azure! : dynamo!).start();
 }
 
 async function main(): Promise<void> {

@@ -158,6 +158,16 @@ async function reviewAfterEdit(
   };
 }
 
+/** The receipt row after an edit of its items: their count, 'items' marked edited, review assessed again. */
+async function withItemsEdited(
+  deps: EditDeps,
+  receipt: ReceiptRow,
+  items: readonly ItemRow[],
+): Promise<ReceiptRow> {
+  const edited: ReceiptRow = { ...receipt, item_count: items.length, edited: withEdited(receipt, ['items']) };
+  return { ...edited, ...(await reviewAfterEdit(deps, edited, items)) };
+}
+
 /**
  * The user's merchant called `name` (compared as normalised names), or a new one to write (with the
  * address of `template`, when given: the misread merchant it replaces); it is removed again with its
@@ -413,12 +423,7 @@ export async function saveItem(
       vectors: existing?.vectors ?? null,
     };
     const after = existing ? items.map((i) => (i.item_id === item.item_id ? item : i)) : [...items, item];
-    const edited: ReceiptRow = {
-      ...receipt,
-      item_count: after.length,
-      edited: withEdited(receipt, ['items']),
-    };
-    const next: ReceiptRow = { ...edited, ...(await reviewAfterEdit(deps, edited, after)) };
+    const next = await withItemsEdited(deps, receipt, after);
     // The receipt row first, by its etag: a stale edit changes nothing. A reader between the two
     // writes finds the item count ahead of the listing and reads the partition itself.
     const etag = await writeReceipt(repo, next, receipt.etag);
@@ -452,12 +457,7 @@ export async function deleteItem(
       });
     }
     const after = items.filter((i) => i.item_id !== input.itemId);
-    const edited: ReceiptRow = {
-      ...receipt,
-      item_count: after.length,
-      edited: withEdited(receipt, ['items']),
-    };
-    const next: ReceiptRow = { ...edited, ...(await reviewAfterEdit(deps, edited, after)) };
+    const next = await withItemsEdited(deps, receipt, after);
     const etag = await writeReceipt(repo, next, receipt.etag);
     await repo.deleteItem(receipt.receipt_id, input.itemId);
     deps.logger.info('item deleted', { userId: identity.uid, itemId: input.itemId });

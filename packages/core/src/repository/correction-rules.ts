@@ -128,7 +128,11 @@ export class CorrectionRuleStore {
    * rules go.
    * @returns the rules written
    */
-  async learn(userId: string, corrections: readonly LearntCorrection[], now: Date): Promise<CorrectionRule[]> {
+  async learn(
+    userId: string,
+    corrections: readonly LearntCorrection[],
+    now: Date,
+  ): Promise<CorrectionRule[]> {
     if (corrections.length === 0) return [];
     const existing = await this.list(userId);
     const byId = new Map(existing.map((r) => [r.id, r]));

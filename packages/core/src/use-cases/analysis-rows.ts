@@ -158,7 +158,8 @@ export function receiptRowOf(input: ReceiptRowInput): ReceiptRow {
     edited: [],
     reanalysis_changes: [],
     // The name is the rule's unless the receipt's merchant is one a person set for it.
-    ...(result.merchant.from_corrections && merchant.name_key === normaliseName(clean(result.merchant.name) ?? '')
+    ...(result.merchant.from_corrections &&
+    merchant.name_key === normaliseName(clean(result.merchant.name) ?? '')
       ? { merchant_from_corrections: true }
       : {}),
   };

@@ -144,7 +144,12 @@ export async function learnItemCorrections(
 }
 
 /** Learns that a merchant read as `from` is the person's merchant `to` (a rename or a merge). */
-export async function learnMerchantName(deps: RuleDeps, userId: string, from: string, to: string): Promise<void> {
+export async function learnMerchantName(
+  deps: RuleDeps,
+  userId: string,
+  from: string,
+  to: string,
+): Promise<void> {
   if (normaliseName(from) === normaliseName(UNKNOWN_MERCHANT)) return;
   await learnCorrections(deps, userId, [{ kind: 'merchant', text: from, merchantName: to }]);
 }

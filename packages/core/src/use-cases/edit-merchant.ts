@@ -60,7 +60,8 @@ export async function updateMerchant(
       const next: MerchantRow = { ...merchant, ...input.changes, edited: true };
       next.name_key = normaliseName(next.name);
       const etag = await writeMerchant(repo, next, merchant.etag);
-      if (next.name_key !== merchant.name_key) await learnMerchantName(deps, identity.uid, merchant.name, next.name);
+      if (next.name_key !== merchant.name_key)
+        await learnMerchantName(deps, identity.uid, merchant.name, next.name);
       deps.logger.info('merchant edited', { userId: identity.uid, merchantId: merchant.merchant_id });
       return { answer: { merchantId: merchant.merchant_id, etag } };
     },

@@ -67,7 +67,7 @@ const productColumns = [
             {info.getValue() || '(no description)'}
           </RouterLink>
           {(item.brand || item.from_corrections) && (
-            <Caption1 as="div">
+            <Caption1 as="p" style={{ margin: 0 }}>
               {item.brand}
               {item.from_corrections && <LearntLabel />}
             </Caption1>

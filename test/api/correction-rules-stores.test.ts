@@ -17,6 +17,7 @@ import {
   mergeMerchants,
   processScan,
   saveItem,
+  saveReceipt,
   silentLogger,
   updateMerchant,
   uploadReceipt,
@@ -159,6 +160,31 @@ describe.each(STORE_BACKENDS)('correction rules on $name', ({ start }) => {
     );
     const third = await scan(ann, '3-receipt.jpg', jaya('2026-02-15'));
     expect(third.items[0]).toMatchObject({ brand: null });
+  });
+
+  it('learns a description and brand set in the whole-receipt form', async () => {
+    const read = await scan(ann, '8-receipt.jpg', jaya('2026-02-16'));
+    await saveReceipt(deps, ann, {
+      userId: 'ann',
+      receiptId: read.receipt.receipt_id,
+      etag: read.receipt.etag!,
+      changes: {},
+      items: read.items.map((i) => ({
+        itemId: i.item_id,
+        item: {
+          description: i.description === 'ROTI GARDENIA' ? 'Gardenia white bread' : i.description,
+          quantity: i.quantity,
+          unit_price: i.unit_price,
+          total_price: i.total_price,
+          brand: i.description === 'ROTI GARDENIA' ? 'Gardenia' : i.brand,
+        },
+      })),
+    });
+    const next = await scan(ann, '9-receipt.jpg', jaya('2026-02-17'));
+    expect(next.items.map((i) => [i.description, i.brand, i.from_corrections ?? false])).toEqual([
+      ['NESC CLASSIC 200G', null, false],
+      ['Gardenia white bread', 'Gardenia', true],
+    ]);
   });
 
   it('learns a renamed and a merged merchant: the same spelling goes to the merchant it became', async () => {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  CorrectionRuleStore,
   Corrections,
+  MAX_CORRECTION_RULES,
+  TABLES,
   correctItems,
   correctMerchant,
   correctionKey,
@@ -11,6 +14,7 @@ import {
   type ItemRow,
   type LearntCorrection,
 } from '../src';
+import { MemoryTableStore } from './support/memory-table-store';
 
 const NOW = new Date('2026-03-01T10:00:00Z');
 
@@ -205,5 +209,35 @@ describe('what a correction teaches', () => {
 
   it('makes no merchant rule from a spelling to itself', () => {
     expect(ruleOf({ kind: 'merchant', text: 'TESCO', merchantName: 'Tesco' }, null, NOW)).toBeNull();
+  });
+});
+
+describe('keeping rules', () => {
+  it('keeps at most MAX_CORRECTION_RULES per person, the least recently set going first', async () => {
+    const store = new MemoryTableStore();
+    await store.createTable(TABLES.users);
+    const rules = new CorrectionRuleStore(store);
+    const merchant = (n: number): LearntCorrection => ({
+      kind: 'merchant',
+      text: `SHOP ${n}`,
+      merchantName: `Shop number ${n}`,
+    });
+    const at = (n: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, n));
+    await rules.learn('ann', [merchant(0)], at(0));
+    await rules.learn(
+      'ann',
+      Array.from({ length: MAX_CORRECTION_RULES - 1 }, (_, i) => merchant(i + 1)),
+      at(1),
+    );
+    await rules.learn('bob', [merchant(0)], at(1));
+    expect(await rules.list('ann')).toHaveLength(MAX_CORRECTION_RULES);
+
+    await rules.learn('ann', [merchant(MAX_CORRECTION_RULES)], at(2));
+    const kept = await rules.list('ann');
+    expect(kept).toHaveLength(MAX_CORRECTION_RULES);
+    expect(kept[0]!.text).toBe(`SHOP ${MAX_CORRECTION_RULES}`);
+    expect(kept.some((r) => r.text === 'SHOP 0')).toBe(false);
+    // Another person's rules are theirs to keep.
+    expect((await rules.list('bob')).map((r) => r.text)).toEqual(['SHOP 0']);
   });
 });

@@ -51,9 +51,11 @@ interface ItemFix {
 
 /** A person's rules, indexed for applying them to analyses. */
 export class Corrections {
+  /** Merchant rules by the key of the spelling they correct. */
   private readonly merchants = new Map<string, CorrectionRule>();
+  /** Item rules by shop key and text key. */
   private readonly itemsAtShop = new Map<string, CorrectionRule>();
-  /** Item rules by chain key and text key, the most recently set first. */
+  /** Item rules by chain key and text key; of two shops of a chain, the rule set last wins. */
   private readonly itemsOfChain = new Map<string, CorrectionRule>();
 
   constructor(readonly rules: readonly CorrectionRule[]) {

@@ -138,9 +138,10 @@ export class CorrectionRuleStore {
     const byId = new Map(existing.map((r) => [r.id, r]));
     const written: CorrectionRule[] = [];
     for (const correction of corrections) {
-      const probe = ruleOf(correction, null, now);
-      if (!probe) continue;
-      const rule = ruleOf(correction, byId.get(probe.id) ?? null, now);
+      // Keyed first, then merged with the rule of that key the person already has.
+      const id = ruleOf(correction, null, now)?.id;
+      if (!id) continue;
+      const rule = ruleOf(correction, byId.get(id) ?? null, now);
       if (!rule) continue;
       await this.store.upsertEntity(TABLES.users, ruleToRow(userId, rule), 'Replace');
       byId.set(rule.id, rule);

@@ -80,6 +80,9 @@ export const ROUTE_ACCESS: Record<RouteName, RouteAccess> = {
   // Deletes every row, image, analysis JSON and the cached report of the user (and the Firebase
   // account, with the service account key: see api-stack).
   deleteAccount: { ...writes, images: ['list', 'delete'], appDataCache: true },
+  // The rules learnt from the user's corrections: rows of the user's own partition of Users.
+  listCorrectionRules: reads,
+  deleteCorrectionRule: writes,
 };
 
 /** The SQS-triggered worker that analyses receipts, without `.ts`. */

@@ -41,6 +41,8 @@ export const ROUTE_HANDLER_FILES: Record<RouteName, string> = {
   storageDeleteRecord: 'storage-delete-record.ts',
   downloadMyData: 'download-my-data.ts',
   deleteAccount: 'delete-account.ts',
+  listCorrectionRules: 'list-correction-rules.ts',
+  deleteCorrectionRule: 'delete-correction-rule.ts',
 };
 
 /** The SQS consumer that analyses receipts. */

@@ -4,6 +4,7 @@ import type { HttpResult } from './http/responses';
 import { handler as deleteItem } from './handlers/delete-item';
 import { handler as deleteReceiptData } from './handlers/delete-receipt-data';
 import { handler as deleteAccount } from './handlers/delete-account';
+import { handler as deleteCorrectionRule } from './handlers/delete-correction-rule';
 import { streamHandler as downloadMyData } from './handlers/download-my-data';
 import { streamHandler as exportCsv } from './handlers/export-csv';
 import { handler as getAnalysis } from './handlers/get-analysis';
@@ -14,6 +15,7 @@ import { handler as itemDetail } from './handlers/get-item-detail';
 import { handler as merchantDetail } from './handlers/get-merchant-detail';
 import { handler as receiptDetail } from './handlers/get-receipt-detail';
 import { handler as listBrands } from './handlers/list-brands';
+import { handler as listCorrectionRules } from './handlers/list-correction-rules';
 import { handler as listMerchants } from './handlers/list-merchants';
 import { handler as listQueue } from './handlers/list-queue';
 import { handler as log } from './handlers/log-event';
@@ -78,4 +80,6 @@ export const ROUTE_HANDLERS: Record<RouteName, ApiHandler> = {
   storageDeleteRecord,
   downloadMyData,
   deleteAccount,
+  listCorrectionRules,
+  deleteCorrectionRule,
 };

@@ -11,7 +11,9 @@ import {
   streamHandler as exportStream,
 } from '../src/handlers/export-csv';
 import { DOWNLOAD_TOO_LARGE_MESSAGE, handler as downloadMyData } from '../src/handlers/download-my-data';
+import { handler as deleteCorrectionRule } from '../src/handlers/delete-correction-rule';
 import { handler as getAppData } from '../src/handlers/get-app-data';
+import { handler as listCorrectionRules } from '../src/handlers/list-correction-rules';
 import { handler as listQueue } from '../src/handlers/list-queue';
 import { handler as logEvent } from '../src/handlers/log-event';
 import { handler as login } from '../src/handlers/login-user';
@@ -99,6 +101,24 @@ describe('route handlers', () => {
     );
     expect(notJson.statusCode).toBe(400);
     expect(bodyOf(notJson).message).toMatch(/must be JSON/);
+  });
+
+  it('answers the correction rule routes per user, with 400, 403 and 404 in words', async () => {
+    const list = await listCorrectionRules(
+      apiEvent('GET', '/api/listCorrectionRules', { token: 'token-alice', query: { userId: 'alice' } }),
+    );
+    expect(list.statusCode).toBe(200);
+    expect(bodyOf(list)).toEqual({ rules: [], limit: 2000 });
+    const remove = (token: string, query: Record<string, string>) =>
+      deleteCorrectionRule(apiEvent('DELETE', '/api/deleteCorrectionRule', { token, query }));
+    const malformed = await remove('token-alice', { userId: 'alice', ruleId: 'item~../other' });
+    expect(malformed.statusCode).toBe(400);
+    expect(bodyOf(malformed).message).toMatch(/ruleId is not the id of a correction rule/);
+    const other = await remove('token-bob', { userId: 'alice', ruleId: 'merchant~tesco' });
+    expect(other.statusCode).toBe(403);
+    const missing = await remove('token-alice', { userId: 'alice', ruleId: 'merchant~tesco' });
+    expect(missing.statusCode).toBe(404);
+    expect(bodyOf(missing).message).toMatch(/reload the list of your rules/);
   });
 
   it('takes an upload with 202, queues it, and lists it', async () => {

@@ -244,6 +244,8 @@ const TABLE_ACCESS: Record<RouteName, 'none' | 'read' | 'write'> = {
   storageDeleteRecord: 'write',
   downloadMyData: 'read',
   deleteAccount: 'write',
+  listCorrectionRules: 'read',
+  deleteCorrectionRule: 'write',
 };
 const WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 

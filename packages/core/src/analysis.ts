@@ -28,6 +28,8 @@ export interface AnalyzedMerchant {
   city: string | null;
   street_address: string | null;
   owning_corporation?: string | null;
+  /** The name came from one of the person's corrections (a merchant renamed or merged before). */
+  from_corrections?: boolean;
 }
 
 export interface AnalyzedItem {
@@ -41,6 +43,8 @@ export interface AnalyzedItem {
   owning_corporation?: string | null;
   /** True when the brand was read weakly and a person should check it (see BrandMatch.unsure). */
   brand_unsure?: boolean;
+  /** The brand or description came from one of the person's corrections (see corrections.ts). */
+  from_corrections?: boolean;
 }
 
 export interface AnalyzedTax {

@@ -67,6 +67,9 @@ export const ROUTES = {
   // My data (schemas in ./my-data-api).
   downloadMyData: { method: 'GET', path: '/api/downloadMyData', auth: true },
   deleteAccount: { method: 'POST', path: '/api/deleteAccount', auth: true },
+  // Rules learnt from corrections (schemas in ./corrections-api).
+  listCorrectionRules: { method: 'GET', path: '/api/listCorrectionRules', auth: true },
+  deleteCorrectionRule: { method: 'DELETE', path: '/api/deleteCorrectionRule', auth: true },
   storageListTables: { method: 'GET', path: '/api/storage/tables', auth: true },
   storageListRecords: { method: 'GET', path: '/api/storage/records', auth: true },
   storageCreateRecord: { method: 'POST', path: '/api/storage/records', auth: true },

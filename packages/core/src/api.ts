@@ -17,6 +17,7 @@ import type {
 } from './detail-api';
 import type { ReportPage } from './report-api';
 import type { DeleteAccountAnswer } from './my-data-api';
+import type { DeleteCorrectionRuleAnswer, ListCorrectionRulesAnswer } from './corrections-api';
 import type { RouteName } from './api-routes';
 
 export * from './api-routes';
@@ -232,6 +233,8 @@ export interface RouteAnswers {
   /** The ZIP file itself (downloaded, not read as JSON). */
   downloadMyData: Blob;
   deleteAccount: DeleteAccountAnswer;
+  listCorrectionRules: ListCorrectionRulesAnswer;
+  deleteCorrectionRule: DeleteCorrectionRuleAnswer;
 }
 
 /** The success answer of one route. */

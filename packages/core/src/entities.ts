@@ -60,6 +60,8 @@ export interface ReportReceipt extends Receipt {
    * one): this one may be the same receipt scanned twice. Null once the person kept both.
    */
   possible_duplicate_of?: string | null;
+  /** The merchant's name came from the person's corrections (a merchant they renamed or merged). */
+  merchant_from_corrections?: boolean;
 }
 
 export interface Merchant {
@@ -103,6 +105,8 @@ export interface Item {
   brand: string | null;
   /** The brand was read weakly: a person should check it. */
   brand_unsure?: boolean;
+  /** The brand or description came from the person's corrections of the same item before. */
+  from_corrections?: boolean;
   product_type?: string | null;
   product_identifier?: string | null;
   vectors?: string | null;

@@ -12,6 +12,8 @@ export * from './dashboard-api';
 export * from './detail-api';
 export * from './api-edits';
 export * from './my-data-api';
+export * from './corrections-api';
+export * from './corrections';
 export * from './repository';
 export * from './use-cases';
 export * from './enrich';

@@ -45,7 +45,7 @@ type ItemSource = Pick<
   | 'product_type'
   | 'product_identifier'
 > &
-  Partial<Pick<ItemRow, 'owning_corporation'>>;
+  Partial<Pick<ItemRow, 'owning_corporation' | 'from_corrections'>>;
 
 /** The rows that changed since a report was built: what {@link patchAppData} takes. */
 export interface AppDataPatch {
@@ -130,6 +130,7 @@ export function buildAppData(input: {
         currency_code: item.currency_code,
         user_id: item.user_id,
         brand: item.brand,
+        ...(item.from_corrections ? { from_corrections: true } : {}),
         product_type: item.product_type ?? null,
         product_identifier: item.product_identifier ?? null,
         merchant_name: receipt.merchant_name,
@@ -183,6 +184,7 @@ function toReportReceipt(row: ReceiptSource, receiptById: Map<string, ReceiptSou
       row.possible_duplicate_of && receiptById.has(row.possible_duplicate_of)
         ? row.possible_duplicate_of
         : null,
+    ...(row.merchant_from_corrections ? { merchant_from_corrections: true } : {}),
   };
 }
 

@@ -7,3 +7,4 @@ export * from './dashboard';
 export * from './report-totals';
 export * from './data-changes';
 export * from './write-intents';
+export * from './correction-rules';

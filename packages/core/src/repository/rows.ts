@@ -66,6 +66,8 @@ export interface ReceiptRow extends Receipt {
   possible_duplicate_of?: string | null;
   /** Receipts the person said this one is not a duplicate of ("Keep both"). */
   not_duplicate_of?: string[];
+  /** The merchant's name came from the person's corrections (see corrections.ts). */
+  merchant_from_corrections?: boolean;
   /** The row's etag as read (never written): an edit carries it to prove it saw the current row. */
   etag?: string;
 }
@@ -123,6 +125,7 @@ export function rowToReceipt(row: StoredEntity): ReceiptRow {
     possible_duplicate_of: str(row, 'possible_duplicate_of'),
     not_duplicate_of: jsonStrings(row, 'not_duplicate_of'),
     reanalysis_changes: jsonList(row, 'reanalysis_changes').filter(isChange),
+    ...(row.merchant_from_corrections === true ? { merchant_from_corrections: true } : {}),
     etag: row.etag,
   };
 }
@@ -190,6 +193,7 @@ export function rowToItem(row: StoredEntity): ItemRow {
     user_id: str(row, 'user_id') ?? '',
     brand: str(row, 'brand'),
     ...(row.brand_unsure === true ? { brand_unsure: true } : {}),
+    ...(row.from_corrections === true ? { from_corrections: true } : {}),
     product_type: str(row, 'product_type'),
     product_identifier: str(row, 'product_identifier'),
     vectors: str(row, 'vectors'),

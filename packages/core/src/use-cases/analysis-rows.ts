@@ -1,7 +1,7 @@
 import { totalChecksOut, type AnalysisResult, type AnalyzedItem } from '../analysis';
 import { EDITABLE_RECEIPT_FIELDS } from '../api-edits';
 import type { ReanalysisChange, Tax } from '../entities';
-import { documentUrlFor, itemIdFor } from '../repository/keys';
+import { documentUrlFor, itemIdFor, normaliseName } from '../repository/keys';
 import type { ItemRow, MerchantRow, ReceiptRow } from '../repository/rows';
 import { assessReview, type ReviewAssessment } from '../review';
 
@@ -60,6 +60,7 @@ export function itemRowsOf(result: AnalysisResult, ids: ReceiptIds, currency: st
     user_id: ids.userId,
     brand: clean(item.brand),
     ...(item.brand_unsure && clean(item.brand) ? { brand_unsure: true } : {}),
+    ...(item.from_corrections ? { from_corrections: true } : {}),
     product_type: clean(item.product_type),
     product_identifier: clean(item.product_identifier),
     vectors: null,
@@ -156,6 +157,11 @@ export function receiptRowOf(input: ReceiptRowInput): ReceiptRow {
     review_reasons: result.review_reasons ?? [],
     edited: [],
     reanalysis_changes: [],
+    // The name is the rule's unless the receipt's merchant is one a person set for it.
+    ...(result.merchant.from_corrections &&
+    merchant.name_key === normaliseName(clean(result.merchant.name) ?? '')
+      ? { merchant_from_corrections: true }
+      : {}),
   };
   if (previous) keepEdits(receipt, previous, items, result, input.now);
   receipt.not_duplicate_of = previous?.not_duplicate_of ?? [];

@@ -5,6 +5,7 @@ import { ConflictError, NotFoundError } from '../errors';
 import type { DeleteAccountAnswer } from '../my-data-api';
 import type { BlobStore, Identity, IdentityVerifier } from '../ports';
 import { appDataCacheKey, userKeyPrefix } from '../repository/keys';
+import { correctionRulesPartition } from '../repository/correction-rules';
 import { PUSH_TOKEN_OWNERS_PARTITION, ReceiptRepository } from '../repository/receipt-repository';
 import { rowToQueue } from '../repository/rows';
 import { eq, listAllEntities, type StoredEntity, type TableStore } from '../table-store';
@@ -28,7 +29,8 @@ export type DeleteAccountDeps = Pick<AppDeps, 'store' | 'blobs' | 'logger' | 'no
  * 3. every blob under the user's prefix (images, analysis JSON), the report cache and data exports;
  * 4. the Receipts and Merchants rows;
  * 5. the push-token owner rows that name the user;
- * 6. the user's partition of Users (the image index rows, then the user row);
+ * 6. the user's correction rules, then the user's partition of Users (the image index rows, then
+ *    the user row);
  * 7. the sign-in account in the identity provider.
  *
  * Every step lists what is left and deletes it, and a missing row or blob is not an error, so when
@@ -122,6 +124,12 @@ export async function deleteAccount(
   rows += await deleteRows(store, TABLES.users, owned, { byEtag: true });
 
   // 6. The user's partition of Users: image index rows, then the user row itself.
+  // The rules learnt from the user's corrections are in a partition of their own (the user's id, '~rules').
+  rows += await deleteRows(
+    store,
+    TABLES.users,
+    await listAllEntities(store, TABLES.users, { partitionKey: correctionRulesPartition(uid) }),
+  );
   const userRows = await listAllEntities(store, TABLES.users, { partitionKey: uid });
   const own = userRows.filter((r) => r.rowKey === uid);
   rows += await deleteRows(

@@ -1,6 +1,7 @@
 import { TABLES, type Tax } from '../entities';
 import type { Identity } from '../ports';
 import { ANALYSIS_SUFFIX, userKeyPrefix } from '../repository/keys';
+import { CorrectionRuleStore } from '../repository/correction-rules';
 import { ReceiptRepository } from '../repository/receipt-repository';
 import { rowToTax, type ItemRow, type MerchantRow, type ReceiptRow } from '../repository/rows';
 import { listAllEntities } from '../table-store';
@@ -104,6 +105,7 @@ items.json/.csv     every line item of those receipts
 merchants.json/.csv every merchant (shop) of your receipts
 taxes.json/.csv     every tax line of those receipts
 scans.json          uploads waiting for analysis or that failed
+corrections.json    the rules learnt from your corrections (brands, descriptions, merchant names)
 images/             the receipt images and PDFs you uploaded
 analysis/           the full analysis of each image, as JSON
 
@@ -127,12 +129,13 @@ export async function downloadMyData(
   assertOwnUserId(identity, input.userId);
   const uid = identity.uid;
   const repo = new ReceiptRepository(deps.store);
-  const [user, receipts, merchants, taxRows, queue, blobKeys] = await Promise.all([
+  const [user, receipts, merchants, taxRows, queue, rules, blobKeys] = await Promise.all([
     repo.getUser(uid),
     repo.listReceipts(uid),
     repo.listMerchants(uid),
     listAllEntities(deps.store, TABLES.taxes, { partitionKeyPrefix: userKeyPrefix(uid) }),
     repo.listQueue(uid),
+    new CorrectionRuleStore(deps.store).list(uid),
     input.images ? deps.blobs.list(`${uid}/`) : Promise.resolve([]),
   ]);
   const items = await repo.listItemsOfReceipts(uid, receipts);
@@ -168,6 +171,7 @@ export async function downloadMyData(
       yield { path: 'taxes.json', data: json(taxes), compress: true };
       yield { path: 'taxes.csv', data: toCsv(TAX_COLUMNS, taxes), compress: true };
       yield { path: 'scans.json', data: json(queue), compress: true };
+      yield { path: 'corrections.json', data: json(rules), compress: true };
       for (const key of blobKeys) {
         const name = key.slice(uid.length + 1);
         const blob = await blobs.get(key);

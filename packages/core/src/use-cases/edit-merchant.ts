@@ -8,6 +8,7 @@ import { assertOwnUserId } from './context';
 import { assertStorableText, commitWrite } from './commit-write';
 import type { EditDeps } from './edit-receipt';
 import { retryOnConflict } from '../retry';
+import { learnMerchantName } from './correction-rules';
 
 const stale = (cause?: unknown) =>
   new ConflictError(STALE_MERCHANT_MESSAGE, { code: 'StaleEdit', ...(cause ? { cause } : {}) });
@@ -59,6 +60,8 @@ export async function updateMerchant(
       const next: MerchantRow = { ...merchant, ...input.changes, edited: true };
       next.name_key = normaliseName(next.name);
       const etag = await writeMerchant(repo, next, merchant.etag);
+      if (next.name_key !== merchant.name_key)
+        await learnMerchantName(deps, identity.uid, merchant.name, next.name);
       deps.logger.info('merchant edited', { userId: identity.uid, merchantId: merchant.merchant_id });
       return { answer: { merchantId: merchant.merchant_id, etag } };
     },
@@ -127,6 +130,7 @@ export async function mergeMerchants(
         if (error instanceof ConflictError) throw stale(error);
         throw error;
       }
+      await learnMerchantName(deps, uid, duplicate.name, kept.name);
       deps.logger.info('merchants merged', {
         userId: uid,
         merchantId: kept.merchant_id,

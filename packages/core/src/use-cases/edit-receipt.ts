@@ -25,6 +25,7 @@ import { assertStorableText, commitWrite, type Applied } from './commit-write';
 import { removeMerchantIfUnused } from './remove-merchant';
 import { flagPossibleDuplicate, recordVisit } from './possible-duplicates';
 import { reviewAsItStands } from './analysis-rows';
+import { learnItemCorrections, learnMerchantName } from './correction-rules';
 
 /** What the edit use cases need: the request ports, and the brand dataset for item brands. */
 export type EditDeps = Pick<AppDeps, 'store' | 'blobs' | 'logger' | 'now'> & {
@@ -254,6 +255,10 @@ function itemsAfterSave(
       product_type: existing?.product_type ?? null,
       product_identifier: existing?.product_identifier ?? null,
       vectors: existing?.vectors ?? null,
+      // Still what the person's corrections filled in, unless they changed it now.
+      ...(existing?.from_corrections && ITEM_FIELDS.every((f) => existing[f] === item[f])
+        ? { from_corrections: true }
+        : {}),
     };
   });
   const same =
@@ -292,12 +297,13 @@ export async function saveReceipt(
     prepare: async () => {
       const receipt = await loadReceiptForEdit(repo, identity, input);
       let target: { merchant: MerchantRow; isNew: boolean } | null = null;
+      let alone = false;
       if (
         merchantName !== undefined &&
         normaliseName(merchantName) !== normaliseName(receipt.merchant_name)
       ) {
         // The only receipt of a misread merchant: the new one takes over its address.
-        const alone = !(await repo.merchantHasReceipts(uid, receipt.merchant_id, receipt.receipt_id));
+        alone = !(await repo.merchantHasReceipts(uid, receipt.merchant_id, receipt.receipt_id));
         const template = alone ? await repo.getMerchant(uid, receipt.merchant_id) : null;
         target = await merchantForName(repo, uid, merchantName, template);
       }
@@ -305,9 +311,9 @@ export async function saveReceipt(
       const edited = input.items ? itemsAfterSave(deps, receipt, before, input.items) : null;
       // Both merchants are named: should the edit stop half-way, the one left without receipts goes.
       const merchants = target ? [receipt.merchant_id, target.merchant.merchant_id] : [];
-      return { files: [receipt.file_name], merchants, receipt, target, before, edited };
+      return { files: [receipt.file_name], merchants, receipt, target, before, edited, renamed: alone };
     },
-    apply: async ({ receipt, target, before, edited }) => {
+    apply: async ({ receipt, target, before, edited, renamed }) => {
       const next: ReceiptRow = { ...receipt };
       const changed: string[] = [];
       for (const [field, value] of Object.entries(fields) as [
@@ -322,6 +328,7 @@ export async function saveReceipt(
         if (target.isNew) await repo.saveMerchant(target.merchant);
         next.merchant_id = target.merchant.merchant_id;
         next.merchant_name = target.merchant.name;
+        delete next.merchant_from_corrections;
         changed.push('merchant_name');
       }
       if (edited) changed.push('items');
@@ -355,6 +362,9 @@ export async function saveReceipt(
       }
       if (next.merchant_id !== receipt.merchant_id)
         await removeMerchantIfUnused(repo, uid, receipt.merchant_id);
+      // A misread merchant renamed on its only receipt, and the items corrected, are remembered.
+      if (target && renamed) await learnMerchantName(deps, uid, receipt.merchant_name, target.merchant.name);
+      if (edited) await learnItemCorrections(deps, repo, next, before, edited, target?.merchant);
       deps.logger.info('receipt edited', { userId: uid, receiptId: receipt.receipt_id, fields: changed });
       return {
         answer: { receiptId: receipt.receipt_id, etag },
@@ -432,6 +442,7 @@ export async function saveItem(
       await repo.saveBrand(brand.name, brand.owner);
       if (brand.owner) await repo.saveCorporation(brand.owner);
     }
+    if (existing) await learnItemCorrections(deps, repo, receipt, [existing], [item]);
     deps.logger.info(existing ? 'item edited' : 'item added', { userId: identity.uid, itemId: item.item_id });
     return {
       answer: { receiptId: receipt.receipt_id, etag, itemId: item.item_id },

@@ -28,3 +28,4 @@ export * from './download-my-data';
 export * from './delete-account';
 export * from './report-totals';
 export * from './commit-write';
+export * from './correction-rules';

@@ -19,6 +19,7 @@ import {
   receiptRowOf,
   taxRowsOf,
 } from './analysis-rows';
+import { enrichWithCorrections } from './correction-rules';
 import { matchMerchant } from './merchant-match';
 import { analysisKey, imageKey, receiptIdFor } from '../repository/keys';
 import { ReceiptRepository, sha256Hex } from '../repository/receipt-repository';
@@ -156,7 +157,8 @@ export async function processScan(deps: ScanWorkerDeps, job: ScanJob): Promise<S
       image.contentType,
       deps.blobs.locate?.(imageKey(job.userId, job.fileName)),
     );
-    if (deps.enrich) result = await deps.enrich(result);
+    // The person's correction rules around the brand enrichment (see correction-rules.ts).
+    result = await enrichWithCorrections(deps.store, job.userId, result, deps.enrich);
     result = { ...result, ...assessReview(result, nowOf(deps).toISOString().slice(0, 10)) };
     // Analysis takes long; the user may have deleted the scan meanwhile.
     if (!(await fence.renew(nowOf(deps)))) return dropped(deps, job, 'before writing');

@@ -88,6 +88,61 @@ describe('Account page', () => {
     }
   });
 
+  it('lists the rules learnt from corrections and removes one', async () => {
+    let rules = [
+      {
+        id: 'item~jayagrocer~nescclassic200g',
+        kind: 'item',
+        text: 'NESC CLASSIC 200G',
+        shop: 'Jaya Grocer',
+        chain: null,
+        sets_brand: true,
+        brand: 'Nescafé',
+        owner: 'Nestlé',
+        description: null,
+        merchant_name: null,
+        updated_at: '2026-02-01T10:00:00.000Z',
+      },
+      {
+        id: 'merchant~jayagr0cer',
+        kind: 'merchant',
+        text: 'JAYA GR0CER',
+        shop: null,
+        chain: null,
+        sets_brand: false,
+        brand: null,
+        owner: null,
+        description: null,
+        merchant_name: 'Jaya Grocer',
+        updated_at: '2026-01-01T10:00:00.000Z',
+      },
+    ];
+    const api = fakeApi({
+      'GET /api/listCorrectionRules': () => ({ rules, limit: 2000 }),
+      'DELETE /api/deleteCorrectionRule': (call) => {
+        rules = rules.filter((r) => r.id !== call.query.ruleId);
+        return { deleted: true };
+      },
+    });
+    renderApp('/Account', { state: signedInState() });
+    const user = userEvent.setup();
+
+    const list = await screen.findByRole('list', { name: 'Your correction rules' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      '“NESC CLASSIC 200G” at Jaya Grocer has the brand NescaféRemove',
+      'The merchant read as “JAYA GR0CER” is Jaya GrocerRemove',
+    ]);
+    await user.click(within(list).getByRole('button', { name: 'Remove the rule for NESC CLASSIC 200G' }));
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(1));
+    expect(api.callsTo('DELETE', '/api/deleteCorrectionRule').map((c) => c.query)).toEqual([
+      { userId: 'user-1', ruleId: 'item~jayagrocer~nescclassic200g' },
+    ]);
+  });
+
   it('sends a signed-out visitor to Login', async () => {
     const { router } = renderApp('/Account');
     await waitFor(() => expect(router.state.location.pathname).toBe('/Login'));

@@ -20,6 +20,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { useAppState } from '../../../stores/app-state';
 import { useDeleteAccount } from '../api/delete-account';
 import { downloadMyData } from '../api/download-my-data';
+import { CorrectionRulesSection } from './correction-rules-section';
 
 const useStyles = makeStyles({
   column: { display: 'grid', gap: tokens.spacingVerticalL, maxWidth: '640px' },
@@ -168,6 +169,7 @@ export function AccountPage({ onDeleted }: { onDeleted: () => Promise<void> }) {
     <Page title="Account">
       <div className={styles.column}>
         <DownloadSection userId={userId} />
+        <CorrectionRulesSection userId={userId} />
         <DeleteSection userId={userId} onDeleted={onDeleted} />
       </div>
     </Page>

@@ -3,7 +3,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { createColumnHelper } from '@tanstack/react-table';
 import {
+  Badge,
   Button,
+  Caption1,
   MessageBar,
   MessageBarActions,
   MessageBarBody,
@@ -57,11 +59,22 @@ const productColumns = [
   column.accessor('description', {
     header: 'Description',
     meta: { width: '53%' },
-    cell: (info) => (
-      <RouterLink to={`/ProductItem?itemId=${encodeURIComponent(info.row.original.item_id)}`}>
-        {info.getValue() || '(no description)'}
-      </RouterLink>
-    ),
+    cell: (info) => {
+      const item = info.row.original;
+      return (
+        <>
+          <RouterLink to={`/ProductItem?itemId=${encodeURIComponent(item.item_id)}`}>
+            {info.getValue() || '(no description)'}
+          </RouterLink>
+          {(item.brand || item.from_corrections) && (
+            <Caption1 as="p" style={{ margin: 0 }}>
+              {item.brand}
+              {item.from_corrections && <LearntLabel />}
+            </Caption1>
+          )}
+        </>
+      );
+    },
   }),
   column.accessor('quantity', {
     header: 'Quantity',
@@ -75,6 +88,20 @@ const productColumns = [
     cell: (i) => formatMoney(i.getValue()),
   }),
 ];
+
+/** Marks a value that the person's earlier corrections filled in (see Account, "Learnt from your corrections"). */
+function LearntLabel() {
+  return (
+    <Badge
+      appearance="tint"
+      size="small"
+      color="informative"
+      style={{ marginInlineStart: tokens.spacingHorizontalXS }}
+    >
+      from your corrections
+    </Badge>
+  );
+}
 
 const fieldText = (field: string) => EDITED_FIELD_TEXT[field] ?? field;
 const valueText = (value: string | number | null) =>
@@ -126,6 +153,12 @@ function ReceiptNotes({
             {edited.length > 0 ? '. The values you set were kept.' : '.'}
           </MessageBarBody>
         </MessageBar>
+      )}
+      {receipt.merchant_from_corrections && (
+        <p>
+          Merchant: {receipt.merchant_name}
+          <LearntLabel />
+        </p>
       )}
       {edited.length > 0 && (
         <p aria-label="Edited by you">Values you set: {[...new Set(edited.map(fieldText))].join(', ')}.</p>

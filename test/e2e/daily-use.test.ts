@@ -181,6 +181,7 @@ describe('daily use in a real browser', () => {
     analyzer.hold();
     await go('/Camera?p=Upload');
     await page.getByLabel('Receipt image file').setInputFiles(jpegFile);
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/');
     await visible(page.getByRole('status').filter({ hasText: 'Receipt uploaded — analysing' }));
     await visible(header().getByRole('link', { name: '1 receipt in progress' }));

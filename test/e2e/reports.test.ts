@@ -288,7 +288,12 @@ describe('reports in a real browser', () => {
       'Danone',
     ]);
     expect(await column('Corporations', 'Brands')).toEqual(['2', '1', '1', '1']);
-    expect(await column('Corporations', 'Total')).toEqual(['4.40 EUR', '3.60 GBP', '3.10 EUR', '2.35 EUR']);
+    expect(await column('Corporations', 'Spent on its brands')).toEqual([
+      '4.40 EUR',
+      '3.60 GBP',
+      '3.10 EUR',
+      '2.35 EUR',
+    ]);
     await screenshot(page, 'reports-merchants-corporations');
   });
 

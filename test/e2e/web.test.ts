@@ -253,6 +253,7 @@ describe('the web app in a real browser', () => {
     await screenshot(page, 'camera');
 
     await capture.click();
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/');
     await visible(header().getByRole('link', { name: '1 receipt in progress' }));
     await screenshot(page, 'pending-after-capture');
@@ -263,6 +264,7 @@ describe('the web app in a real browser', () => {
     await visible(page.getByRole('button', { name: 'Choose receipt images' }));
     await screenshot(page, 'upload-picker');
     await page.getByLabel('Receipt image file').setInputFiles(uploadFile);
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/');
     const counter = header().getByRole('link', { name: '2 receipts in progress' });
     await visible(counter);
@@ -521,6 +523,7 @@ describe('the web app in a real browser', () => {
     await go('/Camera?p=Upload');
     const answer = page.waitForResponse('**/api/upload');
     await page.getByLabel('Receipt image file').setInputFiles(bigFile);
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
     expect((await answer).status()).toBe(202);
     await page.waitForURL((url) => url.pathname === '/');
     expect(sent).toHaveLength(1);

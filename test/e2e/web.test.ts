@@ -8,7 +8,7 @@ import { OcrAnalyzer } from '@receipts/analyzer-ocr';
 import { MAX_IMAGE_BYTES } from '@receipts/core/api';
 import { startLocalStack, type LocalStack } from '../../dev/src/stack';
 import { SAMPLE_RECEIPTS, sampleReceiptJpeg } from '../support/receipt-images';
-import { PHONE, WIDE, launchChromium, screenshot, watchConsole } from './support/browser';
+import { PHONE, WIDE, evenSidedJpeg, launchChromium, screenshot, watchConsole } from './support/browser';
 import { GatedAnalyzer } from './support/gated-analyzer';
 
 /**
@@ -63,15 +63,6 @@ async function textColor(locator: Locator): Promise<string> {
 
 function columnHeaders(table: Locator): Promise<string[]> {
   return table.locator('thead th').allTextContents();
-}
-
-async function evenSidedJpeg(jpeg: Uint8Array): Promise<Buffer> {
-  const image = sharp(Buffer.from(jpeg));
-  const { width = 0, height = 0 } = await image.metadata();
-  return image
-    .extend({ right: width % 2, bottom: height % 2, background: '#ffffff' })
-    .jpeg({ quality: 95 })
-    .toBuffer();
 }
 
 beforeAll(async () => {

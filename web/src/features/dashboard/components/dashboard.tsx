@@ -128,7 +128,14 @@ const useStyles = makeStyles({
   figure: { display: 'grid', gap: tokens.spacingVerticalXXS },
   amount: { fontSize: tokens.fontSizeHero700, fontWeight: tokens.fontWeightSemibold, lineHeight: 1.1 },
   muted: { color: tokens.colorNeutralForeground2 },
-  list: { margin: 0, paddingInlineStart: '1.4em', display: 'grid', gap: tokens.spacingVerticalXS },
+  // One column no wider than the card: a long name is shortened rather than pushing the amount out.
+  list: {
+    margin: 0,
+    paddingInlineStart: '1.4em',
+    display: 'grid',
+    gridTemplateColumns: 'minmax(0, 1fr)',
+    gap: tokens.spacingVerticalXS,
+  },
   row: {
     display: 'flex',
     alignItems: 'center',

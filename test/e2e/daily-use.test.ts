@@ -7,7 +7,7 @@ import { OcrAnalyzer } from '@receipts/analyzer-ocr';
 import { ReceiptRepository, merchantIdFor, normaliseName, receiptIdFor } from '@receipts/core';
 import { startLocalStack, type LocalStack } from '../../dev/src/stack';
 import { SAMPLE_RECEIPTS, receiptPdf, sampleReceiptJpeg } from '../support/receipt-images';
-import { PHONE, launchChromium, screenshot, watchConsole } from './support/browser';
+import { MISSING_PHOTO, PHONE, launchChromium, screenshot, watchConsole } from './support/browser';
 import { GatedAnalyzer } from './support/gated-analyzer';
 
 /**
@@ -276,7 +276,12 @@ describe('daily use in a real browser', () => {
   it('logged no errors in the browser beyond the refused account creation and the deleted merchant it was asked to open', () => {
     // Creating an account for a taken email makes the Auth emulator answer 400, and opening the
     // merchant whose last receipt was deleted makes /api/merchantDetail answer 404: Chromium logs both.
-    const expected = [/status of 400 .*accounts:signUp/, /status of 404 .*\/api\/merchantDetail\?/];
+    // The seeded receipts have no stored photo: their thumbnails are refused with a 404.
+    const expected = [
+      /status of 400 .*accounts:signUp/,
+      /status of 404 .*\/api\/merchantDetail\?/,
+      MISSING_PHOTO,
+    ];
     const unexpected = problems.filter((p) => !expected.some((pattern) => pattern.test(p)));
     expect(unexpected).toEqual([]);
     expect(problems.filter((p) => expected[1]!.test(p))).toHaveLength(1);

@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { startLocalStack, type LocalStack } from '../../dev/src/stack';
 import { seedReceipts, type SeedReceipt } from '../support/report-seed';
 import { sampleReceiptJpeg } from '../support/receipt-images';
-import { WIDE, launchChromium, screenshot, watchConsole } from './support/browser';
+import { MISSING_PHOTO, WIDE, launchChromium, screenshot, watchConsole } from './support/browser';
 
 /**
  * The Reports screen in headless Chromium against the local stack (Azurite, the Firebase Auth
@@ -380,6 +380,7 @@ describe('reports in a real browser', () => {
   });
 
   it('logged no errors in the browser', () => {
-    expect(problems).toEqual([]);
+    // The seeded receipts have no stored photo: their thumbnails are refused with a 404.
+    expect(problems.filter((p) => !MISSING_PHOTO.test(p))).toEqual([]);
   });
 });

@@ -13,6 +13,12 @@ export const PHONE = { width: 390, height: 844 } as const;
 export const WIDE = { width: 1280, height: 800 } as const;
 
 /**
+ * What Chromium logs when a list asks for the thumbnail of a receipt seeded without a stored photo
+ * (the image call answers 404): expected in tests whose receipts are seeded straight into the store.
+ */
+export const MISSING_PHOTO = /status of 404 .*\/api\/getImage\?/;
+
+/**
  * A JPEG the fake camera can show: its frames are I420, whose sides must be even, and an odd-sized
  * JPEG is delivered as black 2x2 frames, so it is padded with white.
  */

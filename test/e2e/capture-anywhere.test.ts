@@ -148,6 +148,7 @@ describe('capture anywhere in a real browser', () => {
     // With no connection, the page and the route's code come from the worker's precache.
     await go('/Camera?p=Upload');
     await page.getByLabel('Receipt image file').setInputFiles(files.offline);
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.waitForURL('**/ReceiptImages');
     const kept = page.getByRole('region', { name: 'On this device' });
     await visible(kept.getByText('Waiting for connection'));
@@ -184,6 +185,7 @@ describe('capture anywhere in a real browser', () => {
     await visible(page.getByRole('button', { name: 'Choose receipt images' }));
     await context.setOffline(true);
     await page.getByLabel('Receipt image file').setInputFiles(files.dropped);
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
     // Kept at once, under the name the person picked, and shown as waiting on the device.
     await page.waitForURL('**/ReceiptImages', { timeout: 15_000 });
     const kept = page.getByRole('region', { name: 'On this device' });
@@ -218,6 +220,7 @@ describe('capture anywhere in a real browser', () => {
     });
     await go('/Camera?p=Upload');
     await page.getByLabel('Receipt image file').setInputFiles(files.hanging);
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
     // Kept within a few seconds, long before the request gives up.
     await page.waitForURL('**/ReceiptImages', { timeout: 20_000 });
     await visible(page.getByRole('region', { name: 'On this device' }).getByText('slow-line.jpg'));

@@ -7,7 +7,7 @@ import { OcrAnalyzer } from '@receipts/analyzer-ocr';
 import { ReceiptRepository, merchantIdFor, normaliseName, receiptIdFor } from '@receipts/core';
 import { startLocalStack, type LocalStack } from '../../dev/src/stack';
 import { SAMPLE_RECEIPTS, receiptPdf, sampleReceiptJpeg } from '../support/receipt-images';
-import { PHONE, launchChromium, screenshot, watchConsole } from './support/browser';
+import { MISSING_PHOTO, PHONE, launchChromium, screenshot, watchConsole } from './support/browser';
 import { GatedAnalyzer } from './support/gated-analyzer';
 
 /**
@@ -181,6 +181,7 @@ describe('daily use in a real browser', () => {
     analyzer.hold();
     await go('/Camera?p=Upload');
     await page.getByLabel('Receipt image file').setInputFiles(jpegFile);
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/');
     await visible(page.getByRole('status').filter({ hasText: 'Receipt uploaded — analysing' }));
     await visible(header().getByRole('link', { name: '1 receipt in progress' }));
@@ -275,7 +276,12 @@ describe('daily use in a real browser', () => {
   it('logged no errors in the browser beyond the refused account creation and the deleted merchant it was asked to open', () => {
     // Creating an account for a taken email makes the Auth emulator answer 400, and opening the
     // merchant whose last receipt was deleted makes /api/merchantDetail answer 404: Chromium logs both.
-    const expected = [/status of 400 .*accounts:signUp/, /status of 404 .*\/api\/merchantDetail\?/];
+    // The seeded receipts have no stored photo: their thumbnails are refused with a 404.
+    const expected = [
+      /status of 400 .*accounts:signUp/,
+      /status of 404 .*\/api\/merchantDetail\?/,
+      MISSING_PHOTO,
+    ];
     const unexpected = problems.filter((p) => !expected.some((pattern) => pattern.test(p)));
     expect(unexpected).toEqual([]);
     expect(problems.filter((p) => expected[1]!.test(p))).toHaveLength(1);

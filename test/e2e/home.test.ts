@@ -7,7 +7,7 @@ import type { Analyzer } from '@receipts/core';
 import { startLocalStack, type LocalStack } from '../../dev/src/stack';
 import { sampleReceiptJpeg } from '../support/receipt-images';
 import { seedReceipts, type SeedReceipt } from '../support/report-seed';
-import { PHONE, WIDE, launchChromium, screenshot, watchConsole } from './support/browser';
+import { MISSING_PHOTO, PHONE, WIDE, launchChromium, screenshot, watchConsole } from './support/browser';
 
 /**
  * The signed-in Home in headless Chromium against the local stack (Azurite, the Firebase Auth
@@ -183,6 +183,7 @@ describe('Home signed in, in a real browser', () => {
   });
 
   it('logs no errors in the browser console', () => {
-    expect(problems).toEqual([]);
+    // The seeded receipts have no stored photo: their thumbnails are refused with a 404.
+    expect(problems.filter((p) => !MISSING_PHOTO.test(p))).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { startLocalStack, type LocalStack } from '../../dev/src/stack';
 import { seedReceipts, type SeedReceipt } from '../support/report-seed';
 import { sampleReceiptJpeg } from '../support/receipt-images';
-import { WIDE, launchChromium, screenshot, watchConsole } from './support/browser';
+import { MISSING_PHOTO, WIDE, launchChromium, screenshot, watchConsole } from './support/browser';
 
 /**
  * The Reports screen in headless Chromium against the local stack (Azurite, the Firebase Auth
@@ -288,7 +288,12 @@ describe('reports in a real browser', () => {
       'Danone',
     ]);
     expect(await column('Corporations', 'Brands')).toEqual(['2', '1', '1', '1']);
-    expect(await column('Corporations', 'Total')).toEqual(['4.40 EUR', '3.60 GBP', '3.10 EUR', '2.35 EUR']);
+    expect(await column('Corporations', 'Spent on its brands')).toEqual([
+      '4.40 EUR',
+      '3.60 GBP',
+      '3.10 EUR',
+      '2.35 EUR',
+    ]);
     await screenshot(page, 'reports-merchants-corporations');
   });
 
@@ -375,6 +380,7 @@ describe('reports in a real browser', () => {
   });
 
   it('logged no errors in the browser', () => {
-    expect(problems).toEqual([]);
+    // The seeded receipts have no stored photo: their thumbnails are refused with a 404.
+    expect(problems.filter((p) => !MISSING_PHOTO.test(p))).toEqual([]);
   });
 });

@@ -494,6 +494,7 @@ describe('review and correct in a real browser', () => {
     await writeFile(again, images[3]!);
     await go('/Camera?p=Upload');
     await page.getByLabel('Receipt image file').setInputFiles(again);
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
     // One file: the picker shows the server's words under its button.
     // In words for a person: the receipt it became, no server file name, and a link to it.
     const refusal = page.getByText(/You already uploaded this image/);

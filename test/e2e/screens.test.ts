@@ -216,6 +216,46 @@ describe('every screen on a phone', () => {
     }
   });
 
+  it('checks a photo before it is sent: the preview fits 360 px, reads with axe, turns and adds a page', async () => {
+    const { page } = app;
+    await page.setViewportSize({ width: 360, height: 780 });
+    await app.go('/Camera?p=Camera');
+    await expect
+      .poll(() => page.locator('video').evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 20_000 })
+      .toBeGreaterThan(100);
+    const frame = await page
+      .locator('video')
+      .evaluate((v: HTMLVideoElement) => ({ width: v.videoWidth, height: v.videoHeight }));
+    await page.getByRole('button', { name: 'Capture receipt' }).click();
+    const preview = page.getByRole('region', { name: 'Check the photo' });
+    await preview.getByRole('img', { name: 'Receipt, the photo' }).waitFor();
+    const found = await overflow(page);
+    expect(found.scrollWidth).toBeLessThanOrEqual(found.clientWidth);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await preview.getByRole('button', { name: /^Rotate the photo/ }).click();
+    await preview.getByRole('button', { name: 'Add page' }).click();
+    await page.getByRole('button', { name: 'Capture page 2' }).click();
+    await preview.getByRole('img', { name: 'Receipt, page 2 of 2' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'capture-preview-360');
+
+    const sent = page.waitForRequest('**/api/upload');
+    await preview.getByRole('button', { name: 'Upload 2 pages as one receipt' }).click();
+    const { imgSrc } = (await sent).postDataJSON() as { imgSrc: string };
+    const size = await page.evaluate(async (src) => {
+      const image = new Image();
+      image.src = src;
+      await image.decode();
+      return { width: image.naturalWidth, height: image.naturalHeight };
+    }, imgSrc);
+    // The first page turned a quarter (the frame's height across), the second as taken, one under the
+    // other: scaled alike if the picture had to be made smaller.
+    const across = Math.max(frame.width, frame.height);
+    expect(size.width / size.height).toBeCloseTo(across / (frame.width + frame.height), 2);
+    await page.waitForURL((url) => url.pathname === '/');
+  }, 120_000);
+
   it('logged no errors in the browser', () => {
     expect(app.problems).toEqual([]);
   });

@@ -8,7 +8,7 @@ import { OcrAnalyzer } from '@receipts/analyzer-ocr';
 import { MAX_IMAGE_BYTES } from '@receipts/core/api';
 import { startLocalStack, type LocalStack } from '../../dev/src/stack';
 import { SAMPLE_RECEIPTS, sampleReceiptJpeg } from '../support/receipt-images';
-import { PHONE, WIDE, launchChromium, screenshot, watchConsole } from './support/browser';
+import { PHONE, WIDE, evenSidedJpeg, launchChromium, screenshot, watchConsole } from './support/browser';
 import { GatedAnalyzer } from './support/gated-analyzer';
 
 /**
@@ -63,15 +63,6 @@ async function textColor(locator: Locator): Promise<string> {
 
 function columnHeaders(table: Locator): Promise<string[]> {
   return table.locator('thead th').allTextContents();
-}
-
-async function evenSidedJpeg(jpeg: Uint8Array): Promise<Buffer> {
-  const image = sharp(Buffer.from(jpeg));
-  const { width = 0, height = 0 } = await image.metadata();
-  return image
-    .extend({ right: width % 2, bottom: height % 2, background: '#ffffff' })
-    .jpeg({ quality: 95 })
-    .toBuffer();
 }
 
 beforeAll(async () => {
@@ -253,6 +244,7 @@ describe('the web app in a real browser', () => {
     await screenshot(page, 'camera');
 
     await capture.click();
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/');
     await visible(header().getByRole('link', { name: '1 receipt in progress' }));
     await screenshot(page, 'pending-after-capture');
@@ -263,6 +255,7 @@ describe('the web app in a real browser', () => {
     await visible(page.getByRole('button', { name: 'Choose receipt images' }));
     await screenshot(page, 'upload-picker');
     await page.getByLabel('Receipt image file').setInputFiles(uploadFile);
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/');
     const counter = header().getByRole('link', { name: '2 receipts in progress' });
     await visible(counter);
@@ -521,6 +514,7 @@ describe('the web app in a real browser', () => {
     await go('/Camera?p=Upload');
     const answer = page.waitForResponse('**/api/upload');
     await page.getByLabel('Receipt image file').setInputFiles(bigFile);
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
     expect((await answer).status()).toBe(202);
     await page.waitForURL((url) => url.pathname === '/');
     expect(sent).toHaveLength(1);

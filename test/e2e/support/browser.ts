@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import sharp from 'sharp';
 
 /** Debian's Chromium (installed by .ci/run when missing). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -10,6 +11,25 @@ export const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../../test-result
 
 export const PHONE = { width: 390, height: 844 } as const;
 export const WIDE = { width: 1280, height: 800 } as const;
+
+/**
+ * What Chromium logs when a list asks for the thumbnail of a receipt seeded without a stored photo
+ * (the image call answers 404): expected in tests whose receipts are seeded straight into the store.
+ */
+export const MISSING_PHOTO = /status of 404 .*\/api\/getImage\?/;
+
+/**
+ * A JPEG the fake camera can show: its frames are I420, whose sides must be even, and an odd-sized
+ * JPEG is delivered as black 2x2 frames, so it is padded with white.
+ */
+export async function evenSidedJpeg(jpeg: Uint8Array): Promise<Buffer> {
+  const image = sharp(Buffer.from(jpeg));
+  const { width = 0, height = 0 } = await image.metadata();
+  return image
+    .extend({ right: width % 2, bottom: height % 2, background: '#ffffff' })
+    .jpeg({ quality: 95 })
+    .toBuffer();
+}
 
 /**
  * Launches headless Chromium whose camera is a fake device showing `cameraFile` (a JPEG named .mjpeg

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../../dev/src/stack';
 import { sampleReceiptJpeg } from '../../support/receipt-images';
-import { PHONE, launchChromium, signInWithEmail, watchConsole } from './browser';
+import { PHONE, evenSidedJpeg, launchChromium, signInWithEmail, watchConsole } from './browser';
 
 export interface Person {
   name: string;
@@ -63,7 +63,7 @@ export async function openSignedInPage(options: SignedInPageOptions): Promise<Si
     const account = await stack.signUp(person.email, person.password, person.name);
     await options.prepare?.(stack, account.localId, account.idToken);
     const cameraFile = join(dir, 'camera.mjpeg');
-    await writeFile(cameraFile, await sampleReceiptJpeg(0));
+    await writeFile(cameraFile, await evenSidedJpeg(await sampleReceiptJpeg(0)));
     browser = await launchChromium(cameraFile);
     const context = await browser.newContext({ viewport: options.viewport ?? PHONE });
     const page = await context.newPage();

@@ -1,10 +1,11 @@
-import { useRef, useState, type ChangeEvent } from 'react';
+import { Suspense, lazy, useRef, useState, type ChangeEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { Button, ProgressBar, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, ProgressBar, Spinner, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { ArrowUpload24Regular } from '@fluentui/react-icons/svg/arrow-upload';
 import { duplicateOf, errorMessage } from '../../../lib/api-client';
 import { pageAfter, useUploadReceipt, type UploadOutcome } from '../api/upload-receipt';
-import { prepareFile } from '../utils/image';
+import { isUnedited, pageFromFile, scanToDataUrl, type ScanPage } from '../utils/edit-image';
+import { prepareFile, receiptFileName } from '../utils/image';
 import { UploadStatus, receiptPage } from './upload-status';
 
 const useStyles = makeStyles({
@@ -21,6 +22,11 @@ const useStyles = makeStyles({
   },
   failed: { color: tokens.colorPaletteRedForeground1 },
 });
+
+// The editor loads only when a photo is checked: the picker itself stays small.
+const CapturePreview = lazy(() => import('./capture-preview').then((m) => ({ default: m.CapturePreview })));
+
+type PickPurpose = { kind: 'new' } | { kind: 'add' } | { kind: 'retake'; index: number };
 
 type FileState =
   | { kind: 'waiting' }
@@ -93,12 +99,17 @@ export function FilePicker({ userId }: { userId: string }) {
   const upload = useUploadReceipt();
   const [busy, setBusy] = useState(false);
   const [files, setFiles] = useState<PickedFile[]>([]);
+  // The picture being checked before it is sent, page by page; null while choosing.
+  const [pages, setPages] = useState<ScanPage[] | null>(null);
+  const [pageError, setPageError] = useState<string | null>(null);
+  // What the next pick is for: a new receipt, one more page, or a page taken again.
+  const purpose = useRef<PickPurpose>({ kind: 'new' });
 
-  async function onChange(event: ChangeEvent<HTMLInputElement>) {
-    const picked = [...(event.target.files ?? [])];
-    event.target.value = '';
-    if (picked.length === 0) return;
-    const states: PickedFile[] = picked.map((file) => ({ name: file.name, state: { kind: 'waiting' } }));
+  /** Sends each prepared file as its own receipt, one after the other, then moves on when all are in. */
+  async function send(
+    items: { name: string; prepare: () => Promise<{ imgSrc: string; fileName: string }> }[],
+  ) {
+    const states: PickedFile[] = items.map((item) => ({ name: item.name, state: { kind: 'waiting' } }));
     const show = (index: number, state: FileState) => {
       states[index] = { ...states[index]!, state };
       setFiles([...states]);
@@ -106,10 +117,10 @@ export function FilePicker({ userId }: { userId: string }) {
     setFiles([...states]);
     setBusy(true);
     const outcomes: UploadOutcome[] = [];
-    for (const [index, file] of picked.entries()) {
+    for (const [index, item] of items.entries()) {
       show(index, { kind: 'sending' });
       try {
-        const outcome = await upload.mutateAsync({ userId, ...(await prepareFile(file)), label: file.name });
+        const outcome = await upload.mutateAsync({ userId, ...(await item.prepare()), label: item.name });
         outcomes.push(outcome);
         show(index, { kind: 'done', outcome });
       } catch (failure) {
@@ -118,9 +129,58 @@ export function FilePicker({ userId }: { userId: string }) {
     }
     setBusy(false);
     // All in: on to Home (or, with some kept for later, to the list that shows them waiting).
-    if (outcomes.length === picked.length) {
+    if (outcomes.length === items.length) {
       navigate(outcomes.some((o) => o.kind === 'kept') ? pageAfter({ kind: 'kept' }) : '/');
     }
+  }
+
+  function pick(next: PickPurpose) {
+    purpose.current = next;
+    input.current?.click();
+  }
+
+  async function onChange(event: ChangeEvent<HTMLInputElement>) {
+    const picked = [...(event.target.files ?? [])];
+    event.target.value = '';
+    const forPage = purpose.current;
+    purpose.current = { kind: 'new' };
+    if (picked.length === 0) return;
+    setPageError(null);
+    if (forPage.kind !== 'new' && pages) {
+      const page = await pageFromFile(picked[0]!);
+      if (!page) {
+        setPageError('This file cannot be a page of the receipt: pick a photo (JPEG, PNG or WebP).');
+        return;
+      }
+      setPages(
+        forPage.kind === 'add' ? [...pages, page] : pages.map((p, i) => (i === forPage.index ? page : p)),
+      );
+      return;
+    }
+    // One picture is checked before it is sent; several files (or a PDF) are each their own receipt.
+    const single = picked.length === 1 ? await pageFromFile(picked[0]!) : null;
+    if (single) {
+      setFiles([]);
+      setPages([single]);
+      return;
+    }
+    setPages(null);
+    await send(picked.map((file) => ({ name: file.name, prepare: () => prepareFile(file) })));
+  }
+
+  function uploadPages(scan: readonly ScanPage[]) {
+    const first = scan[0]!;
+    const name = first.file?.name ?? 'Photo';
+    const asPicked = scan.length === 1 && first.file && isUnedited(first) ? first.file : null;
+    void send([
+      {
+        name,
+        prepare: async () =>
+          asPicked
+            ? prepareFile(asPicked)
+            : { imgSrc: scanToDataUrl(scan, 0.92), fileName: receiptFileName('image/jpeg') },
+      },
+    ]);
   }
 
   const single = files.length === 1 ? files[0]! : null;
@@ -128,10 +188,12 @@ export function FilePicker({ userId }: { userId: string }) {
   const singleDuplicate = single?.state.kind === 'failed' ? single.state.duplicateOf : null;
   return (
     <div className={styles.column}>
-      <Text>
-        Pick photos or PDFs of receipts (several at once if you like: each is its own receipt). Large photos
-        are made smaller before they are sent.
-      </Text>
+      {!pages && (
+        <Text>
+          Pick a photo or PDF of a receipt, or several at once (each is its own receipt). A single photo can
+          be turned, cropped and given more pages before it is sent.
+        </Text>
+      )}
       <input
         ref={input}
         id="receipt-file"
@@ -143,15 +205,34 @@ export function FilePicker({ userId }: { userId: string }) {
         disabled={busy}
         aria-label="Receipt image file"
       />
-      <Button
-        appearance="primary"
-        size="large"
-        icon={<ArrowUpload24Regular />}
-        disabled={busy}
-        onClick={() => input.current?.click()}
-      >
-        Choose receipt images
-      </Button>
+      {!pages && (
+        <Button
+          appearance="primary"
+          size="large"
+          icon={<ArrowUpload24Regular />}
+          disabled={busy}
+          onClick={() => pick({ kind: 'new' })}
+        >
+          Choose receipt images
+        </Button>
+      )}
+      {pages && pages.length > 0 && (
+        <Suspense fallback={<Spinner label="Opening the photo" />}>
+          <CapturePreview
+            pages={pages}
+            onChange={setPages}
+            onRetake={(index) => pick(pages.length === 1 ? { kind: 'new' } : { kind: 'retake', index })}
+            onAddPage={() => pick({ kind: 'add' })}
+            onUpload={uploadPages}
+            busy={busy}
+          />
+        </Suspense>
+      )}
+      {pageError && (
+        <Text role="alert" className={styles.failed}>
+          {pageError}
+        </Text>
+      )}
       {files.length > 1 && <FileList files={files} />}
       {files.length > 1 && !busy && <Button onClick={() => setFiles([])}>Clear the list</Button>}
       {single && (

@@ -1,12 +1,16 @@
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { Button, Spinner, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { Camera24Filled } from '@fluentui/react-icons/svg/camera';
-import { errorMessage } from '../../../lib/api-client';
+import { duplicateOf, errorMessage } from '../../../lib/api-client';
 import { logEvent } from '../api/log-event';
 import { pageAfter, useUploadReceipt } from '../api/upload-receipt';
-import { chooseCamera, encodeJpegWithinLimit, receiptFileName } from '../utils/image';
+import { pageFromVideo, scanToDataUrl, type ScanPage } from '../utils/edit-image';
+import { chooseCamera, receiptFileName } from '../utils/image';
 import { UploadStatus } from './upload-status';
+
+// The editor loads once a photo is taken, not with the camera.
+const CapturePreview = lazy(() => import('./capture-preview').then((m) => ({ default: m.CapturePreview })));
 
 /** The ideal capture size (spec §5, §9). */
 const IDEAL = { width: { ideal: 1920 }, height: { ideal: 1080 } } as const;
@@ -58,7 +62,12 @@ const useStyles = makeStyles({
     color: tokens.colorNeutralForeground1,
   },
   problemText: { color: tokens.colorPaletteRedForeground1 },
+  back: { position: 'absolute', top: tokens.spacingVerticalM, left: tokens.spacingHorizontalM },
+  preview: { display: 'grid', gap: tokens.spacingVerticalM, padding: tokens.spacingHorizontalM },
 });
+
+/** What the next capture is for: one more page, or a page taken again. */
+type NextShot = { kind: 'add' } | { kind: 'retake'; index: number };
 
 type CameraState = { kind: 'starting' } | { kind: 'ready' } | { kind: 'problem'; message: string };
 
@@ -154,57 +163,103 @@ export function LiveCapture({ userId }: { userId: string }) {
     };
   }, []);
 
-  async function capture() {
+  // The pages taken so far, checked before they are sent; null before the first capture.
+  const [pages, setPages] = useState<ScanPage[] | null>(null);
+  // While set, the camera is shown again for that page.
+  const [nextShot, setNextShot] = useState<NextShot | null>(null);
+  const [duplicate, setDuplicate] = useState<string | null>(null);
+
+  function capture() {
     const element = video.current;
     if (!element || element.videoWidth === 0) return;
     setError(null);
+    const page = pageFromVideo(element);
+    if (!pages || !nextShot) setPages([page]);
+    else if (nextShot.kind === 'add') setPages([...pages, page]);
+    else setPages(pages.map((p, i) => (i === nextShot.index ? page : p)));
+    setNextShot(null);
+  }
+
+  async function send(scan: readonly ScanPage[]) {
+    setError(null);
+    setDuplicate(null);
     setPreparing(true);
     try {
       // JPEG at quality 1 and the video's native size (spec §5), scaled down only to meet the limit.
-      const imgSrc = encodeJpegWithinLimit(element, element.videoWidth, element.videoHeight, 1);
+      const imgSrc = scanToDataUrl(scan, 1);
       const outcome = await upload.mutateAsync({ userId, imgSrc, fileName: receiptFileName('image/jpeg') });
       stream.current?.getTracks().forEach((track) => track.stop());
       navigate(pageAfter(outcome));
     } catch (failure) {
       setError(errorMessage(failure));
+      setDuplicate(duplicateOf(failure));
     } finally {
       setPreparing(false);
     }
   }
 
   const busy = preparing || upload.isPending;
+  const checking = pages !== null && nextShot === null;
   return (
-    <section className={styles.stage} aria-label="Camera">
-      <video ref={video} className={styles.video} playsInline muted autoPlay aria-label="Camera preview" />
-      {camera.kind === 'starting' && (
-        <div className={styles.centre}>
-          <Spinner label="Starting the camera" appearance="inverted" />
-        </div>
-      )}
-      {camera.kind === 'problem' && (
-        <div className={styles.centre}>
-          <div className={styles.problem}>
-            <Text role="alert" className={styles.problemText}>
-              {camera.message}
-            </Text>
-            <RouterLink to="/Camera?p=Upload">Upload a photo instead</RouterLink>
-          </div>
-        </div>
-      )}
-      {camera.kind === 'ready' && (
-        <div className={styles.controls}>
-          <UploadStatus busy={busy} error={error} onDismissError={() => setError(null)} />
-          <Button
-            appearance="primary"
-            shape="circular"
-            className={styles.capture}
-            icon={<Camera24Filled />}
-            aria-label="Capture receipt"
-            disabled={busy}
-            onClick={capture}
+    <>
+      {checking && (
+        <div className={styles.preview}>
+          <Suspense fallback={<Spinner label="Opening the photo" />}>
+            <CapturePreview
+              pages={pages}
+              onChange={(next) => setPages(next.length > 0 ? next : null)}
+              onRetake={(index) => setNextShot({ kind: 'retake', index })}
+              onAddPage={() => setNextShot({ kind: 'add' })}
+              onUpload={(scan) => void send(scan)}
+              busy={busy}
+            />
+          </Suspense>
+          <UploadStatus
+            busy={busy}
+            error={error}
+            duplicateOf={duplicate}
+            onDismissError={() => setError(null)}
           />
         </div>
       )}
-    </section>
+      <section className={styles.stage} aria-label="Camera" hidden={checking}>
+        <video ref={video} className={styles.video} playsInline muted autoPlay aria-label="Camera preview" />
+        {camera.kind === 'starting' && (
+          <div className={styles.centre}>
+            <Spinner label="Starting the camera" appearance="inverted" />
+          </div>
+        )}
+        {camera.kind === 'problem' && (
+          <div className={styles.centre}>
+            <div className={styles.problem}>
+              <Text role="alert" className={styles.problemText}>
+                {camera.message}
+              </Text>
+              <RouterLink to="/Camera?p=Upload">Upload a photo instead</RouterLink>
+            </div>
+          </div>
+        )}
+        {camera.kind === 'ready' && pages && (
+          <Button className={styles.back} onClick={() => setNextShot(null)}>
+            {nextShot?.kind === 'add'
+              ? `Back to the ${pages.length === 1 ? 'photo' : 'pages'}`
+              : 'Keep the photo'}
+          </Button>
+        )}
+        {camera.kind === 'ready' && (
+          <div className={styles.controls}>
+            <Button
+              appearance="primary"
+              shape="circular"
+              className={styles.capture}
+              icon={<Camera24Filled />}
+              aria-label={nextShot?.kind === 'add' ? `Capture page ${pages!.length + 1}` : 'Capture receipt'}
+              disabled={busy}
+              onClick={capture}
+            />
+          </div>
+        )}
+      </section>
+    </>
   );
 }

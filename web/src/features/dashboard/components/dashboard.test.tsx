@@ -50,6 +50,15 @@ function answer(overrides: Partial<DashboardAnswer> = {}): DashboardAnswer {
         totals_by_currency: {},
         count: 1,
       },
+      {
+        id: 'Ahold Delhaize',
+        name: 'Ahold Delhaize',
+        total: 4,
+        currency_code: 'EUR',
+        totals_by_currency: { EUR: 4 },
+        count: 2,
+        through_shops: { count: 3, total: 61.2, currency_code: 'EUR', totals_by_currency: { EUR: 61.2 } },
+      },
     ],
     categories: [
       { category: 'grocery', totals: { EUR: 5.5, GBP: 3.6 }, receipts: 2 },
@@ -86,6 +95,13 @@ describe('Home signed in', () => {
         name: 'The Coca-Cola Company',
       }),
     ).toHaveAttribute('href', '/Corporation?name=The%20Coca-Cola%20Company');
+    // A corporation that owns shops: its brands and its shops apart, never one sum of the two.
+    const owners = screen.getByRole('region', { name: 'Top corporations' });
+    const ahold = within(owners).getByRole('link', { name: 'Ahold Delhaize' }).closest('li')!;
+    expect(ahold).toHaveTextContent('Its brands (2 items)4.00 EUR');
+    expect(ahold).toHaveTextContent('At its shops (3 visits)61.20 EUR');
+    expect(ahold).not.toHaveTextContent('65.20');
+    expect(within(owners).getByText(/so the two are not added/)).toBeInTheDocument();
 
     const categories = screen.getByRole('region', { name: 'By category' });
     expect(within(categories).getByText('Grocery (2 receipts)')).toBeInTheDocument();

@@ -22,7 +22,7 @@ import {
   type DashboardPeriod,
   type DashboardTopEntry,
 } from '@receipts/core/dashboard-api';
-import type { ReactNode } from 'react';
+import { Suspense, lazy, type ReactNode } from 'react';
 import { PageDataStatus, PageSection } from '../../../components/page';
 import { useNow } from '../../../hooks/use-now';
 import { formatMoney, orDash } from '../../../lib/format';
@@ -30,6 +30,11 @@ import { queueCounts } from '../../../lib/queue';
 import { useAppState } from '../../../stores/app-state';
 import { localToday, useDashboard } from '../api/get-dashboard';
 import { MonthChart } from './month-chart';
+
+// Loaded after the first page: the pictures are not needed to read Home.
+const ReceiptThumbnail = lazy(() =>
+  import('../../../components/receipt-thumbnail').then((m) => ({ default: m.ReceiptThumbnail })),
+);
 
 const PERIOD_WORDS: Record<DashboardPeriod, { label: string; current: string; previous: string }> = {
   month: { label: 'Month', current: 'This month', previous: 'last month' },
@@ -123,9 +128,23 @@ const useStyles = makeStyles({
   figure: { display: 'grid', gap: tokens.spacingVerticalXXS },
   amount: { fontSize: tokens.fontSizeHero700, fontWeight: tokens.fontWeightSemibold, lineHeight: 1.1 },
   muted: { color: tokens.colorNeutralForeground2 },
-  list: { margin: 0, paddingInlineStart: '1.4em', display: 'grid', gap: tokens.spacingVerticalXS },
-  row: { display: 'flex', justifyContent: 'space-between', gap: tokens.spacingHorizontalS, minWidth: 0 },
-  name: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 },
+  // One column no wider than the card: a long name is shortened rather than pushing the amount out.
+  list: {
+    margin: 0,
+    paddingInlineStart: '1.4em',
+    display: 'grid',
+    gridTemplateColumns: 'minmax(0, 1fr)',
+    gap: tokens.spacingVerticalXS,
+  },
+  row: {
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'space-between',
+    gap: tokens.spacingHorizontalS,
+    minWidth: 0,
+  },
+  name: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0, flexGrow: 1 },
+  thumb: { width: '40px', height: '40px', flexShrink: 0 },
   // The amount never gives way: the name before it is shortened with an ellipsis instead.
   money: { fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap', flexShrink: 0 },
   track: {
@@ -236,11 +255,36 @@ function TopList({
             <RouterLink to={linkOf(e)} className={styles.name}>
               {e.name}
             </RouterLink>
-            <span className={styles.money}>{money(e.total, e.currency_code)}</span>
+            {!e.through_shops && <span className={styles.money}>{money(e.total, e.currency_code)}</span>}
           </span>
+          {/* A corporation that owns shops: its brands and its shops apart, never added together. */}
+          {e.through_shops && e.count > 0 && (
+            <Amount
+              label={`Its brands (${counted(e.count, 'item')})`}
+              value={money(e.total, e.currency_code)}
+            />
+          )}
+          {e.through_shops && (
+            <Amount
+              label={`At its shops (${counted(e.through_shops.count, 'visit')})`}
+              value={money(e.through_shops.total, e.through_shops.currency_code)}
+            />
+          )}
         </li>
       ))}
     </ol>
+  );
+}
+
+const counted = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function Amount({ label, value }: { label: string; value: string }) {
+  const styles = useStyles();
+  return (
+    <span className={styles.row}>
+      <span className={`${styles.name} ${styles.muted}`}>{label}</span>
+      <span className={styles.money}>{value}</span>
+    </span>
   );
 }
 
@@ -458,12 +502,21 @@ export function Dashboard() {
                 linkOf={(e) => `/Corporation?name=${encodeURIComponent(e.id)}`}
                 empty="No known owners of brands in this period."
               />
+              {data.topCorporations.some((e) => e.through_shops) && (
+                <Text size={200} className={styles.muted}>
+                  Its brands: what their items cost you, wherever you bought them. At its shops: your receipts
+                  at the shops it owns. An item can be in both, so the two are not added.
+                </Text>
+              )}
             </DashboardCard>
             <DashboardCard id="home-latest" title="Latest receipts">
               <ol className={styles.list}>
                 {data.latestReceipts.map((r) => (
                   <li key={r.receipt_id}>
                     <span className={styles.row}>
+                      <Suspense fallback={<span className={styles.thumb} />}>
+                        <ReceiptThumbnail documentUrl={r.document_url} />
+                      </Suspense>
                       <RouterLink
                         to={`/Receipt?receiptId=${encodeURIComponent(r.receipt_id)}`}
                         className={styles.name}

@@ -1,6 +1,8 @@
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link as RouterLink } from 'react-router';
 import type { BrandReportRow, CorporationReportRow } from '@receipts/core/report-api';
+import { Caption1, tokens } from '@fluentui/react-components';
+import { BREAKPOINTS, useWindowWidth } from '../../../hooks/use-window-width';
 import { formatMoney, formatQuantity, orDash } from '../../../lib/format';
 import { openColumn } from './open-link';
 import { ServerTable } from './server-table';
@@ -70,7 +72,7 @@ const corporationColumns = [
   corporation.accessor('name', {
     id: 'name',
     header: 'Corporation',
-    meta: { width: '35%' },
+    meta: { width: '28%' },
     cell: (i) => (
       <RouterLink to={`/Corporation?name=${encodeURIComponent(i.getValue())}`}>{i.getValue()}</RouterLink>
     ),
@@ -78,20 +80,38 @@ const corporationColumns = [
   corporation.accessor((c) => c.brands.length, {
     id: 'brands',
     header: 'Brands',
-    meta: { width: '15%', numeric: true, total: 'count' },
+    meta: { width: '10%', numeric: true, total: 'count' },
     cell: (i) => <span title={i.row.original.brands.join(', ')}>{formatQuantity(i.getValue())}</span>,
   }),
   corporation.accessor('purchases', {
     id: 'purchases',
     header: 'Purchases',
-    meta: { width: '15%', numeric: true, total: 'count' },
+    meta: { width: '12%', numeric: true, total: 'count' },
     cell: (i) => formatQuantity(i.getValue()),
   }),
   corporation.accessor('total', {
     id: 'total',
-    header: 'Total',
-    meta: { width: '25%', numeric: true, total: 'money' },
+    header: 'Spent on its brands',
+    meta: { width: '20%', numeric: true, total: 'money' },
     cell: (i) => <CurrencyAmounts amounts={i.row.original.totals_by_currency} />,
+  }),
+  corporation.accessor((c) => c.through_shops?.total ?? null, {
+    id: 'shops',
+    header: 'Spent at its shops',
+    enableSorting: false,
+    meta: { width: '20%', numeric: true },
+    cell: (i) => {
+      const shops = i.row.original.through_shops;
+      if (!shops) return orDash(null);
+      return (
+        <span title={shops.merchants.join(', ')}>
+          <CurrencyAmounts amounts={shops.totals_by_currency} />
+          <span style={{ display: 'block' }}>
+            {shops.visits === 1 ? '1 visit' : `${shops.visits} visits`}
+          </span>
+        </span>
+      );
+    },
   }),
   openColumn<CorporationReportRow>((c) => ({
     to: `/Corporation?name=${encodeURIComponent(c.name)}`,
@@ -99,15 +119,28 @@ const corporationColumns = [
   })),
 ];
 
-/** The corporations table: owning corporations of the brands bought, with purchases and totals per currency. */
+/**
+ * The corporations table: owning corporations of the brands bought, with purchases and totals per
+ * currency, and apart from them what was spent at the shops they own. An item of a corporation's
+ * brand bought at its own shop is in both, so the two are never added together.
+ */
 export function CorporationsTable() {
+  const width = useWindowWidth();
   return (
-    <ServerTable
-      table="corporations"
-      ariaLabel="Corporations"
-      columns={corporationColumns}
-      getRowId={(c) => c.name}
-      emptyText="No corporations found."
-    />
+    <>
+      <ServerTable
+        table="corporations"
+        ariaLabel="Corporations"
+        columns={corporationColumns}
+        getRowId={(c) => c.name}
+        columnVisibility={{ brands: width > BREAKPOINTS.medium }}
+        emptyText="No corporations found."
+      />
+      <Caption1 style={{ display: 'block', marginTop: tokens.spacingVerticalXS }}>
+        Spent on its brands: what you paid for the items of its brands, wherever you bought them. Spent at its
+        shops: your receipts at the shops it owns. An item of its brand bought at its own shop is in both, so
+        the two are not added together.
+      </Caption1>
+    </>
   );
 }

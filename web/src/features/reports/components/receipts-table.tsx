@@ -2,6 +2,7 @@ import { createColumnHelper } from '@tanstack/react-table';
 import { Link as RouterLink } from 'react-router';
 import { Caption1, makeStyles, tokens } from '@fluentui/react-components';
 import type { Receipt } from '@receipts/core/entities';
+import { ReceiptThumbnail } from '../../../components/receipt-thumbnail';
 import { BREAKPOINTS, useWindowWidth } from '../../../hooks/use-window-width';
 import { formatMoney, orDash } from '../../../lib/format';
 import { openColumn } from './open-link';
@@ -9,6 +10,7 @@ import { ServerTable } from './server-table';
 
 const useStyles = makeStyles({
   failed: { color: tokens.colorPaletteRedForeground1, fontWeight: tokens.fontWeightSemibold },
+  merchant: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, minWidth: 0 },
   legend: { display: 'block', marginTop: tokens.spacingVerticalXS, color: tokens.colorNeutralForeground2 },
 });
 
@@ -34,9 +36,12 @@ export function ReceiptsTable() {
       header: 'Merchant',
       meta: { width: '30%' },
       cell: (info) => (
-        <RouterLink to={`/Merchant?merchantId=${encodeURIComponent(info.row.original.merchant_id)}`}>
-          {info.getValue() || 'Unknown Merchant'}
-        </RouterLink>
+        <span className={styles.merchant}>
+          <ReceiptThumbnail documentUrl={info.row.original.document_url} />
+          <RouterLink to={`/Merchant?merchantId=${encodeURIComponent(info.row.original.merchant_id)}`}>
+            {info.getValue() || 'Unknown Merchant'}
+          </RouterLink>
+        </span>
       ),
     }),
     column.accessor('transaction_date', {

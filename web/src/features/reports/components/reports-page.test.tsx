@@ -93,6 +93,21 @@ const PAGES: Record<ReportTable, ReturnType<typeof page>> = {
       currency_code: 'GBP',
       totals_by_currency: { GBP: 3.3 },
     },
+    {
+      name: 'Tesco PLC',
+      brands: [],
+      purchases: 0,
+      total: 0,
+      currency_code: null,
+      totals_by_currency: {},
+      through_shops: {
+        merchants: ['Tesco'],
+        visits: 3,
+        total: 20,
+        currency_code: 'GBP',
+        totals_by_currency: { GBP: 20 },
+      },
+    },
   ]),
   items: page('items', [
     makeItem({ item_id: 'i2', description: 'Speculoos', brand: 'Lotus', total_price: 9.4 }),
@@ -289,6 +304,14 @@ describe('Reports', () => {
         within(corporations).getByRole('link', { name: 'Open corporation Kraft Heinz' }),
       ).toHaveAttribute('href', '/Corporation?name=Kraft%20Heinz'),
     );
+    // What went through its brands and through its shops, in their own columns.
+    const headers = within(corporations)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
+    expect(headers).toEqual(expect.arrayContaining(['Spent on its brands', 'Spent at its shops']));
+    const shops = headers.indexOf('Spent at its shops');
+    expect(bodyRows(corporations).map((row) => row[shops])).toEqual(['—', '20.00 GBP3 visits']);
+    expect(screen.getByText(/An item of its brand bought at its own shop is in both/)).toBeInTheDocument();
   });
 
   it("lists a corporation's brands on its page", async () => {

@@ -106,6 +106,12 @@ async function createStore(config: AppConfig, logger: Logger): Promise<TableStor
     '@receipts/store-azure',
     () => import('@receipts/store-azure'),
   );
+  if (!config.AZURE_TABLES_CONNECTION_STRING && !config.AZURE_TABLES_SECRET_ARN) {
+    throw new ConfigurationError(
+      'AZURE_TABLES_CONNECTION_STRING (or AZURE_TABLES_SECRET_ARN) must be set when STORAGE_BACKEND is azure.',
+      { code: 'MissingSetting' },
+    );
+  }
   const secret =
     config.AZURE_TABLES_CONNECTION_STRING ??
     (await readSecret(config.AZURE_TABLES_SECRET_ARN as string, 'AZURE_TABLES_SECRET_ARN'));

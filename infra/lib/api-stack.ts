@@ -179,7 +179,7 @@ export class ApiStack extends Stack {
       });
       const role = fn.role;
       const level = tableAccessLevel(route);
-      if (level) store.grant(fn, level);
+      if (level && route.table !== 'none') store.grant(fn, level, route.table);
       grantImages(role, storage, route.images);
       if (route.appDataCache) grantAppDataCache(role, storage);
       if (route.dataExports) grantDataExports(role, storage);

@@ -236,15 +236,16 @@ export class TableStoreAccess {
   }
 
   /**
-   * Lets a function use the store at an access level: on DynamoDB, read for `read` and read and
-   * write otherwise; on Azure, the level's secret of signatures and its ARN in the environment.
+   * Lets a function use the store: on DynamoDB, read or read and write the table; on Azure, its
+   * access level's secret of signatures, with its ARN in the environment.
    *
    * @param fn - the function
-   * @param level - what it does in the tables
+   * @param level - its Azure access level
+   * @param access - whether it writes the table at all (DynamoDB)
    */
-  grant(fn: ReceiptFunction, level: TableAccessLevel): void {
+  grant(fn: ReceiptFunction, level: TableAccessLevel, access: 'read' | 'readWrite'): void {
     if (this.table) {
-      if (level === 'read') this.table.grantReadData(fn.role);
+      if (access === 'read') this.table.grantReadData(fn.role);
       else this.table.grantReadWriteData(fn.role);
       this.acknowledgeIndexWildcard(fn.role);
       return;

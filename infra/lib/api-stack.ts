@@ -18,7 +18,7 @@ import type { RouteName } from '@receipts/core/api';
 import type { AppConfig } from './config';
 import { MAX_SCAN_ATTEMPTS } from './pipeline-stack';
 import { ReceiptFunction } from './receipt-function';
-import { deployedRoutes, routeConstructId } from './routes';
+import { deployedRoutes, routeConstructId, tableAccessLevel } from './routes';
 import {
   grantAppDataCache,
   grantDataExports,
@@ -178,9 +178,8 @@ export class ApiStack extends Stack {
         },
       });
       const role = fn.role;
-      if (route.table === 'read') store.grantRead(role);
-      if (route.table === 'readWrite') store.grantReadWrite(role);
-      if (route.table === 'none') store.grantOpen(role);
+      const level = tableAccessLevel(route);
+      if (level && route.table !== 'none') store.grant(fn, level, route.table);
       grantImages(role, storage, route.images);
       if (route.appDataCache) grantAppDataCache(role, storage);
       if (route.dataExports) grantDataExports(role, storage);

@@ -1,9 +1,12 @@
 /**
- * How every function is bundled: the esbuild settings the CDK construct passes to NodejsFunction,
- * kept here without any CDK import so that `npm run bench:cold` builds the very same bundles.
+ * How every function is bundled: the esbuild build the CDK construct runs for each function's code
+ * (infra/lib/receipt-function.ts), kept here without any CDK import so that `npm run bench:cold`
+ * builds the very same bundles.
  */
-import { dirname, join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildSync, type Metafile } from 'esbuild';
 import {
   ANALYZE_HANDLER,
   DEAD_LETTER_HANDLER,
@@ -27,7 +30,7 @@ export const RUNTIME_PROVIDED_MODULES: readonly string[] = ['@aws-sdk/*'];
 export const ESM_REQUIRE_BANNER =
   "import { createRequire as __receiptsCreateRequire } from 'node:module'; const require = __receiptsCreateRequire(import.meta.url);";
 
-/** The settings every function's bundle shares (NodejsFunction's names). */
+/** The settings every function's bundle shares. */
 export const BUNDLE_SETTINGS = {
   format: 'esm',
   target: 'node22',
@@ -37,6 +40,84 @@ export const BUNDLE_SETTINGS = {
   sourcesContent: false,
   banner: ESM_REQUIRE_BANNER,
 } as const;
+
+/** The file of a bundle that the Lambda runtime loads (handler `index.handler`). */
+export const BUNDLE_ENTRY = 'index.mjs';
+
+/** What one function's build wrote. */
+export interface BuiltBundle {
+  /** Bytes of the code loaded when the function starts: index.mjs and the chunks it imports statically. */
+  readonly startBytes: number;
+  /** Bytes of all the code, the chunks loaded on first use (`import()`) included; no source maps. */
+  readonly totalBytes: number;
+  /** The code files written, relative to the output folder. */
+  readonly files: readonly string[];
+}
+
+/**
+ * Builds one function's code into `outdir` (index.mjs, its chunks, their source maps).
+ *
+ * The build splits code: what the handler imports with `import()` (the adapters the composition root
+ * loads on first use, pdf-lib when a PDF arrives, firebase-admin on the first push) goes into chunks
+ * of its own, loaded when first imported. A single-file ESM bundle would instead parse all of it at
+ * start, and hoist to its top the imports of every module it leaves out, the AWS SDK clients of every
+ * adapter it holds among them, so that starting a function loaded S3, SQS and DynamoDB alike.
+ * @param handler - the handler file under lambdas/src/handlers, without `.ts`
+ * @param externalModules - modules left out of the bundle (see FunctionBundling)
+ * @param outdir - an empty folder
+ */
+export function buildFunction(
+  handler: string,
+  externalModules: readonly string[],
+  outdir: string,
+): BuiltBundle {
+  const result = buildSync({
+    entryPoints: { index: join(HANDLERS_DIR, `${handler}.ts`) },
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunks/[name]-[hash]',
+    format: BUNDLE_SETTINGS.format,
+    target: BUNDLE_SETTINGS.target,
+    mainFields: [...BUNDLE_SETTINGS.mainFields],
+    minify: BUNDLE_SETTINGS.minify,
+    sourcemap: BUNDLE_SETTINGS.sourceMap,
+    sourcesContent: BUNDLE_SETTINGS.sourcesContent,
+    banner: { js: BUNDLE_SETTINGS.banner },
+    external: [...externalModules],
+    tsconfig: join(REPO_ROOT, 'tsconfig.json'),
+    metafile: true,
+    // The metafile's paths are relative to this folder.
+    absWorkingDir: REPO_ROOT,
+    logLevel: 'error',
+  });
+  const outputs = result.metafile.outputs;
+  const code = Object.keys(outputs).filter((file) => file.endsWith('.mjs'));
+  const bytes = (file: string) => statSync(resolve(REPO_ROOT, file)).size;
+  const entry = code.find((file) => file.endsWith(`/${BUNDLE_ENTRY}`) || file === BUNDLE_ENTRY);
+  if (!entry) throw new Error(`The build of ${handler} wrote no ${BUNDLE_ENTRY}.`);
+  return {
+    startBytes: [...loadedAtStart(outputs, entry)].reduce((sum, file) => sum + bytes(file), 0),
+    totalBytes: code.reduce((sum, file) => sum + bytes(file), 0),
+    files: code.map((file) => relative(outdir, resolve(REPO_ROOT, file))),
+  };
+}
+
+/** The output files a module loads with it: itself and, transitively, its static imports. */
+function loadedAtStart(outputs: Metafile['outputs'], entry: string): Set<string> {
+  const loaded = new Set<string>();
+  const visit = (file: string) => {
+    if (loaded.has(file) || !outputs[file]) return;
+    loaded.add(file);
+    for (const imported of outputs[file].imports) {
+      if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+    }
+  };
+  visit(entry);
+  return loaded;
+}
 
 /** What one function's bundle leaves out. */
 export interface FunctionBundling {

@@ -45,7 +45,7 @@ const HINTS: Record<ContextKey, string> = {
   adminEmails: 'a list of e-mail addresses allowed to use the Storage Tester, e.g. ["you@example.com"]',
   storageBackend: '"dynamodb" (default) or "azure"',
   azureTablesSecretName:
-    'the name of the Secrets Manager secret holding the Azure Tables connection string (needed when storageBackend is "azure")',
+    'the common prefix of the Secrets Manager secrets <prefix>/<level> holding each access level\'s Azure table signatures (`npm run tables:access`; needed when storageBackend is "azure")',
   logLevel: 'one of "debug", "info", "warn", "error"',
   logRetentionDays: 'how many days CloudWatch keeps function logs, e.g. 30',
   alarmEmail: 'an e-mail address that receives alarm notifications (optional)',

@@ -106,7 +106,7 @@ export class PipelineStack extends Stack {
       }),
     });
     const role = this.analyzeFunction.role;
-    store.grantReadWrite(role);
+    store.grant(this.analyzeFunction, 'readWrite', 'readWrite');
     // The image is read for Textract (which reads the object with the caller's rights) and the raw
     // analysis JSON is stored beside it.
     grantImages(role, storage, ['read', 'put']);
@@ -156,7 +156,8 @@ export class PipelineStack extends Stack {
           firebaseServiceAccount: false,
         }),
       });
-      store.grantReadWrite(fn.role);
+      // The scan queue table only, where the store allows it (Azure); all of the table on DynamoDB.
+      store.grant(fn, 'queueKeeper', 'readWrite');
       if (sendsJobs) this.queue.grantSendMessages(fn.role);
       return fn;
     };

@@ -5,13 +5,12 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { BUNDLE_SETTINGS, HANDLERS_DIR, REPO_ROOT, bundlingOf } from './bundling';
+import { BUNDLE_ENTRY, HANDLERS_DIR, bundlingOf, buildFunction } from './bundling';
 import type { AppConfig } from './config';
 
 export { HANDLERS_DIR, REPO_ROOT } from './bundling';
@@ -33,7 +32,7 @@ export interface ReceiptFunctionProps {
 export class ReceiptFunction extends Construct {
   /** The handler's source file. */
   readonly entry: string;
-  readonly function: NodejsFunction;
+  readonly function: lambda.Function;
   readonly role: iam.Role;
   readonly logGroup: logs.LogGroup;
 
@@ -63,9 +62,32 @@ export class ReceiptFunction extends Construct {
       }),
     );
 
-    this.function = new NodejsFunction(this, 'Function', {
-      entry,
-      handler: 'handler',
+    const externalModules = [
+      ...new Set([
+        ...bundlingOf(props.handler, props.config.storageBackend).externalModules,
+        ...(props.unusedModules ?? []),
+      ]),
+    ];
+    this.function = new lambda.Function(this, 'Function', {
+      // esbuild from npm, on this machine (no Docker): the build of bundling.ts, which splits what is
+      // loaded on first use into chunks beside index.mjs (NodejsFunction writes one file only).
+      code: lambda.Code.fromAsset(HANDLERS_DIR, {
+        assetHashType: AssetHashType.OUTPUT,
+        bundling: {
+          // Never run: the local build below always builds or throws. The image is required; the
+          // command names what is built, which also keys CDK's asset cache per function (the local
+          // build itself is not part of that key).
+          image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs22.x'),
+          command: ['esbuild', props.handler, ...externalModules.map((m) => `--external:${m}`)],
+          local: {
+            tryBundle(outputDir) {
+              buildFunction(props.handler, externalModules, outputDir);
+              return true;
+            },
+          },
+        },
+      }),
+      handler: `${BUNDLE_ENTRY.replace(/\.mjs$/, '')}.handler`,
       description: props.description,
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
@@ -75,23 +97,6 @@ export class ReceiptFunction extends Construct {
       logGroup: this.logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
-      projectRoot: REPO_ROOT,
-      depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
-      awsSdkConnectionReuse: false,
-      bundling: {
-        ...BUNDLE_SETTINGS,
-        format: OutputFormat.ESM,
-        mainFields: [...BUNDLE_SETTINGS.mainFields],
-        // Only the adapters this function loads (see bundling.ts), and what the runtime provides.
-        externalModules: [
-          ...new Set([
-            ...bundlingOf(props.handler, props.config.storageBackend).externalModules,
-            ...(props.unusedModules ?? []),
-          ]),
-        ],
-        tsconfig: join(REPO_ROOT, 'tsconfig.json'),
-        forceDockerBundling: false,
-      },
     });
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',

@@ -4,6 +4,7 @@
  * permissions are keyed by route name, so a new route fails the typecheck here until it has some.
  */
 import { ROUTES, type RouteName } from '@receipts/core/api';
+import type { TableAccessLevel } from '@receipts/store-azure/access-levels';
 import {
   ANALYZE_HANDLER_FILE,
   DEAD_LETTER_HANDLER_FILE,
@@ -84,6 +85,24 @@ export const ROUTE_ACCESS: Record<RouteName, RouteAccess> = {
   listCorrectionRules: reads,
   deleteCorrectionRule: writes,
 };
+
+/** The Storage Tester's routes: test records in their own partition, and the list of tables. */
+const STORAGE_TESTER_ROUTES: readonly RouteName[] = [
+  'storageListTables',
+  'storageListRecords',
+  'storageCreateRecord',
+  'storageDeleteRecord',
+];
+
+/**
+ * The table access level of a route's function (see ACCESS_LEVELS of packages/store-azure), or
+ * undefined for a route that touches no table and gets no access at all.
+ */
+export function tableAccessLevel(route: Pick<DeployedRoute, 'name' | 'table'>): TableAccessLevel | undefined {
+  if (route.table === 'none') return undefined;
+  if (STORAGE_TESTER_ROUTES.includes(route.name)) return 'storageTester';
+  return route.table;
+}
 
 /** The SQS-triggered worker that analyses receipts, without `.ts`. */
 export const ANALYZE_HANDLER = ANALYZE_HANDLER_FILE.replace(/\.ts$/, '');

@@ -11,9 +11,11 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import { REQUIRED_TABLES } from '@receipts/core';
+import type { TableAccessLevel } from '@receipts/store-azure/access-levels';
 import type { Construct } from 'constructs';
 import type { AppConfig } from './config';
 import { acknowledgeCdkProvidedFunction } from './nag-acknowledgements';
+import type { ReceiptFunction } from './receipt-function';
 import { TABLE_KEY_SCHEMA, tableRegistryItem } from './table-key-schema';
 
 export interface StorageStackProps extends StackProps {
@@ -203,23 +205,28 @@ export function importedWildcardFinding(exportName: string, suffix: string): str
 
 /**
  * How a function reaches the table store: the environment the composition root reads and the grants
- * that go with it, for DynamoDB or for Azure Tables (whose connection string is a secret).
+ * that go with it, for DynamoDB or for Azure Tables. On Azure each access level (see ACCESS_LEVELS in
+ * packages/store-azure) has a secret of its own, `<azureTablesSecretName>/<level>`, holding that
+ * level's per-table signatures (`npm run tables:access`); a function may read its level's secret
+ * only, and none holds the account key.
  */
 export class TableStoreAccess {
   readonly environment: Record<string, string>;
   private readonly table: dynamodb.ITable | undefined;
   private readonly tableArnExport: string | undefined;
-  private readonly azureSecret: secretsmanager.ISecret | undefined;
 
   /**
    * @param scope - the stack of the functions that use the store (secrets are imported there)
    * @param config - the deployment's settings
    * @param storage - the imported storage resources
    */
-  constructor(scope: Construct, config: AppConfig, storage: ImportedStorage) {
+  constructor(
+    private readonly scope: Construct,
+    private readonly config: AppConfig,
+    storage: ImportedStorage,
+  ) {
     if (config.storageBackend === 'azure') {
-      this.azureSecret = importSecret(scope, 'AzureTablesSecret', config.azureTablesSecretName ?? '');
-      this.environment = { STORAGE_BACKEND: 'azure', AZURE_TABLES_SECRET_ARN: this.azureSecret.secretArn };
+      this.environment = { STORAGE_BACKEND: 'azure' };
     } else {
       if (storage.table === undefined) throw new Error('The DynamoDB storage backend needs its table.');
       this.table = storage.table;
@@ -229,36 +236,23 @@ export class TableStoreAccess {
   }
 
   /**
-   * Lets a function read the store.
+   * Lets a function use the store: on DynamoDB, read or read and write the table; on Azure, its
+   * access level's secret of signatures, with its ARN in the environment.
    *
-   * @param role - the function's role
+   * @param fn - the function
+   * @param level - its Azure access level
+   * @param access - whether it writes the table at all (DynamoDB)
    */
-  grantRead(role: iam.Role): void {
-    this.table?.grantReadData(role);
-    this.azureSecret?.grantRead(role);
-    this.acknowledgeIndexWildcard(role);
-  }
-
-  /**
-   * Lets a function read and write the store.
-   *
-   * @param role - the function's role
-   */
-  grantReadWrite(role: iam.Role): void {
-    this.table?.grantReadWriteData(role);
-    this.azureSecret?.grantRead(role);
-    this.acknowledgeIndexWildcard(role);
-  }
-
-  /**
-   * Lets a function open the store without reading or writing it. With Azure Tables the composition
-   * root reads the connection string at start, so even such a function needs the secret; with
-   * DynamoDB it needs nothing.
-   *
-   * @param role - the function's role
-   */
-  grantOpen(role: iam.Role): void {
-    this.azureSecret?.grantRead(role);
+  grant(fn: ReceiptFunction, level: TableAccessLevel, access: 'read' | 'readWrite'): void {
+    if (this.table) {
+      if (access === 'read') this.table.grantReadData(fn.role);
+      else this.table.grantReadWriteData(fn.role);
+      this.acknowledgeIndexWildcard(fn.role);
+      return;
+    }
+    const secret = azureTablesAccessSecret(this.scope, this.config, level);
+    secret.grantRead(fn.role);
+    fn.function.addEnvironment('AZURE_TABLES_SECRET_ARN', secret.secretArn);
   }
 
   private acknowledgeIndexWildcard(role: iam.Role): void {
@@ -269,6 +263,25 @@ export class TableStoreAccess {
         "Queries on the table's own secondary indexes; the grant covers the indexes of this one table only.",
     });
   }
+}
+
+/**
+ * The secret of an access level's Azure table signatures, imported once per stack.
+ *
+ * @param scope - any construct of the stack
+ * @param config - the deployment's settings (azureTablesSecretName is the secrets' common prefix)
+ * @param level - the access level
+ */
+export function azureTablesAccessSecret(
+  scope: Construct,
+  config: AppConfig,
+  level: TableAccessLevel,
+): secretsmanager.ISecret {
+  return importSecret(
+    scope,
+    `AzureTables${level.charAt(0).toUpperCase()}${level.slice(1)}Secret`,
+    `${config.azureTablesSecretName ?? ''}/${level}`,
+  );
 }
 
 /**

@@ -102,15 +102,25 @@ async function createStore(config: AppConfig, logger: Logger): Promise<TableStor
     if (config.DYNAMODB_ENDPOINT) await createStoreTable(client, config.DYNAMODB_TABLE);
     return new DynamoTableStore({ client, tableName: config.DYNAMODB_TABLE, logger });
   }
-  const { AzureTableStore } = await importAdapter(
+  const { AzureTableStore, isTableAccess, parseTableAccess } = await importAdapter(
     '@receipts/store-azure',
     () => import('@receipts/store-azure'),
   );
-  const connectionString =
+  if (!config.AZURE_TABLES_CONNECTION_STRING && !config.AZURE_TABLES_SECRET_ARN) {
+    throw new ConfigurationError(
+      'AZURE_TABLES_CONNECTION_STRING (or AZURE_TABLES_SECRET_ARN) must be set when STORAGE_BACKEND is azure.',
+      { code: 'MissingSetting' },
+    );
+  }
+  const secret =
     config.AZURE_TABLES_CONNECTION_STRING ??
     (await readSecret(config.AZURE_TABLES_SECRET_ARN as string, 'AZURE_TABLES_SECRET_ARN'));
   logger.debug('table store: Azure Tables');
-  return AzureTableStore.fromConnectionString(connectionString.trim(), { logger });
+  // A deployed function's secret holds its access level's per-table signatures (npm run
+  // tables:access), never the account key; a connection string works too (local runs, tools).
+  return isTableAccess(secret)
+    ? AzureTableStore.fromTableAccess(parseTableAccess(secret), { logger })
+    : AzureTableStore.fromConnectionString(secret.trim(), { logger });
 }
 
 async function createBlobs(config: AppConfig): Promise<BlobStore> {

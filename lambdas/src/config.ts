@@ -153,16 +153,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       { code: 'EmulatorInCloud' },
     );
   }
-  if (
-    config.STORAGE_BACKEND === 'azure' &&
-    !config.AZURE_TABLES_CONNECTION_STRING &&
-    !config.AZURE_TABLES_SECRET_ARN
-  ) {
-    throw missing(
-      'AZURE_TABLES_CONNECTION_STRING (or AZURE_TABLES_SECRET_ARN)',
-      'when STORAGE_BACKEND is azure',
-    );
-  }
+  // AZURE_TABLES_CONNECTION_STRING or AZURE_TABLES_SECRET_ARN is checked when the store is first
+  // used: a deployed function that touches no table (the log route) has neither.
   if (config.BLOB_STORE === 's3' && !config.S3_BUCKET) throw missing('S3_BUCKET', 'when BLOB_STORE is s3');
   if (config.SCAN_QUEUE === 'sqs' && !config.SCAN_QUEUE_URL)
     throw missing('SCAN_QUEUE_URL', 'when SCAN_QUEUE is sqs');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError } from '@receipts/core';
+import { ConfigurationError, silentLogger } from '@receipts/core';
+import { createServices } from '../src/composition';
 import { loadConfig } from '../src/config';
 
 describe('loadConfig', () => {
@@ -47,8 +48,15 @@ describe('loadConfig', () => {
     ).toBe(false);
   });
 
+  it('names the Azure Tables setting when the store is first used, not at start (the log route has none)', async () => {
+    const services = await createServices(loadConfig({}), {
+      queue: { enqueue: () => Promise.resolve() },
+      logger: silentLogger,
+    });
+    await expect(services.store.listTables()).rejects.toThrow(/AZURE_TABLES_CONNECTION_STRING/);
+  });
+
   it('names the missing or wrong setting', () => {
-    expect(() => loadConfig({})).toThrow(/AZURE_TABLES_CONNECTION_STRING/);
     expect(() => loadConfig({ STORAGE_BACKEND: 'dynamodb', BLOB_STORE: 's3' })).toThrow(/S3_BUCKET/);
     expect(() => loadConfig({ STORAGE_BACKEND: 'dynamodb', SCAN_QUEUE: 'sqs' })).toThrow(/SCAN_QUEUE_URL/);
     expect(() => loadConfig({ STORAGE_BACKEND: 'dynamodb', MAX_SCAN_ATTEMPTS: 'two' })).toThrow(

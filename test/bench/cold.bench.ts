@@ -1,7 +1,8 @@
 /**
- * Cold-start figures of every function (`npm run bench:cold`): each bundle is built with the esbuild
- * settings of the CDK construct (infra/lib/bundling.ts), then for each function it prints
- *  - the bundle's size (minified, without its source map), and
+ * Cold-start figures of every function (`npm run bench:cold`): each bundle is built as the CDK
+ * construct builds it (buildFunction of infra/lib/bundling.ts), then for each function it prints
+ *  - the size of the code loaded at start (minified, without source maps: index.mjs and the chunks it
+ *    imports statically) and of all its code (with the chunks loaded on first use), and
  *  - the time to import it in a fresh Node process (median of BENCH_COLD_RUNS runs, default 7), with
  *    `--enable-source-maps` as on Lambda and the AWS SDK resolved from node_modules as the Lambda
  *    runtime provides it,
@@ -11,17 +12,10 @@
  * `-- --docs` also writes the table to docs/benchmarks/cold-start.md.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
-import {
-  appFunctions,
-  BUNDLE_SETTINGS,
-  HANDLERS_DIR,
-  REPO_ROOT,
-  type AppFunction,
-} from '../../infra/lib/bundling';
+import { appFunctions, BUNDLE_ENTRY, buildFunction, REPO_ROOT } from '../../infra/lib/bundling';
 
 const OUT = join(REPO_ROOT, '.bench');
 const FIGURES = join(OUT, 'cold.json');
@@ -30,8 +24,10 @@ const RUNS = Number(process.env.BENCH_COLD_RUNS ?? 7);
 const backend = process.env.STORAGE_BACKEND === 'azure' ? 'azure' : 'dynamodb';
 
 interface Figures {
-  /** Bytes of index.mjs. */
+  /** Bytes of the code loaded at start. */
   bytes: number;
+  /** Bytes of all the code, chunks loaded on first use included. */
+  totalBytes?: number;
   /** Median milliseconds to import the bundle in a fresh process. */
   importMs: number;
 }
@@ -40,28 +36,6 @@ interface Run {
   commit: string;
   backend: string;
   functions: Record<string, Figures>;
-}
-
-/** Builds one function as NodejsFunction does (same entry, settings and externals). */
-async function bundle(fn: AppFunction, outdir: string): Promise<string> {
-  const outfile = join(outdir, 'index.mjs');
-  await build({
-    entryPoints: [join(HANDLERS_DIR, `${fn.handler}.ts`)],
-    bundle: true,
-    platform: 'node',
-    outfile,
-    format: BUNDLE_SETTINGS.format,
-    target: BUNDLE_SETTINGS.target,
-    mainFields: [...BUNDLE_SETTINGS.mainFields],
-    minify: BUNDLE_SETTINGS.minify,
-    sourcemap: BUNDLE_SETTINGS.sourceMap,
-    sourcesContent: BUNDLE_SETTINGS.sourcesContent,
-    banner: { js: BUNDLE_SETTINGS.banner },
-    external: [...fn.bundling.externalModules],
-    tsconfig: join(REPO_ROOT, 'tsconfig.json'),
-    logLevel: 'error',
-  });
-  return outfile;
 }
 
 /** Milliseconds from the start of a dynamic import of `file` to its end, in a new Node process. */
@@ -115,7 +89,12 @@ async function main(): Promise<void> {
   const buildDir = join(OUT, 'cold');
   rmSync(buildDir, { recursive: true, force: true });
   const files = new Map<string, string>();
-  for (const fn of functions) files.set(fn.name, await bundle(fn, join(buildDir, fn.name)));
+  const sizes = new Map<string, { startBytes: number; totalBytes: number }>();
+  for (const fn of functions) {
+    const outdir = join(buildDir, fn.name);
+    sizes.set(fn.name, buildFunction(fn.handler, fn.bundling.externalModules, outdir));
+    files.set(fn.name, join(outdir, BUNDLE_ENTRY));
+  }
 
   const current: Run = { at: new Date().toISOString(), commit: commitOf(), backend, functions: {} };
   // Runs interleaved across functions, so a busy moment of the machine weighs on all of them alike.
@@ -125,7 +104,8 @@ async function main(): Promise<void> {
   }
   for (const fn of functions) {
     current.functions[fn.name] = {
-      bytes: statSync(files.get(fn.name)!).size,
+      bytes: sizes.get(fn.name)!.startBytes,
+      totalBytes: sizes.get(fn.name)!.totalBytes,
       importMs: median(times.get(fn.name)!),
     };
   }
@@ -138,6 +118,7 @@ async function main(): Promise<void> {
       kb(now.bytes),
       before ? kb(before.bytes) : '-',
       delta(now.bytes, before?.bytes, kb),
+      kb(now.totalBytes ?? now.bytes),
       ms(now.importMs),
       before ? ms(before.importMs) : '-',
       delta(now.importMs, before?.importMs, ms),
@@ -150,11 +131,12 @@ async function main(): Promise<void> {
     kb(median(all.map((f) => f.bytes))),
     before.length ? kb(median(before.map((f) => f.bytes))) : '-',
     '',
+    kb(median(all.map((f) => f.totalBytes ?? f.bytes))),
     ms(median(all.map((f) => f.importMs))),
     before.length ? ms(median(before.map((f) => f.importMs))) : '-',
     '',
   ];
-  const header = ['function', 'bundle', 'before', 'Δ', 'import', 'before', 'Δ'];
+  const header = ['function', 'at start', 'before', 'Δ', 'with chunks', 'import', 'before', 'Δ'];
   const table = [header, ...rows, summary];
   const widths = header.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
   console.log(

@@ -1,5 +1,7 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { ROUTES, type RouteName } from '@receipts/core/api';
+import { TABLES, TEST_PARTITION, REQUIRED_TABLES } from '@receipts/core';
+import { ACCESS_LEVELS, type TableAccessLevel, type TablePermissions } from '@receipts/store-azure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   actionsOf,
@@ -27,7 +29,83 @@ describe('Azure Tables instead of DynamoDB', () => {
       template: synth.templates.api,
     })),
     { name: 'analyze', fn: synth.pipeline.analyzeFunction, template: synth.templates.pipeline },
+    { name: 'sweep', fn: synth.pipeline.sweepFunction, template: synth.templates.pipeline },
+    { name: 'deadLetter', fn: synth.pipeline.deadLetterFunction, template: synth.templates.pipeline },
   ];
+  const environmentOf = ({ fn, template }: ReturnType<typeof functions>[number]) =>
+    (
+      propertiesOf(template, fn.function.node.defaultChild as CfnElement) as {
+        Environment: { Variables: Record<string, unknown> };
+      }
+    ).Environment.Variables;
+
+  /** Each function's access level: the table this deployment is checked against. */
+  const EXPECTED_LEVEL: Record<RouteName | 'analyze' | 'sweep' | 'deadLetter', TableAccessLevel | null> = {
+    login: 'readWrite',
+    registerFCMToken: 'readWrite',
+    unregisterFCMToken: 'readWrite',
+    listQueue: 'read',
+    getImage: 'read',
+    getAppData: 'read',
+    report: 'read',
+    exportCsv: 'read',
+    receiptDetail: 'read',
+    merchantDetail: 'read',
+    itemDetail: 'read',
+    listMerchants: 'read',
+    dashboard: 'read',
+    deleteReceiptData: 'readWrite',
+    log: null,
+    upload: 'readWrite',
+    retryScan: 'readWrite',
+    removeScan: 'readWrite',
+    updateReceipt: 'readWrite',
+    saveItem: 'readWrite',
+    saveReceipt: 'readWrite',
+    deleteItem: 'readWrite',
+    markReviewed: 'readWrite',
+    keepBothReceipts: 'readWrite',
+    moveReceipt: 'readWrite',
+    updateMerchant: 'readWrite',
+    mergeMerchants: 'readWrite',
+    reanalyseReceipt: 'readWrite',
+    listBrands: null,
+    getAnalysis: null,
+    storageListTables: 'storageTester',
+    storageListRecords: 'storageTester',
+    storageCreateRecord: 'storageTester',
+    storageDeleteRecord: 'storageTester',
+    downloadMyData: 'read',
+    deleteAccount: 'readWrite',
+    analyze: 'readWrite',
+    sweep: 'queueKeeper',
+    deadLetter: 'queueKeeper',
+  };
+
+  /** What each level's signatures allow, as Azure's `sp` letters (r query, a add, u update, d delete). */
+  const sp = (p: TablePermissions) =>
+    `${p.query ? 'r' : ''}${p.add ? 'a' : ''}${p.update ? 'u' : ''}${p.delete ? 'd' : ''}` +
+    (p.partitionKey === undefined ? '' : ` in ${p.partitionKey}`);
+  const every = (value: string) => Object.fromEntries(REQUIRED_TABLES.map((table) => [table, value]));
+  const EXPECTED_PERMISSIONS: Record<
+    TableAccessLevel,
+    { tables: Record<string, string>; listTables: boolean }
+  > = {
+    read: { tables: every('r'), listTables: false },
+    readWrite: { tables: every('raud'), listTables: false },
+    queueKeeper: { tables: { [TABLES.scanQueue]: 'rau' }, listTables: false },
+    storageTester: { tables: every(`rad in ${TEST_PARTITION}`), listTables: true },
+  };
+
+  it('gives each access level the table permissions of the table above, and no other table', () => {
+    for (const [level, expected] of Object.entries(EXPECTED_PERMISSIONS)) {
+      const { tables, listTables } = ACCESS_LEVELS[level as TableAccessLevel];
+      expect(
+        { tables: Object.fromEntries(Object.entries(tables).map(([t, p]) => [t, sp(p)])), listTables },
+        level,
+      ).toEqual(expected);
+    }
+  });
 
   it('creates no DynamoDB table and grants no DynamoDB action', () => {
     for (const template of Object.values(synth.templates)) {
@@ -41,38 +119,37 @@ describe('Azure Tables instead of DynamoDB', () => {
     synth.templates.storage.resourceCountIs('AWS::S3::Bucket', 1);
   });
 
-  it('tells every function to use Azure Tables and where the connection string secret is', () => {
-    for (const { name, fn, template } of functions()) {
-      const env = (
-        propertiesOf(template, fn.function.node.defaultChild as CfnElement) as {
-          Environment: { Variables: Record<string, unknown> };
-        }
-      ).Environment.Variables;
+  it("gives each function its level's secret of table signatures and lets it read that one only", () => {
+    for (const entry of functions()) {
+      const { name, fn, template } = entry;
+      const env = environmentOf(entry);
+      const level = EXPECTED_LEVEL[name as keyof typeof EXPECTED_LEVEL];
       expect(env.STORAGE_BACKEND, name).toBe('azure');
-      expect(JSON.stringify(env.AZURE_TABLES_SECRET_ARN), name).toContain(`secret:${AZURE_SECRET}`);
       expect(env, name).not.toHaveProperty('DYNAMODB_TABLE');
-    }
-  });
-
-  it('lets every function read the connection string secret, and nothing else grows', () => {
-    for (const { name, fn, template } of functions()) {
       const reads = statementsAllowing(template, fn.role, 'secretsmanager:GetSecretValue').map((s) =>
         JSON.stringify(s.Resource),
       );
-      expect(
-        reads.some((r) => r.includes(`secret:${AZURE_SECRET}-??????`)),
-        name,
-      ).toBe(true);
+      const azureReads = reads.filter((r) => r.includes(`secret:${AZURE_SECRET}`));
+      if (level === null) {
+        expect(env, name).not.toHaveProperty('AZURE_TABLES_SECRET_ARN');
+        expect(azureReads, name).toEqual([]);
+      } else {
+        expect(JSON.stringify(env.AZURE_TABLES_SECRET_ARN), name).toContain(
+          `secret:${AZURE_SECRET}/${level}`,
+        );
+        expect(azureReads, name).toEqual([expect.stringContaining(`secret:${AZURE_SECRET}/${level}-??????`)]);
+      }
     }
-    // log-event opens the store at start (the composition root reads the secret) but touches no data.
-    const logActions = new Set(actionsOf(synth.templates.api, synth.api.functions.log.role));
-    expect(logActions).toEqual(
-      new Set([
-        'logs:CreateLogStream',
-        'logs:PutLogEvents',
-        'secretsmanager:GetSecretValue',
-        'secretsmanager:DescribeSecret',
-      ]),
+    // /api/log touches no data: it may write its logs and nothing else.
+    expect(new Set(actionsOf(synth.templates.api, synth.api.functions.log.role))).toEqual(
+      new Set(['logs:CreateLogStream', 'logs:PutLogEvents']),
     );
+  });
+
+  it('puts the origin-verify value only in the API functions, which check it', () => {
+    for (const entry of functions()) {
+      const api = ROUTE_NAMES.includes(entry.name as RouteName);
+      expect(Object.hasOwn(environmentOf(entry), 'ORIGIN_VERIFY_SECRET'), entry.name).toBe(api);
+    }
   });
 });

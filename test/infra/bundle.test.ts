@@ -1,13 +1,13 @@
 /**
  * One synth with real esbuild bundling of every function, as `cdk deploy` uploads them: each bundle
  * must load on Node and export its handler, keep out what the Lambda runtime provides or the
- * deployment never uses, and the open /api/log function must answer with the environment the
- * template gives it.
+ * deployment never uses, load no AWS SDK client before its first use, and the open /api/log function
+ * must answer with the environment the template gives it.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { CfnElement } from 'aws-cdk-lib';
 import type { Asset } from 'aws-cdk-lib/aws-s3-assets';
 import { ORIGIN_VERIFY_HEADER, ROUTES, type RouteName } from '@receipts/core/api';
@@ -23,6 +23,36 @@ function bundleOf(synth: SynthesisedApp, fn: ReceiptFunction): string {
   const code = fn.function.node.findChild('Code') as Asset;
   return join(synth.assembly.directory, code.assetPath);
 }
+
+/** The code files of a bundle: index.mjs and the chunks beside it. */
+function codeFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.mjs'))
+    .map((file) => join(dir, file));
+}
+
+/** The files a bundle loads when it starts: index.mjs and, transitively, the chunks it imports statically. */
+function startFiles(dir: string): string[] {
+  const loaded = new Set<string>();
+  const visit = (file: string) => {
+    if (loaded.has(file)) return;
+    loaded.add(file);
+    const code = readFileSync(file, 'utf8');
+    for (const m of code.matchAll(/\b(?:from|import)\s*"(\.{1,2}\/[^"]+)"/g))
+      visit(join(dirname(file), m[1]!));
+  };
+  visit(join(dir, 'index.mjs'));
+  return [...loaded];
+}
+
+/** The source files whose code is in the given bundle files, from their source maps. */
+function sourcesOf(files: string[]): string[] {
+  return files.flatMap(
+    (file) => (JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] }).sources,
+  );
+}
+
+const codeOf = (files: string[]) => files.map((file) => readFileSync(file, 'utf8')).join('\n');
 
 // Minified code holds `from"` inside strings too; a module name has none of ",: " in it.
 const MODULE_NAME = '"((?:@[\\w.-]+\\/)?[\\w.-]+(?:\\/[\\w./-]+)?)"';
@@ -82,7 +112,7 @@ describe('function bundles (real esbuild bundling)', () => {
   it('loads nothing but Node built-ins and the runtime-provided AWS SDK; what it leaves out, it imports on demand only', () => {
     const bundling = new Map(appFunctions('dynamodb').map((fn) => [fn.name, fn.bundling]));
     for (const { name, fn } of functions()) {
-      const code = readFileSync(join(bundleOf(synth, fn), 'index.mjs'), 'utf8');
+      const code = codeOf(codeFiles(bundleOf(synth, fn)));
       const { loaded, onDemand } = externalImports(code);
       const outside = (names: Set<string>) =>
         [...names].filter((m) => !isBuiltin(m) && !m.startsWith('@aws-sdk/'));
@@ -93,13 +123,34 @@ describe('function bundles (real esbuild bundling)', () => {
     }
   });
 
+  it('starts without loading any AWS SDK client: each is imported with the adapter that uses it, on first use', () => {
+    for (const { name, fn } of functions()) {
+      const dir = bundleOf(synth, fn);
+      const { loaded } = externalImports(codeOf(startFiles(dir)));
+      expect(
+        [...loaded].filter((m) => !isBuiltin(m)),
+        name,
+      ).toEqual([]);
+      // pdf-lib is parsed only when a PDF arrives, firebase-admin on the first push notification.
+      const atStart = sourcesOf(startFiles(dir));
+      expect(
+        atStart.filter((s) => /node_modules\/(pdf-lib|firebase-admin)\//.test(s)),
+        name,
+      ).toEqual([]);
+    }
+    expect(sourcesOf(codeFiles(bundleOf(synth, synth.api.functions.upload)))).toEqual(
+      expect.arrayContaining([expect.stringContaining('node_modules/pdf-lib/')]),
+    );
+    // A route that reads the table only loads the DynamoDB client, on its first query.
+    const listMerchants = codeOf(codeFiles(bundleOf(synth, synth.api.functions.listMerchants)));
+    expect(externalImports(listMerchants).loaded).not.toContain('@aws-sdk/client-sqs');
+  });
+
   it("bundles only the adapters of each function's route: firebase-admin only in the scan worker (push notifications)", () => {
     const firebaseAdmin = ['analyze'];
     for (const { name, fn } of functions()) {
-      const map = JSON.parse(readFileSync(join(bundleOf(synth, fn), 'index.mjs.map'), 'utf8')) as {
-        sources: string[];
-      };
-      const has = (part: string) => map.sources.some((source) => source.includes(part));
+      const all = sourcesOf(codeFiles(bundleOf(synth, fn)));
+      const has = (part: string) => all.some((source) => source.includes(part));
       expect(has('node_modules/firebase-admin/'), name).toBe(firebaseAdmin.includes(name));
       expect(has('node_modules/google-auth-library/'), name).toBe(firebaseAdmin.includes(name));
       // Azure Tables only on an Azure deployment; this one is DynamoDB.
@@ -107,11 +158,7 @@ describe('function bundles (real esbuild bundling)', () => {
       expect(has('packages/blob-local/'), name).toBe(false);
     }
     const sources = (name: RouteName) =>
-      (
-        JSON.parse(
-          readFileSync(join(bundleOf(synth, synth.api.functions[name]), 'index.mjs.map'), 'utf8'),
-        ) as { sources: string[] }
-      ).sources.join('\n');
+      sourcesOf(codeFiles(bundleOf(synth, synth.api.functions[name]))).join('\n');
     // The open log route touches no data: no store, no S3, no token verification.
     expect(sources('log')).not.toMatch(/packages\/(store-dynamo|blob-s3|queue-sqs|identity-firebase)\//);
     // A read route: the store and S3 (the report cache), no queue.

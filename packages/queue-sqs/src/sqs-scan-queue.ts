@@ -1,4 +1,4 @@
-import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import {
   ConfigurationError,
   ServiceUnavailableError,
@@ -97,6 +97,9 @@ export class SqsScanQueue implements ScanQueue {
         code: 'InvalidScanJob',
       });
     }
+    // Imported here rather than with the module: the worker and the dead-letter consumer import this
+    // package for parseScanJob when they start, and should not load the SQS client with it.
+    const { SendMessageCommand } = await import('@aws-sdk/client-sqs');
     try {
       await this.client.send(
         new SendMessageCommand({

@@ -31,8 +31,17 @@ import {
   type WriteResult,
 } from '@receipts/core';
 import { checkTablesEndpoint, fromConnectionString } from './connection-string';
+import type { TableAccess } from './table-access';
 import { isRestError, toStoreError, toTransactionError, type CallContext } from './errors';
 import { allOf, fromAzureEntity, partitionPrefixFilter, quote, toAzureEntity, toODataFilter } from './odata';
+
+/** The error of a call this store holds no signature for: a deployment mistake, not a user's. */
+const noAccess = (what: string) =>
+  new ConfigurationError(
+    `This function was given no access to ${what} in Azure Tables (see ACCESS_LEVELS in ` +
+      'packages/store-azure); its route was not expected to need it.',
+    { code: 'NoTableAccess' },
+  );
 
 /** Point reads one {@link AzureTableStore.getEntities} call keeps in flight at once. */
 const PARALLEL_READS = 16;
@@ -55,17 +64,29 @@ export interface AzureTableStoreOptions {
  * the core error hierarchy.
  */
 export class AzureTableStore implements TableStore {
-  private readonly service: TableServiceClient;
+  private serviceClient: TableServiceClient | undefined;
   private readonly tables = new Map<string, TableClient>();
 
   private constructor(
-    private readonly connectionString: string,
+    /**
+     * The connection string of the client of a table, or of the service (table undefined);
+     * undefined when this store was given no access there.
+     */
+    private readonly connectionFor: (table?: string) => string | undefined,
     /** The Table service URL, without a signature. */
     readonly endpoint: string,
     private readonly clientOptions: TableServiceClientOptions,
     private readonly logger: Logger,
-  ) {
-    this.service = TableServiceClient.fromConnectionString(connectionString, { ...clientOptions });
+  ) {}
+
+  /** The service client (tables list, create, delete). */
+  private get service(): TableServiceClient {
+    const connectionString = this.connectionFor();
+    if (connectionString === undefined) throw noAccess('the list of tables');
+    this.serviceClient ??= TableServiceClient.fromConnectionString(connectionString, {
+      ...this.clientOptions,
+    });
+    return this.serviceClient;
   }
 
   /**
@@ -91,8 +112,35 @@ export class AzureTableStore implements TableStore {
         { code: 'InvalidTableEndpoint' },
       );
     }
+    const trimmed = connectionString.trim();
     return new AzureTableStore(
-      connectionString.trim(),
+      () => trimmed,
+      endpoint.url,
+      { allowInsecureConnection },
+      options.logger ?? createJsonLogger(),
+    );
+  }
+
+  /**
+   * Creates a store that holds only an access level's per-table signatures (see createTableAccess):
+   * each table is reached with its own signature, a table without one not at all.
+   * @param access - the signatures, as parseTableAccess reads them from the function's secret
+   * @param options - logger and insecure-connection policy
+   * @throws ConfigurationError for plain http to another machine
+   */
+  static fromTableAccess(access: TableAccess, options: AzureTableStoreOptions = {}): AzureTableStore {
+    const endpoint = checkTablesEndpoint(access.endpoint);
+    const allowInsecureConnection = options.allowInsecureConnection ?? endpoint.loopbackHttp;
+    if (endpoint.insecure && !allowInsecureConnection) {
+      throw new ConfigurationError(
+        `The Azure tables endpoint ${endpoint.url} is plain http on another machine; use https.`,
+        { code: 'InvalidTableEndpoint' },
+      );
+    }
+    const withSignature = (sas: string | undefined) =>
+      sas === undefined ? undefined : `TableEndpoint=${endpoint.url};SharedAccessSignature=${sas}`;
+    return new AzureTableStore(
+      (table) => withSignature(table === undefined ? access.listTables : access.tables[table]),
       endpoint.url,
       { allowInsecureConnection },
       options.logger ?? createJsonLogger(),
@@ -102,7 +150,9 @@ export class AzureTableStore implements TableStore {
   private client(table: string): TableClient {
     let client = this.tables.get(table);
     if (!client) {
-      client = TableClient.fromConnectionString(this.connectionString, table, { ...this.clientOptions });
+      const connectionString = this.connectionFor(table);
+      if (connectionString === undefined) throw noAccess(`the table ${table}`);
+      client = TableClient.fromConnectionString(connectionString, table, { ...this.clientOptions });
       this.tables.set(table, client);
     }
     return client;

@@ -1,0 +1,59 @@
+import { REQUIRED_TABLES, TABLES, TEST_PARTITION } from '@receipts/core';
+
+/**
+ * What a function may do in the Azure tables, one level per kind of function. Each level becomes a
+ * set of per-table shared access signatures (see createTableAccess) kept in a secret of its own, so
+ * that a function holds only its level's signatures and never the account key. Functions that touch
+ * no table (`/api/log`, the brand list) get no level and no secret at all.
+ */
+export type TableAccessLevel = 'read' | 'readWrite' | 'queueKeeper' | 'storageTester';
+
+/** The operations a signature allows on one table (Azure's `sp` of query, add, update, delete). */
+export interface TablePermissions {
+  readonly query: boolean;
+  readonly add: boolean;
+  readonly update: boolean;
+  readonly delete: boolean;
+  /** When set, the signature covers this partition only (Azure's `spk` = `epk`). */
+  readonly partitionKey?: string;
+}
+
+export interface AccessLevel {
+  /** Who gets it, in words, for the CLI and the docs. */
+  readonly description: string;
+  /** A signature per table; a table not listed cannot be reached at all. */
+  readonly tables: Readonly<Record<string, TablePermissions>>;
+  /** Whether it may list the account's tables (an account signature for Query Tables only). */
+  readonly listTables: boolean;
+}
+
+const READ: TablePermissions = { query: true, add: false, update: false, delete: false };
+const WRITE: TablePermissions = { query: true, add: true, update: true, delete: true };
+const everyTable = (permissions: TablePermissions) =>
+  Object.fromEntries(REQUIRED_TABLES.map((table) => [table, permissions]));
+
+export const ACCESS_LEVELS: Readonly<Record<TableAccessLevel, AccessLevel>> = {
+  read: {
+    description: 'routes that only read: reports, details, lists, the data download',
+    tables: everyTable(READ),
+    listTables: false,
+  },
+  readWrite: {
+    description: 'routes that write a user’s rows, and the scan worker',
+    tables: everyTable(WRITE),
+    listTables: false,
+  },
+  queueKeeper: {
+    // Reads, re-queues and fails scan queue entries (an upsert is add + update); deletes nothing.
+    description: 'the queue sweeper and the dead-letter consumer: the scan queue table only, no deletes',
+    tables: { [TABLES.scanQueue]: { query: true, add: true, update: true, delete: false } },
+    listTables: false,
+  },
+  storageTester: {
+    description: `the Storage Tester routes: the "${TEST_PARTITION}" partition of each table, and the table list`,
+    tables: everyTable({ query: true, add: true, update: false, delete: true, partitionKey: TEST_PARTITION }),
+    listTables: true,
+  },
+};
+
+export const TABLE_ACCESS_LEVELS = Object.keys(ACCESS_LEVELS) as TableAccessLevel[];

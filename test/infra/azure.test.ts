@@ -62,6 +62,8 @@ describe('Azure Tables instead of DynamoDB', () => {
     updateReceipt: 'readWrite',
     saveItem: 'readWrite',
     saveReceipt: 'readWrite',
+    listCorrectionRules: 'read',
+    deleteCorrectionRule: 'readWrite',
     deleteItem: 'readWrite',
     markReviewed: 'readWrite',
     keepBothReceipts: 'readWrite',

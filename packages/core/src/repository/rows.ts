@@ -1,3 +1,4 @@
+import { AccountDeletedError } from '../errors';
 import type { Item, Merchant, QueueEntry, QueueStatus, ReanalysisChange, Receipt, Tax } from '../entities';
 import { REVIEW_REASONS, type ReviewReason } from '../review';
 import type { EntityValue, StoredEntity, TableEntity } from '../table-store';
@@ -38,6 +39,17 @@ export function jsonList(row: Row, name: string): unknown[] {
 /** A list of strings stored as JSON text; other values are left out. */
 export const jsonStrings = (row: Row, name: string): string[] =>
   jsonList(row, name).filter((v): v is string => typeof v === 'string');
+
+/**
+ * The property of a user's row that marks the account as being deleted (an ISO time): every write of
+ * the user reads that row and writes it by etag, so once deleteAccount has set it none goes through.
+ */
+export const ACCOUNT_DELETED_AT = 'account_deleted_at';
+
+/** @throws AccountDeletedError when the user's row carries the deletion marker */
+export function refuseDeletedAccount(userRow: Row | null | undefined): void {
+  if (userRow && str(userRow, ACCOUNT_DELETED_AT)) throw new AccountDeletedError();
+}
 
 const isChange = (value: unknown): value is ReanalysisChange =>
   typeof value === 'object' && value !== null && typeof (value as ReanalysisChange).field === 'string';

@@ -74,10 +74,11 @@ export async function uploadReceipt(
   }
 
   const at = nowOf(deps);
-  await reserveUpload(deps.store, deps.quotas ?? DEFAULT_UPLOAD_QUOTAS, uid, bytes.length, at);
-  // The bytes this upload no longer holds (when it is not kept, or a failed scan's image it replaces).
-  const release = (size: number) =>
-    releaseStoredBytes(deps.store, uid, size).catch((error: unknown) =>
+  await reserveUpload(deps.store, deps.quotas ?? DEFAULT_UPLOAD_QUOTAS, uid, bytes.length, at, fileName);
+  // The bytes this upload no longer holds (when it is not kept, with its reservation of a pending
+  // scan; or a failed scan's image it replaces).
+  const release = (size: number, reservedFor?: string) =>
+    releaseStoredBytes(deps.store, uid, size, reservedFor).catch((error: unknown) =>
       deps.logger.warn('stored bytes not released', { userId: uid, error: String(error) }),
     );
   const now = at.toISOString();
@@ -100,7 +101,7 @@ export async function uploadReceipt(
   try {
     etag = existing ? await repo.saveQueueEntry(entry, existing.etag) : await repo.createQueueEntry(entry);
   } catch (error) {
-    await release(bytes.length);
+    await release(bytes.length, fileName);
     if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;
     throw new ConflictError(`"${fileName}" was uploaded again at the same time; this upload was not kept.`, {
       code: 'UploadedTwice',
@@ -117,7 +118,7 @@ export async function uploadReceipt(
     else if (heldElsewhere) await repo.saveImageHash(hashRow, earlier.etag);
     indexed = earlier === null || heldElsewhere;
   } catch (error) {
-    await release(bytes.length);
+    await release(bytes.length, fileName);
     await (
       existing ? repo.saveQueueEntry(existing.entry, etag) : repo.deleteQueueEntry(uid, fileName, etag)
     ).catch((cleanup: unknown) =>
@@ -160,7 +161,7 @@ export async function uploadReceipt(
   try {
     await deps.blobs.put(imageKey(uid, fileName), bytes, contentType);
   } catch (error) {
-    await release(bytes.length);
+    await release(bytes.length, fileName);
     await forget();
     await repo.deleteQueueEntry(uid, fileName, etag).catch((cleanup: unknown) =>
       deps.logger.warn('queue entry of a failed upload not removed', {

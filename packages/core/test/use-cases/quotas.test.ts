@@ -46,14 +46,14 @@ async function storeWithUser(losses: number): Promise<ContendedStore> {
 describe('upload quota counter under contention', () => {
   it('counts an upload that lost a few races on the user row', async () => {
     const store = await storeWithUser(5);
-    await reserveUpload(store, QUOTAS, 'ann', 1000, NOW);
+    await reserveUpload(store, QUOTAS, 'ann', 1000, NOW, 'a.jpg');
     const row = await store.getEntity(TABLES.users, 'ann', 'ann');
     expect(row).toMatchObject({ quota_uploads: 1, stored_bytes: 1000 });
   });
 
   it('asks to try again in a second, without naming the table or keys, when it keeps losing', async () => {
     const store = await storeWithUser(1000);
-    const error = await reserveUpload(store, QUOTAS, 'ann', 1000, NOW).then(
+    const error = await reserveUpload(store, QUOTAS, 'ann', 1000, NOW, 'a.jpg').then(
       () => undefined,
       (caught: unknown) => caught,
     );

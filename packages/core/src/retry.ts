@@ -10,8 +10,17 @@ export const RETRY_LIMITS = {
   rowTries: 6,
   /** Tries of a write to rows every write of the user touches (report totals, quota counters). */
   busyRowTries: 30,
-  /** Longest pause between two tries, in milliseconds (each pause is random below it). */
+  /**
+   * Longest pause between two tries, in milliseconds (each pause is random below a ceiling that
+   * doubles from 2 ms with every try, up to this).
+   */
   maxPauseMs: 50,
+  /**
+   * Longest pause between two tries of the quota counts on a user's row: when dozens of uploads
+   * arrive at once, each try (a read of the row, one of the queue, a write) takes longer than the
+   * usual pauses, so the uploads must spread further to stop undoing each other.
+   */
+  quotaMaxPauseMs: 250,
 } as const;
 
 /**
@@ -31,6 +40,8 @@ export interface RetryOptions {
   tries?: number;
   /** Which errors are a lost race worth another try (default {@link lostRace}). */
   retryOn?: (error: unknown) => boolean;
+  /** Longest pause between two tries (default {@link RETRY_LIMITS.maxPauseMs}). */
+  maxPauseMs?: number;
 }
 
 /**
@@ -49,7 +60,7 @@ export async function retryOnConflict<T>(
       return await attempt(n);
     } catch (error) {
       if (n + 1 >= tries || !retryOn(error)) throw error;
-      const ceiling = Math.min(RETRY_LIMITS.maxPauseMs, 2 + n * 5);
+      const ceiling = Math.min(options.maxPauseMs ?? RETRY_LIMITS.maxPauseMs, 2 ** (n + 1));
       await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
     }
   }

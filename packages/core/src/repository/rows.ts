@@ -51,6 +51,30 @@ export function refuseDeletedAccount(userRow: Row | null | undefined): void {
   if (userRow && str(userRow, ACCOUNT_DELETED_AT)) throw new AccountDeletedError();
 }
 
+/**
+ * The property of a user's row that lists the pending scans reserved by uploads (see
+ * use-cases/quotas.ts): JSON, `{ f, at }` per upload whose queue entry may not be written yet.
+ */
+export const PENDING_UPLOADS = 'pending_uploads';
+
+/** An upload's claim on one of the user's pending scans, made before its queue entry exists. */
+export interface Reservation {
+  /** The file name. */
+  f: string;
+  /** When it was made (ms since the epoch). */
+  at: number;
+}
+
+/** The reservations on a user's row; unreadable ones are left out. */
+export const pendingUploads = (userRow: Row): Reservation[] =>
+  jsonList(userRow, PENDING_UPLOADS).filter(
+    (r): r is Reservation =>
+      typeof r === 'object' &&
+      r !== null &&
+      typeof (r as Reservation).f === 'string' &&
+      typeof (r as Reservation).at === 'number',
+  );
+
 const isChange = (value: unknown): value is ReanalysisChange =>
   typeof value === 'object' && value !== null && typeof (value as ReanalysisChange).field === 'string';
 

@@ -2,7 +2,14 @@ import { ConflictError, NotFoundError, TooManyRequestsError } from '../errors';
 import { RETRY_LIMITS, retryOnConflict } from '../retry';
 import { TABLES } from '../entities';
 import { ReceiptRepository } from '../repository/receipt-repository';
-import { num, refuseDeletedAccount, str } from '../repository/rows';
+import {
+  PENDING_UPLOADS,
+  num,
+  pendingUploads,
+  refuseDeletedAccount,
+  str,
+  type Reservation,
+} from '../repository/rows';
 import type { TableStore } from '../table-store';
 
 /** Per-user limits on uploads, kept on the server (see the README's Configuration). */
@@ -138,14 +145,6 @@ export async function releaseStoredBytes(
   }));
 }
 
-/** An upload's claim on one of the user's pending scans, made before its queue entry exists. */
-interface Reservation {
-  /** The file name. */
-  f: string;
-  /** When it was made (ms since the epoch). */
-  at: number;
-}
-
 interface Usage {
   day: string;
   uploads: number;
@@ -156,27 +155,15 @@ interface Usage {
   pending: Reservation[];
 }
 
-function parseReservations(raw: string | null): Reservation[] {
-  try {
-    const parsed: unknown = raw ? JSON.parse(raw) : [];
-    return Array.isArray(parsed)
-      ? parsed.filter(
-          (r): r is Reservation =>
-            typeof r === 'object' && r !== null && typeof r.f === 'string' && typeof r.at === 'number',
-        )
-      : [];
-  } catch {
-    return [];
-  }
-}
-
 /**
- * Edits the quota counters on the user's row, by etag (uploads of one user at once all write this
- * row, so the counts never go past a limit). With `quotas`, the scans pending are counted in the
- * same try: the queue entries not failed, read after the row, and the reservations on the row of
- * uploads whose entry is not written yet. Since every upload reserves by a conditional write of the
- * row, an upload that wins its write has seen every reservation made before, and the entry of every
- * reservation pruned before: the pending limit holds however many arrive at once.
+ * Edits the quota counts on the user's row, by etag: uploads of one user at once all write this row,
+ * so the counts never go past a limit. With `quotas`, the scans pending are counted in the same
+ * write: the user's queue entries not failed (read once, before the row), with the reservations on
+ * the row (an upload's file name and time, written in the same write as its counts). A reservation
+ * leaves the row only when its upload is past pending (its scan written or failed, see
+ * bumpDataVersion; or the upload not kept) or after PENDING_RESERVATION_MS, so an upload whose write
+ * goes through has counted every upload that is pending, accepted before it, whether or not its
+ * entry was there when the queue was read: the pending limit holds however many arrive at once.
  */
 async function editUsage(
   store: TableStore,
@@ -185,23 +172,24 @@ async function editUsage(
   pendingCheck: { quotas?: UploadQuotas; fileName?: string },
   edit: (usage: Usage) => Usage,
 ): Promise<void> {
+  const { quotas, fileName } = pendingCheck;
+  const queued = quotas && fileName !== undefined ? await new ReceiptRepository(store).listQueue(userId) : [];
+  const waiting = queued.filter((e) => e.status !== 'Failed').map((e) => e.fileName);
+  // An entry that failed after the reservation was made: that upload is past pending.
+  const failedSince = (r: Reservation) =>
+    queued.some((e) => e.fileName === r.f && e.status === 'Failed' && Date.parse(e.updated_at) >= r.at);
   try {
     await retryOnConflict(
       async () => {
         const row = await store.getEntity(TABLES.users, userId, userId);
         refuseDeletedAccount(row);
-        let pending = parseReservations(row && str(row, 'pending_uploads'));
-        if (pendingCheck.quotas && pendingCheck.fileName !== undefined) {
-          const queued = await new ReceiptRepository(store).listQueue(userId);
-          const waiting = new Set(queued.filter((e) => e.status !== 'Failed').map((e) => e.fileName));
-          // A reservation whose upload has written its entry since is done: the entry counts now.
-          const entered = (r: Reservation) =>
-            queued.some((e) => e.fileName === r.f && Date.parse(e.updated_at) >= r.at);
-          const live = (r: Reservation) => r.at > now.getTime() - PENDING_RESERVATION_MS;
-          pending = pending.filter((r) => live(r) && !entered(r) && r.f !== pendingCheck.fileName);
-          const count = new Set([...waiting, ...pending.map((r) => r.f)]).size;
-          if (count >= pendingCheck.quotas.pendingScans) throw tooManyPending(count);
-          pending.push({ f: pendingCheck.fileName, at: now.getTime() });
+        let pending = row ? pendingUploads(row) : [];
+        if (quotas && fileName !== undefined) {
+          pending = pending.filter((r) => r.at > now.getTime() - PENDING_RESERVATION_MS && r.f !== fileName);
+          const reserved = pending.filter((r) => !failedSince(r)).map((r) => r.f);
+          const count = new Set([...waiting, ...reserved]).size;
+          if (count >= quotas.pendingScans) throw tooManyPending(count);
+          pending.push({ f: fileName, at: now.getTime() });
         }
         const next = edit({
           day: (row && str(row, 'quota_day')) ?? '',
@@ -217,12 +205,12 @@ async function editUsage(
           quota_uploads: next.uploads,
           quota_reanalyses: next.reanalyses,
           stored_bytes: next.bytes,
-          pending_uploads: JSON.stringify(next.pending),
+          [PENDING_UPLOADS]: JSON.stringify(next.pending),
         };
         if (row) await store.updateEntity(TABLES.users, entity, 'Merge', { etag: row.etag });
         else await store.createEntity(TABLES.users, { ...entity, user_id: userId });
       },
-      { tries: RETRY_LIMITS.busyRowTries },
+      { tries: RETRY_LIMITS.busyRowTries, maxPauseMs: RETRY_LIMITS.quotaMaxPauseMs },
     );
   } catch (error) {
     if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;

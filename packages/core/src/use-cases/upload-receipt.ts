@@ -1,5 +1,7 @@
 import type { UploadAnswer } from '../api';
+import { TABLES } from '../entities';
 import {
+  AccountDeletedError,
   ConflictError,
   DuplicateImageError,
   NotFoundError,
@@ -9,7 +11,7 @@ import {
 import type { Identity } from '../ports';
 import { ANALYSIS_SUFFIX, UNKNOWN_MERCHANT, imageKey, receiptIdFor } from '../repository/keys';
 import { ReceiptRepository, sha256Hex, type ImageHashRow } from '../repository/receipt-repository';
-import type { QueueRow } from '../repository/rows';
+import { ACCOUNT_DELETED_AT, str, type QueueRow } from '../repository/rows';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
 import { parseImageDataUrl } from './image-data-url';
 import { assertDocumentWithinLimits } from './pdf-pages';
@@ -171,6 +173,17 @@ export async function uploadReceipt(
       }),
     );
     throw error;
+  }
+  // The account's deletion may have begun since the quota was reserved: it sweeps what was written
+  // before its mark, and an upload that finds the mark (or the user's row gone) takes back its own.
+  const user = await deps.store.getEntity(TABLES.users, uid, uid);
+  if (!user || str(user, ACCOUNT_DELETED_AT)) {
+    await forget();
+    await deps.blobs.delete(imageKey(uid, fileName));
+    await repo.deleteQueueEntry(uid, fileName, etag).catch((error: unknown) => {
+      if (!(error instanceof NotFoundError || error instanceof ConflictError)) throw error;
+    });
+    throw new AccountDeletedError();
   }
   try {
     await deps.queue.enqueue({ userId: uid, fileName });

@@ -1,4 +1,5 @@
 import {
+  AccountDeletedError,
   AnalyzerError,
   AppError,
   ConfigurationError,
@@ -27,6 +28,7 @@ export function statusOf(error: unknown): number {
   if (error instanceof ForbiddenError) return 403;
   if (error instanceof NotFoundError) return 404;
   if (error instanceof ConflictError) return 409;
+  if (error instanceof AccountDeletedError) return 410;
   if (error instanceof PayloadTooLargeError) return 413;
   if (error instanceof UnsupportedMediaTypeError) return 415;
   if (error instanceof TooManyRequestsError) return 429;

@@ -44,6 +44,19 @@ export class DuplicateImageError extends ConflictError {
   }
 }
 
+/**
+ * The account is being deleted, or was (HTTP 410): nothing more is written for it. The code is
+ * `AccountDeleted`.
+ */
+export class AccountDeletedError extends AppError {
+  constructor(options?: { cause?: unknown }) {
+    super(
+      'Your account is being deleted, so nothing more can be saved in it. Sign in again to start a new account.',
+      { code: 'AccountDeleted', cause: options?.cause },
+    );
+  }
+}
+
 /** The request body is larger than we accept (HTTP 413). */
 export class PayloadTooLargeError extends AppError {}
 

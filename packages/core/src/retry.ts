@@ -1,4 +1,5 @@
-import { ConflictError, NotFoundError, TransactionError } from './errors';
+import pRetry from 'p-retry';
+import { ConflictError, NotFoundError, StoreError, TransactionError } from './errors';
 
 /**
  * The one retry policy of optimistic writes: how many times a write that lost a race (a stale etag,
@@ -10,8 +11,23 @@ export const RETRY_LIMITS = {
   rowTries: 6,
   /** Tries of a write to rows every write of the user touches (report totals, quota counters). */
   busyRowTries: 30,
-  /** Longest pause between two tries, in milliseconds (each pause is random below it). */
+  /**
+   * Longest pause between two tries, in milliseconds (each pause is random below a ceiling that
+   * doubles from 2 ms with every try, up to this).
+   */
   maxPauseMs: 50,
+  /**
+   * Longest pause between two tries of the quota counts on a user's row: when dozens of uploads
+   * arrive at once, each try (a read of the row, one of the queue, a write) takes longer than the
+   * usual pauses, so the uploads must spread further to stop undoing each other.
+   */
+  quotaMaxPauseMs: 250,
+  /** Tries of a batch call that the store left partly done (throttled), see {@link retryThrottled}. */
+  throttledTries: 8,
+  /** First pause before trying a throttled batch again, in milliseconds; it doubles with each try. */
+  throttledMinPauseMs: 50,
+  /** Longest pause between two tries of a throttled batch call, in milliseconds. */
+  throttledMaxPauseMs: 2_000,
 } as const;
 
 /**
@@ -31,6 +47,8 @@ export interface RetryOptions {
   tries?: number;
   /** Which errors are a lost race worth another try (default {@link lostRace}). */
   retryOn?: (error: unknown) => boolean;
+  /** Longest pause between two tries (default {@link RETRY_LIMITS.maxPauseMs}). */
+  maxPauseMs?: number;
 }
 
 /**
@@ -49,8 +67,34 @@ export async function retryOnConflict<T>(
       return await attempt(n);
     } catch (error) {
       if (n + 1 >= tries || !retryOn(error)) throw error;
-      const ceiling = Math.min(RETRY_LIMITS.maxPauseMs, 2 + n * 5);
+      const ceiling = Math.min(options.maxPauseMs ?? RETRY_LIMITS.maxPauseMs, 2 ** (n + 1));
       await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
     }
   }
+}
+
+/**
+ * The error a batch call throws when the store left part of it undone (throttled) and another try
+ * should send the rest. Once the tries are spent it reaches the caller: HTTP 503, try again later.
+ */
+export class ThrottledError extends StoreError {
+  constructor(message: string) {
+    super(message, { code: 'Throttled', status: 503 });
+  }
+}
+
+/**
+ * Runs a batch call that a store may throttle (DynamoDB's unprocessed keys or items) until it
+ * succeeds: `attempt` sends what is left and throws {@link ThrottledError} while something is, and
+ * is tried again after an exponential, randomised pause (p-retry), up to
+ * {@link RETRY_LIMITS.throttledTries} tries in all. Any other error is thrown at once.
+ */
+export async function retryThrottled<T>(attempt: () => Promise<T>): Promise<T> {
+  return pRetry(attempt, {
+    retries: RETRY_LIMITS.throttledTries - 1,
+    minTimeout: RETRY_LIMITS.throttledMinPauseMs,
+    maxTimeout: RETRY_LIMITS.throttledMaxPauseMs,
+    randomize: true,
+    shouldRetry: ({ error }) => error instanceof ThrottledError,
+  });
 }

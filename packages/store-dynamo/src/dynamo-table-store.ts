@@ -18,8 +18,9 @@ import {
   checkListOptions,
   createJsonLogger,
   NotFoundError,
-  StoreError,
+  ThrottledError,
   ValidationError,
+  retryThrottled,
   type EntityKeys,
   type ListOptions,
   type Logger,
@@ -49,8 +50,6 @@ import { TableRegistry } from './table-registry';
 
 /** Largest number of keys of one BatchGetItem request (a DynamoDB limit). */
 const MAX_BATCH_GET_KEYS = 100;
-/** Requests of one batch read before keys still left unprocessed are an error. */
-const MAX_BATCH_GET_ATTEMPTS = 6;
 
 /** Options of {@link DynamoTableStore}. */
 export interface DynamoTableStoreOptions {
@@ -205,15 +204,7 @@ export class DynamoTableStore implements TableStore {
     await Promise.all(
       requests.map(async (batch) => {
         let pending = batch;
-        for (let attempt = 0; pending.length > 0; attempt++) {
-          if (attempt >= MAX_BATCH_GET_ATTEMPTS) {
-            throw new StoreError(
-              `DynamoDB left ${pending.length} keys of a batch read unprocessed ${attempt} times (throttled); ` +
-                'try again in a moment.',
-              { code: 'Throttled', status: 503 },
-            );
-          }
-          if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+        await retryThrottled(async () => {
           const result = await this.client
             .send(
               new BatchGetItemCommand({
@@ -225,7 +216,12 @@ export class DynamoTableStore implements TableStore {
             found.set(idOf(item[ATTR.pk]?.S ?? '', item[ATTR.sk]?.S ?? ''), fromItem<T>(item));
           }
           pending = result.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
-        }
+          if (pending.length > 0) {
+            throw new ThrottledError(
+              `DynamoDB left ${pending.length} keys of a batch read unprocessed (throttled); try again in a moment.`,
+            );
+          }
+        });
       }),
     );
     return keys.map((key) => {

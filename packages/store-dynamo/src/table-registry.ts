@@ -8,7 +8,7 @@ import {
   type DynamoDBClient,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
-import { NotFoundError, StoreError, type Logger } from '@receipts/core';
+import { NotFoundError, ThrottledError, retryThrottled, type Logger } from '@receipts/core';
 import { isSdkError, toStoreError } from './errors';
 import { ExpressionBuilder } from './expressions';
 import { ATTR, GSI1, REGISTRY_PK, registryKey } from './key-layout';
@@ -25,7 +25,6 @@ export interface TableRegistryOptions {
 }
 
 const BATCH_WRITE_LIMIT = 25;
-const BATCH_RETRIES = 8;
 
 /**
  * Which logical tables exist: one registry item per table (partition `#TABLES`), created and deleted
@@ -188,25 +187,17 @@ export class TableRegistry {
     }
     for (const batch of batches) {
       let pending: WriteRequest[] = batch;
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt > BATCH_RETRIES) {
-          throw new StoreError(
-            `DynamoDB kept ${pending.length} deletions unprocessed; try deleting the table again.`,
-            {
-              code: 'Throttled',
-            },
-          );
-        }
-        if (attempt > 0) await delay(Math.min(50 * 2 ** attempt, 2_000));
+      await retryThrottled(async () => {
         const result = await this.client
           .send(new BatchWriteItemCommand({ RequestItems: { [this.tableName]: pending } }))
           .catch(this.fail);
         pending = result.UnprocessedItems?.[this.tableName] ?? [];
-      }
+        if (pending.length > 0) {
+          throw new ThrottledError(
+            `DynamoDB kept ${pending.length} deletions unprocessed; try deleting the table again.`,
+          );
+        }
+      });
     }
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((done) => setTimeout(done, ms));
 }

@@ -29,6 +29,10 @@ import {
   rowToReceipt,
   rowToTax,
   jsonStrings,
+  refuseDeletedAccount,
+  pendingUploads,
+  ACCOUNT_DELETED_AT,
+  PENDING_UPLOADS,
   str,
   taxToRow,
   type ItemRow,
@@ -55,6 +59,13 @@ export const MAX_FCM_TOKENS_CHARS = 30_000;
  * is never a user's partition.
  */
 export const PUSH_TOKEN_OWNERS_PARTITION = '~push-token-owners';
+
+/**
+ * Row key prefix, in the user's partition of the Users table, of the push tokens the user registered
+ * (`~push~<SHA-256 of the token>`): how deleting the account finds the owner rows that name the
+ * user, by key, without reading other users' rows.
+ */
+export const PUSH_TOKEN_PREFIX = '~push~';
 
 /** The row key of a push token's owner row. */
 export async function pushTokenKey(token: string): Promise<string> {
@@ -139,6 +150,13 @@ export class ReceiptRepository {
    */
   async registerFcmToken(userId: string, token: string): Promise<void> {
     const key = await pushTokenKey(token);
+    refuseDeletedAccount(await this.store.getEntity(TABLES.users, userId, userId));
+    // Before the owner row: deleting the account finds the owner row from this one.
+    await this.store.upsertEntity(
+      TABLES.users,
+      { partitionKey: userId, rowKey: PUSH_TOKEN_PREFIX + key, user_id: userId },
+      'Replace',
+    );
     let previous: string | null = null;
     await retryOnConflict(async () => {
       const owner = await this.store.getEntity(TABLES.users, PUSH_TOKEN_OWNERS_PARTITION, key);
@@ -159,14 +177,40 @@ export class ReceiptRepository {
   async unregisterFcmToken(userId: string, token: string): Promise<void> {
     await this.removeFcmTokens(userId, [token]);
     const key = await pushTokenKey(token);
+    await this.releasePushTokenOwner(userId, key);
+    await this.store.deleteEntity(TABLES.users, userId, PUSH_TOKEN_PREFIX + key).catch((error: unknown) => {
+      if (!(error instanceof NotFoundError)) throw error;
+    });
+  }
+
+  /**
+   * Deletes the owner row of the push token with this key when it still names `userId` (by etag: a
+   * registration by anyone meanwhile stands).
+   * @returns whether a row was deleted
+   */
+  async releasePushTokenOwner(userId: string, key: string): Promise<boolean> {
     const owner = await this.store.getEntity(TABLES.users, PUSH_TOKEN_OWNERS_PARTITION, key);
-    if (!owner || str(owner, 'user_id') !== userId) return;
+    if (!owner || str(owner, 'user_id') !== userId) return false;
     try {
       await this.store.deleteEntity(TABLES.users, PUSH_TOKEN_OWNERS_PARTITION, key, { etag: owner.etag });
+      return true;
     } catch (error) {
-      // Registered again meanwhile (by anyone): that registration stands.
       if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;
+      return false;
     }
+  }
+
+  /**
+   * Marks the account as being deleted (see ACCOUNT_DELETED_AT), or takes the mark away (`at` null).
+   * A plain write: it changes the row's etag, so a write of the user in progress that read the row
+   * before fails its conditional write, reads again and finds the mark.
+   */
+  async markAccountDeleted(userId: string, at: Date | null): Promise<void> {
+    await this.store.upsertEntity(
+      TABLES.users,
+      { partitionKey: userId, rowKey: userId, [ACCOUNT_DELETED_AT]: at ? at.toISOString() : '' },
+      'Merge',
+    );
   }
 
   /**
@@ -211,6 +255,7 @@ export class ReceiptRepository {
     // Optimistic concurrency: two devices registering at once must both end up in the list.
     await retryOnConflict(async () => {
       const row = await this.store.getEntity(TABLES.users, userId, userId);
+      refuseDeletedAccount(row);
       const before = row ? toUserRow(row).fcm_tokens : [];
       const after = edit(before);
       const entity: TableEntity = { partitionKey: userId, rowKey: userId, fcm_tokens: JSON.stringify(after) };
@@ -260,6 +305,7 @@ export class ReceiptRepository {
   ): Promise<void> {
     await retryOnConflict(async () => {
       const row = await this.store.getEntity(TABLES.users, userId, userId);
+      refuseDeletedAccount(row);
       const before = row ? parseWriteIntents(str(row, 'write_intents')) : [];
       const after = edit(before);
       if (row && after.length === before.length && after.every((i, at) => i === before[at])) return;
@@ -292,6 +338,7 @@ export class ReceiptRepository {
       try {
         return await retryOnConflict(async () => {
           const row = await this.store.getEntity(TABLES.users, userId, userId);
+          refuseDeletedAccount(row);
           const log = appendDataChange(row ? parseDataChanges(str(row, 'data_changes')) : [], {
             from: (row && str(row, 'data_version')) || '0',
             to: version,
@@ -304,6 +351,12 @@ export class ReceiptRepository {
             data_version: version,
             data_changes: JSON.stringify(log),
           };
+          // A scan written or failed for an upload is past its reservation of a pending scan.
+          const reserved = row ? pendingUploads(row) : [];
+          const files = changed.files ?? [];
+          if (reserved.some((r) => files.includes(r.f))) {
+            entity[PENDING_UPLOADS] = JSON.stringify(reserved.filter((r) => !files.includes(r.f)));
+          }
           const intents = row ? parseWriteIntents(str(row, 'write_intents')) : [];
           if (finished.length > 0 && intents.some((i) => finished.includes(i.id))) {
             entity.write_intents = writeIntentsText(intents.filter((i) => !finished.includes(i.id)));

@@ -579,17 +579,27 @@ type TotalsTable = typeof TABLES.totals | typeof TABLES.totalsApplied;
 /**
  * The user's totals partitions, of every layout: in Totals one per kind (the `<user>~summary` one
  * holds earlier layouts' markers too) and the contribution rows of earlier layouts (`<user>~applied`,
- * `<user>~applied~*`) by prefix; in TotalsApplied the markers and the contribution rows.
+ * `<user>~applied~<0-f>`); in TotalsApplied the markers and the contribution rows. Each is listed by
+ * its own key, not by a key range, so that on DynamoDB every listing is strongly consistent (a key
+ * range is read from an index that lags behind the writes).
  */
-const TOTALS_LISTINGS = (userId: string): [TotalsTable, ListOptions][] => [
-  ...AGGREGATE_KINDS.map((kind): [TotalsTable, ListOptions] => [
-    TABLES.totals,
-    { partitionKey: totalsPartition(userId, kind) },
-  ]),
-  [TABLES.totals, { partitionKeyPrefix: totalsPartition(userId, 'applied') }],
-  [TABLES.totalsApplied, { partitionKey: markersPartition(userId) }],
-  [TABLES.totalsApplied, { partitionKeyPrefix: totalsPartition(userId, 'applied') }],
-];
+const TOTALS_LISTINGS = (userId: string): [TotalsTable, ListOptions][] => {
+  const applied = [
+    totalsPartition(userId, 'applied'),
+    ...Array.from({ length: APPLIED_SHARDS }, (_, shard) => `${userId}~applied~${shard.toString(16)}`),
+  ];
+  return [
+    ...AGGREGATE_KINDS.map((kind): [TotalsTable, ListOptions] => [
+      TABLES.totals,
+      { partitionKey: totalsPartition(userId, kind) },
+    ]),
+    [TABLES.totalsApplied, { partitionKey: markersPartition(userId) }],
+    ...applied.flatMap((partitionKey): [TotalsTable, ListOptions][] => [
+      [TABLES.totals, { partitionKey }],
+      [TABLES.totalsApplied, { partitionKey }],
+    ]),
+  ];
+};
 
 /**
  * Deletes every totals row of the user, of any layout, in both tables (a deleted account, or before
@@ -602,8 +612,13 @@ export async function deleteReportTotals(
 ): Promise<void> {
   // The ready markers go first: the reports stop using the totals before any row goes.
   await deleteReadyMarkers(store, userId);
-  for (const [table, listing] of TOTALS_LISTINGS(userId)) {
-    const rows = (await listAllEntities(store, table, listing)).filter(
+  const listings = TOTALS_LISTINGS(userId);
+  // Listed at once: most of these partitions are empty, and each is one call.
+  const listed = await Promise.all(
+    listings.map(([table, listing]) => listAllEntities(store, table, listing)),
+  );
+  for (const [at, [table]] of listings.entries()) {
+    const rows = listed[at]!.filter(
       (r) =>
         !(
           keep &&

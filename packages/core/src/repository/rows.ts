@@ -1,3 +1,4 @@
+import { AccountDeletedError } from '../errors';
 import type { Item, Merchant, QueueEntry, QueueStatus, ReanalysisChange, Receipt, Tax } from '../entities';
 import { REVIEW_REASONS, type ReviewReason } from '../review';
 import type { EntityValue, StoredEntity, TableEntity } from '../table-store';
@@ -38,6 +39,41 @@ export function jsonList(row: Row, name: string): unknown[] {
 /** A list of strings stored as JSON text; other values are left out. */
 export const jsonStrings = (row: Row, name: string): string[] =>
   jsonList(row, name).filter((v): v is string => typeof v === 'string');
+
+/**
+ * The property of a user's row that marks the account as being deleted (an ISO time): every write of
+ * the user reads that row and writes it by etag, so once deleteAccount has set it none goes through.
+ */
+export const ACCOUNT_DELETED_AT = 'account_deleted_at';
+
+/** @throws AccountDeletedError when the user's row carries the deletion marker */
+export function refuseDeletedAccount(userRow: Row | null | undefined): void {
+  if (userRow && str(userRow, ACCOUNT_DELETED_AT)) throw new AccountDeletedError();
+}
+
+/**
+ * The property of a user's row that lists the pending scans reserved by uploads (see
+ * use-cases/quotas.ts): JSON, `{ f, at }` per upload whose queue entry may not be written yet.
+ */
+export const PENDING_UPLOADS = 'pending_uploads';
+
+/** An upload's claim on one of the user's pending scans, made before its queue entry exists. */
+export interface Reservation {
+  /** The file name. */
+  f: string;
+  /** When it was made (ms since the epoch). */
+  at: number;
+}
+
+/** The reservations on a user's row; unreadable ones are left out. */
+export const pendingUploads = (userRow: Row): Reservation[] =>
+  jsonList(userRow, PENDING_UPLOADS).filter(
+    (r): r is Reservation =>
+      typeof r === 'object' &&
+      r !== null &&
+      typeof (r as Reservation).f === 'string' &&
+      typeof (r as Reservation).at === 'number',
+  );
 
 const isChange = (value: unknown): value is ReanalysisChange =>
   typeof value === 'object' && value !== null && typeof (value as ReanalysisChange).field === 'string';

@@ -2,7 +2,14 @@ import { ConflictError, NotFoundError, TooManyRequestsError } from '../errors';
 import { RETRY_LIMITS, retryOnConflict } from '../retry';
 import { TABLES } from '../entities';
 import { ReceiptRepository } from '../repository/receipt-repository';
-import { num, str } from '../repository/rows';
+import {
+  PENDING_UPLOADS,
+  num,
+  pendingUploads,
+  refuseDeletedAccount,
+  str,
+  type Reservation,
+} from '../repository/rows';
 import type { TableStore } from '../table-store';
 
 /** Per-user limits on uploads, kept on the server (see the README's Configuration). */
@@ -36,9 +43,16 @@ function secondsToNextDay(now: Date): number {
 }
 
 /**
+ * How long an upload's reservation of a pending scan counts without its queue entry: reserving and
+ * inserting the entry are two calls in a row, so an entry not found after this never comes.
+ */
+export const PENDING_RESERVATION_MS = 60_000;
+
+/**
  * Refuses an upload that would pass one of the user's quotas (TooManyRequestsError, HTTP 429, with
- * when to go on), else counts it: one more upload today and `bytes` more stored, on the user's row
- * with optimistic concurrency, so uploads at once are all counted.
+ * when to go on), else counts it: one more upload today, `bytes` more stored and a reservation of
+ * one pending scan for `fileName`, in one conditional write of the user's row.
+ * @throws AccountDeletedError when the account is being deleted
  */
 export async function reserveUpload(
   store: TableStore,
@@ -46,10 +60,10 @@ export async function reserveUpload(
   userId: string,
   bytes: number,
   now: Date,
+  fileName: string,
 ): Promise<void> {
-  await refuseTooManyPending(store, quotas, userId);
   const today = now.toISOString().slice(0, 10);
-  await editUsage(store, userId, (usage) => {
+  await editUsage(store, userId, now, { quotas, fileName }, (usage) => {
     const uploadsToday = usage.day === today ? usage.uploads : 0;
     if (uploadsToday >= quotas.uploadsPerDay) throw dailyUploadsReached(uploadsToday, now);
     if (usage.bytes + bytes > quotas.storedBytes) {
@@ -71,18 +85,18 @@ export async function reserveUpload(
 /**
  * Refuses an "Analyse again" past the user's quotas (TooManyRequestsError, HTTP 429, with when to go
  * on), else counts it: one more analysis again today and one more upload today (it costs an
- * analysis as an upload does), on the user's row as reserveUpload does. Scans pending at once are
- * limited as for uploads.
+ * analysis as an upload does), with a pending scan reserved for `fileName`, as reserveUpload does.
+ * @throws AccountDeletedError when the account is being deleted
  */
 export async function reserveReanalysis(
   store: TableStore,
   quotas: UploadQuotas,
   userId: string,
   now: Date,
+  fileName: string,
 ): Promise<void> {
-  await refuseTooManyPending(store, quotas, userId);
   const today = now.toISOString().slice(0, 10);
-  await editUsage(store, userId, (usage) => {
+  await editUsage(store, userId, now, { quotas, fileName }, (usage) => {
     const uploadsToday = usage.day === today ? usage.uploads : 0;
     const reanalysesToday = usage.day === today ? usage.reanalyses : 0;
     if (reanalysesToday >= quotas.reanalysesPerDay) {
@@ -98,15 +112,11 @@ export async function reserveReanalysis(
   });
 }
 
-async function refuseTooManyPending(store: TableStore, quotas: UploadQuotas, userId: string): Promise<void> {
-  const repo = new ReceiptRepository(store);
-  const pending = (await repo.listQueue(userId)).filter((e) => e.status !== 'Failed').length;
-  if (pending >= quotas.pendingScans) {
-    throw new TooManyRequestsError(
-      `You have ${pending} receipts waiting to be analysed, the most at once. Upload more when some have finished (in a minute or so).`,
-      { code: 'TooManyPendingScans', retryAfterSeconds: 60 },
-    );
-  }
+function tooManyPending(pending: number): TooManyRequestsError {
+  return new TooManyRequestsError(
+    `You have ${pending} receipts waiting to be analysed, the most at once. Upload more when some have finished (in a minute or so).`,
+    { code: 'TooManyPendingScans', retryAfterSeconds: 60 },
+  );
 }
 
 function dailyUploadsReached(uploadsToday: number, now: Date, note = ''): TooManyRequestsError {
@@ -117,10 +127,22 @@ function dailyUploadsReached(uploadsToday: number, now: Date, note = ''): TooMan
   );
 }
 
-/** Gives back `bytes` of the user's stored quota (an image deleted, or an upload not kept). */
-export async function releaseStoredBytes(store: TableStore, userId: string, bytes: number): Promise<void> {
-  if (!(bytes > 0)) return;
-  await editUsage(store, userId, (usage) => ({ ...usage, bytes: Math.max(0, usage.bytes - bytes) }));
+/**
+ * Gives back `bytes` of the user's stored quota (an image deleted, or an upload not kept), and the
+ * pending scan reserved for `fileName` by an upload that was not kept.
+ */
+export async function releaseStoredBytes(
+  store: TableStore,
+  userId: string,
+  bytes: number,
+  reservedFor?: string,
+): Promise<void> {
+  if (!(bytes > 0) && reservedFor === undefined) return;
+  await editUsage(store, userId, new Date(0), {}, (usage) => ({
+    ...usage,
+    bytes: Math.max(0, usage.bytes - Math.max(0, bytes)),
+    pending: usage.pending.filter((r) => r.f !== reservedFor),
+  }));
 }
 
 interface Usage {
@@ -129,21 +151,53 @@ interface Usage {
   /** Receipts analysed again on `day`. */
   reanalyses: number;
   bytes: number;
+  /** Pending scans reserved by uploads whose queue entry was not seen yet. */
+  pending: Reservation[];
 }
 
-async function editUsage(store: TableStore, userId: string, edit: (usage: Usage) => Usage): Promise<void> {
+/**
+ * Edits the quota counts on the user's row, by etag: uploads of one user at once all write this row,
+ * so the counts never go past a limit. With `quotas`, the scans pending are counted in the same
+ * write: the user's queue entries not failed (read once, before the row), with the reservations on
+ * the row (an upload's file name and time, written in the same write as its counts). A reservation
+ * leaves the row only when its upload is past pending (its scan written or failed, see
+ * bumpDataVersion; or the upload not kept) or after PENDING_RESERVATION_MS, so an upload whose write
+ * goes through has counted every upload that is pending, accepted before it, whether or not its
+ * entry was there when the queue was read: the pending limit holds however many arrive at once.
+ */
+async function editUsage(
+  store: TableStore,
+  userId: string,
+  now: Date,
+  pendingCheck: { quotas?: UploadQuotas; fileName?: string },
+  edit: (usage: Usage) => Usage,
+): Promise<void> {
+  const { quotas, fileName } = pendingCheck;
+  const queued = quotas && fileName !== undefined ? await new ReceiptRepository(store).listQueue(userId) : [];
+  const waiting = queued.filter((e) => e.status !== 'Failed').map((e) => e.fileName);
+  // An entry that failed after the reservation was made: that upload is past pending.
+  const failedSince = (r: Reservation) =>
+    queued.some((e) => e.fileName === r.f && e.status === 'Failed' && Date.parse(e.updated_at) >= r.at);
   try {
-    // Uploads of one user at once all write this row, by etag: the counts never go past a limit.
     await retryOnConflict(
       async () => {
         const row = await store.getEntity(TABLES.users, userId, userId);
-        const usage: Usage = {
+        refuseDeletedAccount(row);
+        let pending = row ? pendingUploads(row) : [];
+        if (quotas && fileName !== undefined) {
+          pending = pending.filter((r) => r.at > now.getTime() - PENDING_RESERVATION_MS && r.f !== fileName);
+          const reserved = pending.filter((r) => !failedSince(r)).map((r) => r.f);
+          const count = new Set([...waiting, ...reserved]).size;
+          if (count >= quotas.pendingScans) throw tooManyPending(count);
+          pending.push({ f: fileName, at: now.getTime() });
+        }
+        const next = edit({
           day: (row && str(row, 'quota_day')) ?? '',
           uploads: (row && num(row, 'quota_uploads')) ?? 0,
           reanalyses: (row && num(row, 'quota_reanalyses')) ?? 0,
           bytes: (row && num(row, 'stored_bytes')) ?? 0,
-        };
-        const next = edit(usage);
+          pending,
+        });
         const entity = {
           partitionKey: userId,
           rowKey: userId,
@@ -151,11 +205,12 @@ async function editUsage(store: TableStore, userId: string, edit: (usage: Usage)
           quota_uploads: next.uploads,
           quota_reanalyses: next.reanalyses,
           stored_bytes: next.bytes,
+          [PENDING_UPLOADS]: JSON.stringify(next.pending),
         };
         if (row) await store.updateEntity(TABLES.users, entity, 'Merge', { etag: row.etag });
         else await store.createEntity(TABLES.users, { ...entity, user_id: userId });
       },
-      { tries: RETRY_LIMITS.busyRowTries },
+      { tries: RETRY_LIMITS.busyRowTries, maxPauseMs: RETRY_LIMITS.quotaMaxPauseMs },
     );
   } catch (error) {
     if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;

@@ -38,7 +38,7 @@ export async function reanalyseReceipt(
   const queued = await repo.getQueueEntry(uid, fileName);
   if (queued && queued.entry.status !== 'Failed') throw alreadyQueued();
   // Counted before it is queued: another analysis is paid for as an upload is.
-  await reserveReanalysis(deps.store, deps.quotas ?? DEFAULT_UPLOAD_QUOTAS, uid, at);
+  await reserveReanalysis(deps.store, deps.quotas ?? DEFAULT_UPLOAD_QUOTAS, uid, at, fileName);
   const entry = {
     userId: uid,
     fileName,

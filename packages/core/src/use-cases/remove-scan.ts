@@ -4,6 +4,7 @@ import type { Identity } from '../ports';
 import { analysisKey, imageKey, receiptIdFor } from '../repository/keys';
 import { ReceiptRepository } from '../repository/receipt-repository';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
+import { releaseStoredBytes } from './quotas';
 
 /**
  * Takes a failed (or stuck) scan out of the queue with its stored image and any analysis JSON
@@ -43,6 +44,12 @@ export async function removeScan(
     const keys = [imageKey(uid, fileName), analysisKey(uid, fileName)];
     const stored = await deps.blobs.list(imageKey(uid, fileName));
     await Promise.all(keys.filter((key) => stored.includes(key)).map((key) => deps.blobs.delete(key)));
+    // The image no longer counts against the user's stored bytes.
+    if (stored.includes(imageKey(uid, fileName)) && found.entry.image_bytes) {
+      await releaseStoredBytes(deps.store, uid, found.entry.image_bytes).catch((error: unknown) =>
+        deps.logger.warn('stored bytes not released', { userId: uid, error: String(error) }),
+      );
+    }
     // No receipt holds the image now, so it may be uploaded again.
     if (found.entry.image_sha256) await repo.deleteImageHash(uid, found.entry.image_sha256, fileName);
   }

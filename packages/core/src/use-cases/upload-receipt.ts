@@ -1,5 +1,7 @@
 import type { UploadAnswer } from '../api';
+import { TABLES } from '../entities';
 import {
+  AccountDeletedError,
   ConflictError,
   DuplicateImageError,
   NotFoundError,
@@ -9,7 +11,7 @@ import {
 import type { Identity } from '../ports';
 import { ANALYSIS_SUFFIX, UNKNOWN_MERCHANT, imageKey, receiptIdFor } from '../repository/keys';
 import { ReceiptRepository, sha256Hex, type ImageHashRow } from '../repository/receipt-repository';
-import type { QueueRow } from '../repository/rows';
+import { ACCOUNT_DELETED_AT, str, type QueueRow } from '../repository/rows';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
 import { parseImageDataUrl } from './image-data-url';
 import { assertDocumentWithinLimits } from './pdf-pages';
@@ -74,10 +76,11 @@ export async function uploadReceipt(
   }
 
   const at = nowOf(deps);
-  await reserveUpload(deps.store, deps.quotas ?? DEFAULT_UPLOAD_QUOTAS, uid, bytes.length, at);
-  // The bytes this upload no longer holds (when it is not kept, or a failed scan's image it replaces).
-  const release = (size: number) =>
-    releaseStoredBytes(deps.store, uid, size).catch((error: unknown) =>
+  await reserveUpload(deps.store, deps.quotas ?? DEFAULT_UPLOAD_QUOTAS, uid, bytes.length, at, fileName);
+  // The bytes this upload no longer holds (when it is not kept, with its reservation of a pending
+  // scan; or a failed scan's image it replaces).
+  const release = (size: number, reservedFor?: string) =>
+    releaseStoredBytes(deps.store, uid, size, reservedFor).catch((error: unknown) =>
       deps.logger.warn('stored bytes not released', { userId: uid, error: String(error) }),
     );
   const now = at.toISOString();
@@ -100,7 +103,7 @@ export async function uploadReceipt(
   try {
     etag = existing ? await repo.saveQueueEntry(entry, existing.etag) : await repo.createQueueEntry(entry);
   } catch (error) {
-    await release(bytes.length);
+    await release(bytes.length, fileName);
     if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;
     throw new ConflictError(`"${fileName}" was uploaded again at the same time; this upload was not kept.`, {
       code: 'UploadedTwice',
@@ -117,7 +120,7 @@ export async function uploadReceipt(
     else if (heldElsewhere) await repo.saveImageHash(hashRow, earlier.etag);
     indexed = earlier === null || heldElsewhere;
   } catch (error) {
-    await release(bytes.length);
+    await release(bytes.length, fileName);
     await (
       existing ? repo.saveQueueEntry(existing.entry, etag) : repo.deleteQueueEntry(uid, fileName, etag)
     ).catch((cleanup: unknown) =>
@@ -160,7 +163,7 @@ export async function uploadReceipt(
   try {
     await deps.blobs.put(imageKey(uid, fileName), bytes, contentType);
   } catch (error) {
-    await release(bytes.length);
+    await release(bytes.length, fileName);
     await forget();
     await repo.deleteQueueEntry(uid, fileName, etag).catch((cleanup: unknown) =>
       deps.logger.warn('queue entry of a failed upload not removed', {
@@ -170,6 +173,17 @@ export async function uploadReceipt(
       }),
     );
     throw error;
+  }
+  // The account's deletion may have begun since the quota was reserved: it sweeps what was written
+  // before its mark, and an upload that finds the mark (or the user's row gone) takes back its own.
+  const user = await deps.store.getEntity(TABLES.users, uid, uid);
+  if (!user || str(user, ACCOUNT_DELETED_AT)) {
+    await forget();
+    await deps.blobs.delete(imageKey(uid, fileName));
+    await repo.deleteQueueEntry(uid, fileName, etag).catch((error: unknown) => {
+      if (!(error instanceof NotFoundError || error instanceof ConflictError)) throw error;
+    });
+    throw new AccountDeletedError();
   }
   try {
     await deps.queue.enqueue({ userId: uid, fileName });

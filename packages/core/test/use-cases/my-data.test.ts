@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  AccountDeletedError,
   AnalyzerError,
   ConflictError,
   ForbiddenError,
   REQUIRED_TABLES,
+  TABLES,
   ReceiptRepository,
   ServiceUnavailableError,
   deleteAccount,
@@ -231,8 +233,13 @@ describe('deleteAccount', () => {
 
     accounts.failures.push(new ServiceUnavailableError('Firebase is down.'));
     await expect(deleteAccount(deps, alice, { userId: 'alice' })).rejects.toThrow(ServiceUnavailableError);
-    // Everything but the sign-in account is gone already.
-    expect(await rowsMentioning(world, 'alice')).toEqual([]);
+    // Everything but the sign-in account and the user's row, marked as being deleted, is gone
+    // already; the mark refuses the user's writes meanwhile.
+    expect(await rowsMentioning(world, 'alice')).toEqual(['Users: alice / alice']);
+    expect(await world.store.getEntity(TABLES.users, 'alice', 'alice')).toHaveProperty(['account_deleted_at']);
+    await expect(new ReceiptRepository(world.store).registerFcmToken('alice', 'late-phone')).rejects.toThrow(
+      AccountDeletedError,
+    );
     expect(accounts.deleted).toEqual([]);
 
     await deleteAccount(deps, alice, { userId: 'alice' });

@@ -413,7 +413,9 @@ describe('upload and the scan worker', () => {
     await upload(world);
     await world.drain();
     expect(world.notifier.sent[0]!.tokens).toEqual(['old', 'new']);
-    const row = world.store.dump(TABLES.users).find((u) => u.partitionKey === 'alice')!;
+    const row = world.store
+      .dump(TABLES.users)
+      .find((u) => u.partitionKey === 'alice' && u.rowKey === 'alice')!;
     expect(JSON.parse(String(row.fcm_tokens))).toEqual(['new']);
   });
 
@@ -421,7 +423,9 @@ describe('upload and the scan worker', () => {
     const world = await createWorld();
     const tokens = Array.from({ length: 10 }, (_, i) => `${i}`.padEnd(4096, 'x'));
     for (const fcmToken of tokens) await registerFcmToken(world.deps, alice, { userId: 'alice', fcmToken });
-    const row = world.store.dump(TABLES.users).find((u) => u.partitionKey === 'alice')!;
+    const row = world.store
+      .dump(TABLES.users)
+      .find((u) => u.partitionKey === 'alice' && u.rowKey === 'alice')!;
     expect(String(row.fcm_tokens).length).toBeLessThanOrEqual(32 * 1024);
     const kept = JSON.parse(String(row.fcm_tokens)) as string[];
     // The newest devices are the ones kept.

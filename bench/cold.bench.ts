@@ -21,7 +21,7 @@ import {
   HANDLERS_DIR,
   REPO_ROOT,
   type AppFunction,
-} from '../../infra/lib/bundling';
+} from '../infra/lib/bundling';
 
 const OUT = join(REPO_ROOT, '.bench');
 const FIGURES = join(OUT, 'cold.json');

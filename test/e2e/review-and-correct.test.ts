@@ -305,6 +305,8 @@ describe('review and correct in a real browser', () => {
     // The server refused it (409: changed elsewhere); the tab keeps the edit and says what changed.
     const notice = secondForm.getByLabel('Changed elsewhere');
     await visible(notice);
+    // It says "loading the new values…" first, then what changed.
+    await visible(notice.filter({ hasText: 'Your changes are kept' }));
     expect(await notice.textContent()).toContain('Category: grocery → groceries');
     expect(await notice.textContent()).toContain('Your changes are kept');
     await screenshot(second, 'review-stale-edit');

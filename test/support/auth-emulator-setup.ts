@@ -13,15 +13,17 @@ declare module 'vitest' {
 
 /**
  * Global setup of the projects whose files start local stacks: starts the Firebase Auth emulator once
- * per worker for the whole run instead of once per stack. firebase-tools takes 10-50 s of CPU to
- * start on a busy 2-core machine; the API and browser suites start some thirty stacks.
+ * per worker for the whole run instead of once per stack. firebase-tools takes about 17 s of CPU to
+ * start it (over a minute on a busy 2-core machine); the API and browser suites start some thirty
+ * stacks.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const count = workers(project);
   const dir = await mkdtemp(join(tmpdir(), 'receipts-shared-auth-'));
   const emulators = await Promise.all(
     Array.from({ length: count }, (_, n) =>
-      startAuthEmulator({ dataDir: join(dir, String(n)), silent: true }),
+      // Started once for the whole run: allow a machine busy with the other projects' files.
+      startAuthEmulator({ dataDir: join(dir, String(n)), silent: true, startTimeoutMs: 300_000 }),
     ),
   );
   project.provide(

@@ -74,7 +74,24 @@ export interface SignedInPage {
  * Login page, ending on Home. One fresh browser context: no service worker or cache of other tests.
  *
  * Every browser test file starts its app through this function, in its `beforeAll`, and calls
- * `close` in its `afterAll`.
+ * `close` in its `afterAll`:
+ *
+ * ```ts
+ * let app: SignedInPage;
+ * beforeAll(async () => {
+ *   app = await openSignedInPage({
+ *     name: 'rules',
+ *     person: PERSON,
+ *     stack: { analyzer: new FakeAnalyzer() },
+ *     prepare: async (stack, userId) => {
+ *       await seedReceipts(stack.services.store, userId, RECEIPTS);
+ *     },
+ *   });
+ * });
+ * afterAll(async () => {
+ *   await app?.close();
+ * });
+ * ```
  */
 export async function openSignedInPage(options: SignedInPageOptions): Promise<SignedInPage> {
   const dir = await mkdtemp(join(tmpdir(), `receipts-e2e-${options.name}-`));

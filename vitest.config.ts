@@ -44,6 +44,8 @@ export default defineConfig({
           name: 'api',
           include: ['test/api/**/*.test.ts'],
           environment: 'node',
+          // One Firebase Auth emulator per worker for the run, shared by the stacks the files start.
+          globalSetup: ['test/support/auth-emulator-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
         },
@@ -63,6 +65,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
+          // One Firebase Auth emulator per worker for the run, shared by the stacks the files start.
+          globalSetup: ['test/support/auth-emulator-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 300_000,
         },

@@ -187,14 +187,17 @@ async function startOnce(options: AuthEmulatorOptions): Promise<AuthEmulator> {
     return stopping;
   };
 
+  return { host, port, projectId, stop, ...emulatorAccounts(host) };
+}
+
+/**
+ * Makes and signs in email+password accounts through the Identity Toolkit REST API of the Auth
+ * emulator at `host` (`127.0.0.1:PORT`), whoever started it.
+ */
+export function emulatorAccounts(host: string): Pick<AuthEmulator, 'signUp' | 'signIn'> {
   const rest = (method: string) =>
     `http://${host}/identitytoolkit.googleapis.com/v1/accounts:${method}?key=local-emulator-key`;
-
   return {
-    host,
-    port,
-    projectId,
-    stop,
     async signUp(email, password, displayName) {
       const body = await callRest(rest('signUp'), {
         email,

@@ -21,7 +21,7 @@ import { MemoryScanQueue } from '@receipts/queue-memory';
 import { loadConfig } from '@receipts/lambdas/config';
 import { createServices, installServices, type Services } from '@receipts/lambdas/composition';
 import { createScanWorker, type ScanWorker } from '@receipts/lambdas/worker';
-import { startAuthEmulator, type AuthEmulator } from './firebase-auth-emulator';
+import { emulatorAccounts, startAuthEmulator, type AuthEmulator } from './firebase-auth-emulator';
 import { startLocalServer, type LocalServer } from './server';
 
 /** Width in pixels of a PDF receipt's first-page preview: sharp in the 900 px image modal on a phone. */
@@ -45,7 +45,8 @@ export interface LocalStackOptions {
   authEmulatorPort?: number;
   /**
    * `host:port` of an Auth emulator that is already running, to use instead of starting one (a soak
-   * run restarts the stack often and keeps one emulator). Accounts are then made on that emulator.
+   * run restarts the stack often and keeps one emulator; test runs share one). Accounts are then made
+   * on that emulator.
    */
   authEmulatorHost?: string;
   /** E-mails allowed to use the Storage Tester API. */
@@ -165,23 +166,14 @@ async function setUpTables(store: TableStore, logger: Logger): Promise<void> {
   }
 }
 
-/** An Auth emulator run by someone else: used, not started or stopped, and makes no accounts. */
+/** An Auth emulator run by someone else: used, not started or stopped; accounts are made through its REST API. */
 function externalEmulator(host: string, projectId: string): AuthEmulator {
-  const refuse = async (): Promise<never> => {
-    throw new ConfigurationError(
-      `Make accounts on the Auth emulator at ${host}, which this stack does not run.`,
-      {
-        code: 'ExternalAuthEmulator',
-      },
-    );
-  };
   return {
     host,
     port: Number(host.split(':').pop()),
     projectId,
     stop: async () => {},
-    signUp: refuse,
-    signIn: refuse,
+    ...emulatorAccounts(host),
   };
 }
 

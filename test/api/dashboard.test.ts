@@ -3,6 +3,7 @@ import type { DashboardAnswer, ErrorAnswer } from '@receipts/core';
 import { seedReceipts, type SeedReceipt } from '../support/report-seed';
 import type { ApiClient } from './support/api-client';
 import { signUpClient, startTestStack } from './support/stack';
+import { STORE_BACKENDS } from '../support/store-backends';
 
 /**
  * GET /api/dashboard (Home's figures) over HTTP against the local stack, on both table stores:
@@ -64,10 +65,7 @@ const BOB: SeedReceipt[] = [
   },
 ];
 
-const backends = [
-  { name: 'Azure Tables (Azurite)', storageBackend: 'azure' as const },
-  { name: 'DynamoDB (dynalite)', storageBackend: 'dynamodb' as const },
-];
+const backends = STORE_BACKENDS;
 
 describe.each(backends)('GET /api/dashboard on $name', ({ storageBackend }) => {
   let env: Awaited<ReturnType<typeof startTestStack>>;

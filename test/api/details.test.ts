@@ -12,6 +12,7 @@ import {
 import { seedReceipts, type SeedReceipt } from '../support/report-seed';
 import type { ApiClient } from './support/api-client';
 import { signUpClient, startTestStack } from './support/stack';
+import { STORE_BACKENDS } from '../support/store-backends';
 
 /**
  * The detail routes (receiptDetail, merchantDetail, itemDetail, listMerchants) over HTTP against the
@@ -52,10 +53,7 @@ const BOB: SeedReceipt[] = [
   },
 ];
 
-const backends = [
-  { name: 'Azure Tables (Azurite)', storageBackend: 'azure' as const },
-  { name: 'DynamoDB (dynalite)', storageBackend: 'dynamodb' as const },
-];
+const backends = STORE_BACKENDS;
 
 describe.each(backends)('detail routes on $name', ({ storageBackend }) => {
   let env: Awaited<ReturnType<typeof startTestStack>>;

@@ -3,6 +3,7 @@ import type { ErrorAnswer } from '@receipts/core';
 import { FakeAnalyzer, dataUrlOf, fakeReceiptImage } from '../../packages/core/test/support/fakes';
 import type { ApiClient } from './support/api-client';
 import { signUpClient, startTestStack } from './support/stack';
+import { STORE_BACKENDS } from '../support/store-backends';
 
 const tesco = dataUrlOf(
   fakeReceiptImage({
@@ -14,10 +15,7 @@ const tesco = dataUrlOf(
   }),
 );
 
-const backends = [
-  { name: 'Azure Tables (Azurite)', storageBackend: 'azure' as const },
-  { name: 'DynamoDB (dynalite)', storageBackend: 'dynamodb' as const },
-];
+const backends = STORE_BACKENDS;
 
 /**
  * POST /api/upload of an image the user already uploaded, through HTTP against the local stack on

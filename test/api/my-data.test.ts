@@ -4,11 +4,9 @@ import { REQUIRED_TABLES, listAllEntities, type ErrorAnswer } from '@receipts/co
 import { FakeAnalyzer, fakeReceiptImage, type FakeReceipt } from '../../packages/core/test/support/fakes';
 import { jpegDataUrl, type ApiClient } from './support/api-client';
 import { signUpClient, startTestStack } from './support/stack';
+import { STORE_BACKENDS } from '../support/store-backends';
 
-const backends = [
-  { name: 'Azure Tables (Azurite)', storageBackend: 'azure' as const },
-  { name: 'DynamoDB (dynalite)', storageBackend: 'dynamodb' as const },
-];
+const backends = STORE_BACKENDS;
 
 const receipt = (merchant: string, total: number, description: string): FakeReceipt => ({
   merchant,

@@ -10,6 +10,7 @@ import {
 import { seedReceipts, type SeedReceipt } from '../support/report-seed';
 import type { ApiClient } from './support/api-client';
 import { signUpClient, startTestStack } from './support/stack';
+import { STORE_BACKENDS } from '../support/store-backends';
 
 /**
  * The report routes (GET /api/report, GET /api/exportCsv) over HTTP against the local stack, on both
@@ -57,10 +58,7 @@ const BOB: SeedReceipt[] = [
   },
 ];
 
-const backends = [
-  { name: 'Azure Tables (Azurite)', storageBackend: 'azure' as const },
-  { name: 'DynamoDB (dynalite)', storageBackend: 'dynamodb' as const },
-];
+const backends = STORE_BACKENDS;
 
 describe.each(backends)('report queries on $name', ({ storageBackend }) => {
   let env: Awaited<ReturnType<typeof startTestStack>>;

@@ -21,7 +21,7 @@ describe('a restart in the middle of a queue', () => {
 
   it('resumes every queued scan after a restart and keeps the accounts', async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'receipts-restart-'));
-    const first = await startTestStack({ dataDir });
+    const first = await startTestStack({ dataDir, authEmulator: 'own' });
     stop = first.stop;
     const session = await first.stack.signUp('carol@example.com', 'correct-horse-battery', 'Carol');
     const carol = new ApiClient(first.stack.url, session.idToken, session.localId);
@@ -41,7 +41,7 @@ describe('a restart in the middle of a queue', () => {
     await first.stop();
     stop = undefined;
 
-    const second = await startTestStack({ dataDir });
+    const second = await startTestStack({ dataDir, authEmulator: 'own' });
     stop = second.stop;
     // The account survived: signing in with the same password works and keeps the uid.
     const again = await second.stack.signIn('carol@example.com', 'correct-horse-battery');

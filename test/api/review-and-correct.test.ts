@@ -13,6 +13,7 @@ import { FakeAnalyzer, dataUrlOf, fakeReceiptImage } from '../../packages/core/t
 import { figuresOf, recomputeFromRows } from '../../packages/core/test/support/recompute';
 import type { ApiClient } from './support/api-client';
 import { signUpClient, startTestStack } from './support/stack';
+import { STORE_BACKENDS } from '../support/store-backends';
 
 /** The routes of review and correct, with what each refuses (read-only ones have nothing to go stale). */
 const EDIT_ROUTES = [
@@ -57,7 +58,7 @@ const receiptImage = (merchant: string, total: number, date: string) =>
  * another user's data is 403, bad input is a 400 that names the field and changes nothing, a stale
  * etag is 409 with the words the page shows, and the report figures match the rows afterwards.
  */
-describe.each(['azure', 'dynamodb'] as const)('review and correct on %s', (storageBackend) => {
+describe.each(STORE_BACKENDS)('review and correct on $storageBackend', ({ storageBackend }) => {
   let env: Awaited<ReturnType<typeof startTestStack>>;
   let alice: ApiClient;
   let bob: ApiClient;

@@ -2,11 +2,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { OcrAnalyzer } from '@receipts/analyzer-ocr';
-import { startLocalStack, type LocalStack } from '../../dev/src/stack';
+import type { LocalStack } from '../../dev/src/stack';
 import { SAMPLE_RECEIPTS, anotherCopy, sampleReceiptJpeg } from '../support/receipt-images';
-import { PHONE, launchChromium, screenshot, watchConsole } from './support/browser';
+import { screenshot, watchConsole } from './support/browser';
+import { openSignedInPage, type SignedInPage } from './support/signed-in';
 
 /**
  * Capture anywhere, in headless Chromium against the local stack (Azurite, the Auth emulator, the
@@ -23,8 +24,8 @@ const FIRST = SAMPLE_RECEIPTS[1]!; // UK corner shop, GBP
 const SECOND = SAMPLE_RECEIPTS[2]!; // Malaysian shop, MYR
 
 let dir: string;
+let app: SignedInPage;
 let stack: LocalStack;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 /** What each opened tab logged as errors. */
@@ -80,38 +81,24 @@ beforeAll(async () => {
   await writeFile(files.dropped, await anotherCopy(await sampleReceiptJpeg(0), 1));
   await writeFile(files.hanging, await anotherCopy(await sampleReceiptJpeg(0), 2));
 
-  stack = await startLocalStack({
-    port: 0,
-    dataDir: join(dir, 'data'),
-    analyzer: await OcrAnalyzer.create({ workers: 1 }),
-    maxScanAttempts: 1,
-    buildWeb: true,
-    quiet: true,
-    logLevel: 'error',
+  app = await openSignedInPage({
+    name: 'capture',
+    person: PERSON,
+    stack: { analyzer: await OcrAnalyzer.create({ workers: 1 }) },
+    signIn: false,
   });
-  await stack.signUp(PERSON.email, PERSON.password, PERSON.name);
-  browser = await launchChromium(files.offline);
-  // One fresh context for this file: no service worker or cache is carried over from other tests.
-  context = await browser.newContext({ viewport: PHONE });
-  page = await openPage();
+  ({ stack, context, page } = app);
+  logs.push(app.problems);
 });
 
 afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await stack?.stop();
+  await app?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 describe('capture anywhere in a real browser', () => {
   it('installs: a manifest with a share target, and a service worker that controls the page', async () => {
-    await go('/Login');
-    await page.getByRole('button', { name: 'Login with email' }).click();
-    const form = page.getByRole('form', { name: 'Sign in with email' });
-    await form.getByLabel('Email').fill(PERSON.email);
-    await form.getByLabel('Password').fill(PERSON.password);
-    await form.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname === '/');
+    await app.signIn(page);
 
     const manifest = (await (await fetch(new URL('/manifest.webmanifest', stack.url))).json()) as {
       name: string;

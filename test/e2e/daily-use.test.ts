@@ -2,13 +2,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { OcrAnalyzer } from '@receipts/analyzer-ocr';
 import { ReceiptRepository, merchantIdFor, normaliseName, receiptIdFor } from '@receipts/core';
-import { startLocalStack, type LocalStack } from '../../dev/src/stack';
+import type { LocalStack } from '../../dev/src/stack';
 import { SAMPLE_RECEIPTS, receiptPdf, sampleReceiptJpeg } from '../support/receipt-images';
-import { MISSING_PHOTO, PHONE, launchChromium, screenshot, watchConsole } from './support/browser';
+import { MISSING_PHOTO, screenshot } from './support/browser';
 import { GatedAnalyzer } from './support/gated-analyzer';
+import { openSignedInPage, type SignedInPage } from './support/signed-in';
 
 /**
  * The rough edges a person meets in daily use, in headless Chromium against the local stack (Azurite,
@@ -23,9 +24,9 @@ const PICKED = SAMPLE_RECEIPTS[1]!; // UK corner shop, GBP
 const SEEDED = 6; // more than one page of 5
 
 let dir: string;
+let app: SignedInPage;
 let stack: LocalStack;
 let analyzer: GatedAnalyzer;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let problems: string[];
@@ -90,29 +91,24 @@ beforeAll(async () => {
   await writeFile(pdfFile, receiptPdf(SAMPLE_RECEIPTS[2]!.spec));
 
   analyzer = new GatedAnalyzer(await OcrAnalyzer.create({ workers: 1 }));
-  stack = await startLocalStack({
-    port: 0,
-    dataDir: join(dir, 'data'),
-    analyzer,
-    maxScanAttempts: 1,
-    buildWeb: true,
-    quiet: true,
-    logLevel: 'error',
+  app = await openSignedInPage({
+    name: 'daily',
+    person: PERSON,
+    stack: { analyzer },
+    // The tests go through the Login page themselves: account errors and the password reset.
+    signIn: false,
+    prepare: async (started, userId) => {
+      stack = started;
+      uid = userId;
+      await seedReceipts(uid);
+    },
   });
-  uid = (await stack.signUp(PERSON.email, PERSON.password, PERSON.name)).localId;
-  await seedReceipts(uid);
-  // The camera is not used here; Chromium still needs a file for its fake device.
-  browser = await launchChromium(jpegFile);
-  context = await browser.newContext({ viewport: PHONE });
-  page = await context.newPage();
-  problems = watchConsole(page);
+  ({ stack, context, page, problems } = app);
 });
 
 afterAll(async () => {
   analyzer?.release();
-  await context?.close();
-  await browser?.close();
-  await stack?.stop();
+  await app?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 

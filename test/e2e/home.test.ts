@@ -1,13 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import type { Analyzer } from '@receipts/core';
-import { startLocalStack, type LocalStack } from '../../dev/src/stack';
-import { sampleReceiptJpeg } from '../support/receipt-images';
 import { seedReceipts, type SeedReceipt } from '../support/report-seed';
-import { MISSING_PHOTO, PHONE, WIDE, launchChromium, screenshot, watchConsole } from './support/browser';
+import { MISSING_PHOTO, PHONE, WIDE, screenshot } from './support/browser';
+import { openSignedInPage, type Person, type SignedInPage } from './support/signed-in';
 
 /**
  * The signed-in Home in headless Chromium against the local stack (Azurite, the Firebase Auth
@@ -63,25 +59,14 @@ const RECEIPTS: SeedReceipt[] = [
   },
 ];
 
-let dir: string;
-let stack: LocalStack;
-let browser: Browser;
+let app: SignedInPage;
 let context: BrowserContext;
 let page: Page;
 let problems: string[];
 
 const visible = (locator: Locator, timeout = 30_000) => locator.waitFor({ state: 'visible', timeout });
-const go = (route: string) => page.goto(new URL(route, stack.url).href);
 
-async function signIn(person: { email: string; password: string }): Promise<void> {
-  await go('/Login');
-  await page.getByRole('button', { name: 'Login with email' }).click();
-  const form = page.getByRole('form', { name: 'Sign in with email' });
-  await form.getByLabel('Email').fill(person.email);
-  await form.getByLabel('Password').fill(person.password);
-  await form.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-}
+const signIn = (person: Person) => app.signIn(page, person);
 
 async function signOut(): Promise<void> {
   await page.evaluate(() => window.localStorage.clear());
@@ -89,32 +74,21 @@ async function signOut(): Promise<void> {
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'receipts-e2e-home-'));
-  const cameraFile = join(dir, 'receipt.jpg');
-  await writeFile(cameraFile, await sampleReceiptJpeg(0));
-  stack = await startLocalStack({
-    port: 0,
-    dataDir: join(dir, 'data'),
-    analyzer: noAnalyzer,
-    buildWeb: true,
-    quiet: true,
-    logLevel: 'error',
+  app = await openSignedInPage({
+    name: 'home',
+    person: WITH_DATA,
+    others: [EMPTY],
+    stack: { analyzer: noAnalyzer, maxScanAttempts: 3 },
+    signIn: false,
+    prepare: async (started, userId) => {
+      await seedReceipts(started.services.store, userId, RECEIPTS);
+    },
   });
-  const person = await stack.signUp(WITH_DATA.email, WITH_DATA.password, WITH_DATA.name);
-  await stack.signUp(EMPTY.email, EMPTY.password, EMPTY.name);
-  await seedReceipts(stack.services.store, person.localId, RECEIPTS);
-  // Chromium needs a file for its fake camera even when no page opens it.
-  browser = await launchChromium(cameraFile);
-  context = await browser.newContext({ viewport: PHONE });
-  page = await context.newPage();
-  problems = watchConsole(page);
+  ({ context, page, problems } = app);
 });
 
 afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await stack?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await app?.close();
 });
 
 describe('Home signed in, in a real browser', () => {

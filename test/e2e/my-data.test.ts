@@ -1,13 +1,13 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { startLocalStack, type LocalStack } from '../../dev/src/stack';
+import type { Locator, Page } from 'playwright-core';
+import type { LocalStack } from '../../dev/src/stack';
 import { FakeAnalyzer, fakeReceiptImage } from '../../packages/core/test/support/fakes';
 import { ApiClient, jpegDataUrl } from '../api/support/api-client';
-import { WIDE, launchChromium, screenshot, watchConsole } from './support/browser';
+import { WIDE, screenshot } from './support/browser';
+import { openSignedInPage, type SignedInPage } from './support/signed-in';
 
 /**
  * "My data" in headless Chromium against the local stack (Azurite, the Firebase Auth emulator, the
@@ -24,11 +24,9 @@ const image = fakeReceiptImage({
   items: [{ description: 'SOURDOUGH LOAF', price: 4.2 }],
 });
 
-let dir: string;
+let app: SignedInPage;
 let stack: LocalStack;
 let api: ApiClient;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let problems: string[];
 
@@ -45,39 +43,29 @@ async function signIn(): Promise<void> {
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'receipts-e2e-my-data-'));
-  const cameraFile = join(dir, 'camera.jpg');
-  await writeFile(cameraFile, image);
-  stack = await startLocalStack({
-    port: 0,
-    dataDir: join(dir, 'data'),
-    analyzer: new FakeAnalyzer(),
-    enricher: null,
-    buildWeb: true,
-    quiet: true,
-    logLevel: 'error',
+  app = await openSignedInPage({
+    name: 'my-data',
+    person: PERSON,
+    viewport: WIDE,
+    contextOptions: { acceptDownloads: true },
+    stack: { analyzer: new FakeAnalyzer(), enricher: null, maxScanAttempts: 3 },
+    signIn: false,
+    prepare: async (started, userId, idToken) => {
+      api = new ApiClient(started.url, idToken, userId);
+      expect((await api.upload(fileName, jpegDataUrl(image))).status).toBe(202);
+      expect(await api.waitForQueue()).toEqual([]);
+    },
   });
-  const session = await stack.signUp(PERSON.email, PERSON.password, PERSON.name);
-  api = new ApiClient(stack.url, session.idToken, session.localId);
-  expect((await api.upload(fileName, jpegDataUrl(image))).status).toBe(202);
-  expect(await api.waitForQueue()).toEqual([]);
-  browser = await launchChromium(cameraFile);
-  context = await browser.newContext({ viewport: WIDE, acceptDownloads: true });
-  page = await context.newPage();
-  problems = watchConsole(page);
+  ({ stack, page, problems } = app);
 });
 
 afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await stack?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await app?.close();
 });
 
 describe('my data in a real browser', () => {
   it('opens Account from the menu and downloads a ZIP of the receipts, items and the image', async () => {
-    await signIn();
-    await page.waitForURL((url) => url.pathname === '/');
+    await app.signIn();
     await go('/Menu');
     await page
       .getByRole('navigation', { name: 'Menu' })
@@ -91,7 +79,7 @@ describe('my data in a real browser', () => {
       page.getByRole('button', { name: 'Download my data' }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^receipt-tracker-data-\d{4}-\d{2}-\d{2}\.zip$/);
-    const file = join(dir, 'my-data.zip');
+    const file = join(app.dir, 'my-data.zip');
     await download.saveAs(file);
     const files = unzipSync(new Uint8Array(await readFile(file)));
     const text = (path: string) => new TextDecoder().decode(files[path]);

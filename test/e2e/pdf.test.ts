@@ -2,14 +2,15 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { OcrAnalyzer } from '@receipts/analyzer-ocr';
 import { ReceiptRepository, receiptIdFor } from '@receipts/core';
-import { startLocalStack, type LocalStack } from '../../dev/src/stack';
-import { SAMPLE_RECEIPTS, sampleReceiptJpeg } from '../support/receipt-images';
+import type { LocalStack } from '../../dev/src/stack';
+import { SAMPLE_RECEIPTS } from '../support/receipt-images';
 import { multiPageReceiptPdf } from '../support/receipt-pdfs';
-import { PHONE, launchChromium, screenshot, watchConsole } from './support/browser';
+import { screenshot } from './support/browser';
 import { GatedAnalyzer } from './support/gated-analyzer';
+import { openSignedInPage, type SignedInPage } from './support/signed-in';
 
 /**
  * A multi-page PDF receipt in headless Chromium against the local stack (Azurite, the Firebase Auth
@@ -22,10 +23,10 @@ const PERSON = { name: 'Petra Pages', email: 'petra@example.com', password: 'pag
 const SAMPLE = SAMPLE_RECEIPTS[0]!; // US grocery: 2 items on page 1, 1 item and the totals on page 2
 
 let dir: string;
+let app: SignedInPage;
 let stack: LocalStack;
-let analyzer: GatedAnalyzer;
-let browser: Browser;
 let context: BrowserContext;
+let analyzer: GatedAnalyzer;
 let page: Page;
 let problems: string[];
 let uid: string;
@@ -52,31 +53,15 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'receipts-e2e-pdf-'));
   pdfFile = join(dir, 'online-order.pdf');
   await writeFile(pdfFile, await multiPageReceiptPdf(SAMPLE.spec, { pages: 2 }));
-  const cameraFile = join(dir, 'camera.jpg');
-  await writeFile(cameraFile, await sampleReceiptJpeg(0));
 
   analyzer = new GatedAnalyzer(await OcrAnalyzer.create({ workers: 1 }));
-  stack = await startLocalStack({
-    port: 0,
-    dataDir: join(dir, 'data'),
-    analyzer,
-    maxScanAttempts: 1,
-    buildWeb: true,
-    quiet: true,
-    logLevel: 'error',
-  });
-  uid = (await stack.signUp(PERSON.email, PERSON.password, PERSON.name)).localId;
-  browser = await launchChromium(cameraFile);
-  context = await browser.newContext({ viewport: PHONE });
-  page = await context.newPage();
-  problems = watchConsole(page);
+  app = await openSignedInPage({ name: 'pdf', person: PERSON, stack: { analyzer }, signIn: false });
+  ({ stack, context, page, problems, userId: uid } = app);
 });
 
 afterAll(async () => {
   analyzer?.release();
-  await context?.close();
-  await browser?.close();
-  await stack?.stop();
+  await app?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -84,13 +69,7 @@ describe('a multi-page PDF receipt in a real browser', () => {
   let fileName = '';
 
   it('shows the waiting PDF by a picture of its first page, not a broken image', async () => {
-    await go('/Login');
-    await page.getByRole('button', { name: 'Login with email' }).click();
-    const form = page.getByRole('form', { name: 'Sign in with email' });
-    await form.getByLabel('Email').fill(PERSON.email);
-    await form.getByLabel('Password').fill(PERSON.password);
-    await form.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname === '/');
+    await app.signIn();
 
     analyzer.hold();
     await go('/Camera?p=Upload');

@@ -1,12 +1,11 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { startLocalStack, type LocalStack } from '../../dev/src/stack';
+import type { Locator, Page } from 'playwright-core';
+import type { LocalStack } from '../../dev/src/stack';
 import { seedReceipts, type SeedReceipt } from '../support/report-seed';
-import { sampleReceiptJpeg } from '../support/receipt-images';
-import { MISSING_PHOTO, WIDE, launchChromium, screenshot, watchConsole } from './support/browser';
+import { MISSING_PHOTO, WIDE, screenshot } from './support/browser';
+import { openSignedInPage, type SignedInPage } from './support/signed-in';
 
 /**
  * The Reports screen in headless Chromium against the local stack (Azurite, the Firebase Auth
@@ -70,10 +69,8 @@ const OTHERS_RECEIPTS: SeedReceipt[] = [
   },
 ];
 
-let dir: string;
+let app: SignedInPage;
 let stack: LocalStack;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let problems: string[];
 let personId: string;
@@ -102,46 +99,29 @@ async function expectColumn(name: string, header: string, expected: string[]): P
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'receipts-e2e-reports-'));
-  // The camera is not used here; Chromium still needs a file for its fake device.
-  const cameraFile = join(dir, 'receipt.mjpeg');
-  await writeFile(cameraFile, await sampleReceiptJpeg(0));
-  stack = await startLocalStack({
-    port: 0,
-    dataDir: join(dir, 'data'),
-    buildWeb: true,
-    quiet: true,
-    logLevel: 'error',
+  app = await openSignedInPage({
+    name: 'reports',
+    person: PERSON,
+    others: [OTHER],
+    viewport: WIDE,
+    contextOptions: { acceptDownloads: true },
+    stack: { maxScanAttempts: 3 },
+    signIn: false,
+    prepare: async (started, userId, _idToken, [other]) => {
+      await seedReceipts(started.services.store, userId, RECEIPTS);
+      await seedReceipts(started.services.store, other!.localId, OTHERS_RECEIPTS);
+    },
   });
-  const [person, other] = await Promise.all([
-    stack.signUp(PERSON.email, PERSON.password, PERSON.name),
-    stack.signUp(OTHER.email, OTHER.password, OTHER.name),
-  ]);
-  personId = person.localId;
-  await seedReceipts(stack.services.store, person.localId, RECEIPTS);
-  await seedReceipts(stack.services.store, other.localId, OTHERS_RECEIPTS);
-  browser = await launchChromium(cameraFile);
-  context = await browser.newContext({ viewport: WIDE, acceptDownloads: true });
-  page = await context.newPage();
-  problems = watchConsole(page);
+  ({ stack, page, problems, userId: personId } = app);
 });
 
 afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await stack?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await app?.close();
 });
 
 describe('reports in a real browser', () => {
   it('pages the receipts table through the server, with totals over every page', async () => {
-    await go('/Login');
-    await page.getByRole('button', { name: 'Login with email' }).click();
-    const form = page.getByRole('form', { name: 'Sign in with email' });
-    await form.getByLabel('Email').fill(PERSON.email);
-    await form.getByLabel('Password').fill(PERSON.password);
-    await form.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname === '/');
+    await app.signIn();
 
     await page.getByRole('banner').getByRole('link', { name: 'Reports' }).click();
     await page.waitForURL('**/Reports');
@@ -316,7 +296,7 @@ describe('reports in a real browser', () => {
       page.getByRole('button', { name: 'Receipts CSV' }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^receipts-\d{4}-\d{2}-\d{2}\.csv$/);
-    const file = join(dir, 'receipts.csv');
+    const file = join(app.dir, 'receipts.csv');
     await download.saveAs(file);
     const lines = (await readFile(file, 'utf8'))
       .replace(/^\uFEFF/, '')
@@ -334,7 +314,7 @@ describe('reports in a real browser', () => {
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Items CSV' }).click(),
     ]);
-    const itemsFile = join(dir, 'items.csv');
+    const itemsFile = join(app.dir, 'items.csv');
     await items.saveAs(itemsFile);
     const itemLines = (await readFile(itemsFile, 'utf8'))
       .replace(/^\uFEFF/, '')

@@ -1,13 +1,13 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { totalChecksOut, type AnalysisResult, type Analyzer, type AppData } from '@receipts/core';
-import { startLocalStack, type LocalStack } from '../../dev/src/stack';
+import type { LocalStack } from '../../dev/src/stack';
 import { ApiClient, jpegDataUrl } from '../api/support/api-client';
 import { anotherCopy, sampleReceiptJpeg } from '../support/receipt-images';
-import { PHONE, WIDE, launchChromium, screenshot, signInWithEmail, watchConsole } from './support/browser';
+import { PHONE, WIDE, screenshot, watchConsole } from './support/browser';
+import { openSignedInPage, type SignedInPage } from './support/signed-in';
 
 /**
  * Review and correct in headless Chromium against the local stack (Azurite, the Firebase Auth
@@ -106,7 +106,7 @@ class ScriptedAnalyzer implements Analyzer {
   }
 }
 
-let dir: string;
+let app: SignedInPage;
 let stack: LocalStack;
 let api: ApiClient;
 let browser: Browser;
@@ -132,39 +132,31 @@ const receiptUrl = (n: number, edit = false) =>
   `/Receipt?receiptId=${encodeURIComponent(receiptIdOf(n))}${edit ? '&edit=1' : ''}`;
 const facts = (on = page) => on.getByRole('region', { name: 'This Receipt' });
 
-const signIn = (on: Page) => signInWithEmail(on, stack.url, PERSON);
+const signIn = (on: Page) => app.signIn(on);
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'receipts-e2e-review-'));
   const first = await Promise.all([0, 1, 2].map((n) => sampleReceiptJpeg(n)));
   images = [...first, await anotherCopy(first[1]!, 1), await anotherCopy(first[1]!, 2)];
-  const cameraFile = join(dir, 'camera.jpg');
-  await writeFile(cameraFile, images[0]!);
-  stack = await startLocalStack({
-    port: 0,
-    dataDir: join(dir, 'data'),
-    analyzer: new ScriptedAnalyzer(images),
-    buildWeb: true,
-    quiet: true,
-    logLevel: 'error',
+  app = await openSignedInPage({
+    name: 'review',
+    person: PERSON,
+    viewport: WIDE,
+    camera: images[0]!,
+    stack: { analyzer: new ScriptedAnalyzer(images), maxScanAttempts: 3 },
+    signIn: false,
+    prepare: async (started, userId, idToken) => {
+      api = new ApiClient(started.url, idToken, userId);
+      for (const [n, bytes] of first.entries()) {
+        expect((await api.upload(fileNames[n]!, jpegDataUrl(bytes))).status).toBe(202);
+      }
+      expect(await api.waitForQueue()).toEqual([]);
+    },
   });
-  const session = await stack.signUp(PERSON.email, PERSON.password, PERSON.name);
-  api = new ApiClient(stack.url, session.idToken, session.localId);
-  for (const [n, bytes] of first.entries()) {
-    expect((await api.upload(fileNames[n]!, jpegDataUrl(bytes))).status).toBe(202);
-  }
-  expect(await api.waitForQueue()).toEqual([]);
-  browser = await launchChromium(cameraFile);
-  context = await browser.newContext({ viewport: WIDE });
-  page = await context.newPage();
-  problems = watchConsole(page);
+  ({ stack, browser, context, page, problems } = app);
 });
 
 afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await stack?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await app?.close();
 });
 
 describe('review and correct in a real browser', () => {
@@ -313,6 +305,8 @@ describe('review and correct in a real browser', () => {
     // The server refused it (409: changed elsewhere); the tab keeps the edit and says what changed.
     const notice = secondForm.getByLabel('Changed elsewhere');
     await visible(notice);
+    // It says "loading the new values…" first, then what changed.
+    await visible(notice.filter({ hasText: 'Your changes are kept' }));
     expect(await notice.textContent()).toContain('Category: grocery → groceries');
     expect(await notice.textContent()).toContain('Your changes are kept');
     await screenshot(second, 'review-stale-edit');
@@ -490,7 +484,7 @@ describe('review and correct in a real browser', () => {
   });
 
   it("refuses the same image picked again with the server's 409 naming the receipt it became", async () => {
-    const again = join(dir, 'same-again.jpg');
+    const again = join(app.dir, 'same-again.jpg');
     await writeFile(again, images[3]!);
     await go('/Camera?p=Upload');
     await page.getByLabel('Receipt image file').setInputFiles(again);

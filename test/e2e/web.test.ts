@@ -2,14 +2,15 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { OcrAnalyzer } from '@receipts/analyzer-ocr';
 import { MAX_IMAGE_BYTES } from '@receipts/core/api';
-import { startLocalStack, type LocalStack } from '../../dev/src/stack';
+import type { LocalStack } from '../../dev/src/stack';
 import { SAMPLE_RECEIPTS, sampleReceiptJpeg } from '../support/receipt-images';
-import { PHONE, WIDE, evenSidedJpeg, launchChromium, screenshot, watchConsole } from './support/browser';
+import { PHONE, WIDE, evenSidedJpeg, screenshot } from './support/browser';
 import { GatedAnalyzer } from './support/gated-analyzer';
+import { openSignedInPage, type SignedInPage } from './support/signed-in';
 
 /**
  * The web app in headless Chromium against `npm start`'s stack (Azurite, the Firebase Auth emulator,
@@ -24,10 +25,9 @@ const CAMERA_RECEIPT = SAMPLE_RECEIPTS[0]!; // US grocery, USD
 const PICKED_RECEIPT = SAMPLE_RECEIPTS[1]!; // UK corner shop, GBP
 
 let dir: string;
+let app: SignedInPage;
 let stack: LocalStack;
 let analyzer: GatedAnalyzer;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let problems: string[];
 let uploadFile: string;
@@ -69,9 +69,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'receipts-e2e-'));
   // A JPEG named .mjpeg is what Chromium's fake camera shows, at the image's own size. The frames are
   // I420, whose sides must be even: an odd-sized JPEG is delivered as black 2x2 frames, so pad it.
-  const cameraFile = join(dir, 'receipt.mjpeg');
   const cameraJpeg = await evenSidedJpeg(await sampleReceiptJpeg(0));
-  await writeFile(cameraFile, cameraJpeg);
   const { width = 0, height = 0 } = await sharp(cameraJpeg).metadata();
   cameraSize = { width, height };
   // A photo well over the upload limit, which the browser must scale down: noise does not compress.
@@ -91,29 +89,21 @@ beforeAll(async () => {
   await writeFile(uploadFile, await sampleReceiptJpeg(1));
 
   analyzer = new GatedAnalyzer(await OcrAnalyzer.create({ workers: 1 }));
-  stack = await startLocalStack({
-    port: 0,
-    dataDir: join(dir, 'data'),
-    adminEmails: [ADMIN.email],
-    analyzer,
-    maxScanAttempts: 1,
-    buildWeb: true,
-    quiet: true,
-    logLevel: 'error',
+  app = await openSignedInPage({
+    name: 'web',
+    // The admin's account exists; the tests make the person's through the Login page.
+    person: ADMIN,
+    camera: cameraJpeg,
+    stack: { adminEmails: [ADMIN.email], analyzer },
+    signIn: false,
   });
-  await stack.signUp(ADMIN.email, ADMIN.password, ADMIN.name);
-  browser = await launchChromium(cameraFile);
-  context = await browser.newContext({ viewport: PHONE });
-  page = await context.newPage();
-  problems = watchConsole(page);
+  ({ stack, page, problems } = app);
 });
 
 afterAll(async () => {
   // A scan held at the gate would keep the stack from stopping.
   analyzer?.release();
-  await context?.close();
-  await browser?.close();
-  await stack?.stop();
+  await app?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -482,13 +472,7 @@ describe('the web app in a real browser', () => {
   });
 
   it('shows the admin the Storage Tester, which lists the tables', async () => {
-    await go('/Login');
-    await page.getByRole('button', { name: 'Login with email' }).click();
-    const form = page.getByRole('form', { name: 'Sign in with email' });
-    await form.getByLabel('Email').fill(ADMIN.email);
-    await form.getByLabel('Password').fill(ADMIN.password);
-    await form.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname === '/');
+    await app.signIn(page, ADMIN);
     await header().getByRole('link', { name: 'Menu' }).click();
     await page.getByRole('link', { name: 'Storage Tester' }).click();
     await page.getByRole('button', { name: 'List tables' }).click();

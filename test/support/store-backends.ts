@@ -14,13 +14,24 @@ export interface StartedStore {
   stop: () => Promise<void>;
 }
 
+/** One of the two table stores the suites that run "on both stores" are repeated over. */
+export interface StoreBackend {
+  name: string;
+  /** The local stack's `storageBackend` for suites that start a whole stack (startTestStack). */
+  storageBackend: 'azure' | 'dynamodb';
+  /** Starts the bare store, for suites that need only a TableStore. */
+  start: () => Promise<StartedStore>;
+}
+
 /**
  * The two real table stores the suites that run "on both stores" start for themselves: Azurite
  * (Azure Tables) in a folder of its own, and dynalite (DynamoDB) with the app's single table.
+ * Use `describe.each(STORE_BACKENDS)('… on $name', ({ storageBackend }) => …)`.
  */
-export const STORE_BACKENDS: { name: string; start: () => Promise<StartedStore> }[] = [
+export const STORE_BACKENDS: StoreBackend[] = [
   {
     name: 'Azure Tables (Azurite)',
+    storageBackend: 'azure',
     start: async () => {
       const location = await mkdtemp(join(tmpdir(), 'receipts-azurite-'));
       const azurite = await startAzurite({ location, silent: true });
@@ -35,6 +46,7 @@ export const STORE_BACKENDS: { name: string; start: () => Promise<StartedStore> 
   },
   {
     name: 'DynamoDB (dynalite)',
+    storageBackend: 'dynamodb',
     start: async () => {
       const dynalite = await startDynalite();
       const client = new DynamoDBClient({

@@ -80,7 +80,10 @@ export function watchConsole(page: Page): string[] {
   return problems;
 }
 
-/** Signs in with email and password on the app's Login page at `baseUrl`, and waits for Home. */
+/**
+ * Signs in with email and password on the app's Login page at `baseUrl`, and waits for Home. Browser
+ * tests get it from their `openSignedInPage` fixture; benchmarks call it directly.
+ */
 export async function signInWithEmail(
   page: Page,
   baseUrl: string,

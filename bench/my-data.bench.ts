@@ -18,9 +18,9 @@ import {
   silentLogger,
 } from '@receipts/core';
 import { LocalBlobStore } from '@receipts/blob-local';
-import { zipStream } from '../../lambdas/src/http/zip';
-import { generatedReceipts, seedReceipts } from '../support/report-seed';
-import { STORE_BACKENDS, type StartedStore } from '../support/store-backends';
+import { zipStream } from '../lambdas/src/http/zip';
+import { generatedReceipts, seedReceipts } from '../test/support/report-seed';
+import { STORE_BACKENDS, type StartedStore } from '../test/support/store-backends';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);

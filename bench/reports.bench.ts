@@ -42,10 +42,10 @@ import {
 import { LocalBlobStore } from '@receipts/blob-local';
 import { AzureTableStore } from '@receipts/store-azure';
 import { DynamoTableStore, createStoreTable } from '@receipts/store-dynamo';
-import { startAzurite } from '../../dev/src/azurite';
-import { superviseChild } from '../../dev/src/child-process';
-import { startDynalite } from '../../dev/src/dynalite';
-import { generatedReceipts, seedReceipts, type SeedReceipt } from '../support/report-seed';
+import { startAzurite } from '../dev/src/azurite';
+import { superviseChild } from '../dev/src/child-process';
+import { startDynalite } from '../dev/src/dynalite';
+import { generatedReceipts, seedReceipts, type SeedReceipt } from '../test/support/report-seed';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);

@@ -20,8 +20,8 @@ import {
   type TransactionAction,
 } from '@receipts/core';
 import { AzureTableStore } from '@receipts/store-azure';
-import { startAzurite } from '../../dev/src/azurite';
-import { generatedReceipts, seedReceipts } from '../support/report-seed';
+import { startAzurite } from '../dev/src/azurite';
+import { generatedReceipts, seedReceipts } from '../test/support/report-seed';
 
 const SIZES = (process.env.PROBE_SIZES ?? '1000,10000').split(',').map(Number);
 const READS = 100;

@@ -5,8 +5,8 @@
  * run measures the pipeline, not OCR. Settings come from SOAK_* variables set by soak.bench.ts.
  */
 import type { AnalysisResult, Analyzer } from '@receipts/core';
-import { startLocalStack } from '../../../dev/src/stack';
-import { FakeAnalyzer } from '../../../packages/core/test/support/fakes';
+import { startLocalStack } from '../../dev/src/stack';
+import { FakeAnalyzer } from '../../packages/core/test/support/fakes';
 
 const env = process.env;
 const fake = new FakeAnalyzer();

@@ -11,8 +11,8 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { silentLogger, type TableStore } from '@receipts/core';
 import { AzureTableStore } from '@receipts/store-azure';
 import { createStoreTable, DynamoTableStore } from '@receipts/store-dynamo';
-import { startAzurite } from '../../dev/src/azurite';
-import { startDynalite } from '../../dev/src/dynalite';
+import { startAzurite } from '../dev/src/azurite';
+import { startDynalite } from '../dev/src/dynalite';
 
 const SEQUENTIAL_UPSERTS = 500;
 const CONCURRENT_UPSERTS = 1000;

@@ -24,8 +24,8 @@ import {
   type TableStore,
 } from '@receipts/core';
 import { AzureTableStore } from '@receipts/store-azure';
-import { startAzurite } from '../../dev/src/azurite';
-import { generatedReceipts, seedReceipts } from '../support/report-seed';
+import { startAzurite } from '../dev/src/azurite';
+import { generatedReceipts, seedReceipts } from '../test/support/report-seed';
 
 const SIZES = (process.env.PROBE_SIZES ?? '1000,10000').split(',').map(Number);
 const OTHER = Number(process.env.PROBE_OTHER_USERS ?? 1);

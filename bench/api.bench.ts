@@ -33,16 +33,16 @@ import { LocalBlobStore } from '@receipts/blob-local';
 import { MemoryScanQueue } from '@receipts/queue-memory';
 import { AzureTableStore } from '@receipts/store-azure';
 import { DynamoTableStore, createStoreTable } from '@receipts/store-dynamo';
-import { apiEvent } from '../../lambdas/test/support';
+import { apiEvent } from '../lambdas/test/support';
 import sharp from 'sharp';
-import { loadConfig } from '../../lambdas/src/config';
-import { createServices, installServices, type Services } from '../../lambdas/src/composition';
-import { handler as getAppDataHandler } from '../../lambdas/src/handlers/get-app-data';
-import { handler as uploadHandler } from '../../lambdas/src/handlers/upload-receipt';
-import { startAzurite } from '../../dev/src/azurite';
-import { startDynalite } from '../../dev/src/dynalite';
-import { createScanWorker } from '../../lambdas/src/worker';
-import { SAMPLE_RECEIPTS, renderReceipt } from '../support/receipt-images';
+import { loadConfig } from '../lambdas/src/config';
+import { createServices, installServices, type Services } from '../lambdas/src/composition';
+import { handler as getAppDataHandler } from '../lambdas/src/handlers/get-app-data';
+import { handler as uploadHandler } from '../lambdas/src/handlers/upload-receipt';
+import { startAzurite } from '../dev/src/azurite';
+import { startDynalite } from '../dev/src/dynalite';
+import { createScanWorker } from '../lambdas/src/worker';
+import { SAMPLE_RECEIPTS, renderReceipt } from '../test/support/receipt-images';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -326,7 +326,7 @@ async function benchScans(store: TableStore, blobDir: string): Promise<void> {
       logger: createJsonLogger('warn'),
     },
   );
-  const { createAnalyzer } = await import('../../lambdas/src/composition');
+  const { createAnalyzer } = await import('../lambdas/src/composition');
   const analyzer = await createAnalyzer(services.config, { ocrWorkers: workers });
   const worker = await createScanWorker(services, { analyzer });
   ref.worker = worker;

@@ -4,7 +4,7 @@
  * heap, as a real database is. Usage: node --import tsx store-process.ts <port> [folder] (port 0:
  * any free one; no folder: in memory). Prints `SOAK_READY <endpoint>` once it listens.
  */
-import { startDynalite } from '../../../dev/src/dynalite';
+import { startDynalite } from '../../dev/src/dynalite';
 
 const [port, path] = process.argv.slice(2);
 const dynalite = await startDynalite({ port: Number(port ?? 0), ...(path ? { path } : {}) });

@@ -15,7 +15,7 @@ import {
   type PdfPreviewer,
 } from '@receipts/core';
 import { renderPdfFirstPage } from '@receipts/analyzer-ocr';
-import { blankPng, inflatingPdf, objectStreamBomb, pagesPdf } from '../support/decode-bombs';
+import { blankPng, inflatingPdf, objectStreamBomb, pagesPdf } from '../test/support/decode-bombs';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const MB = 1024 * 1024;

@@ -14,9 +14,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TABLES, clearReportIndexes, receiptIdFor, refreshAppDataCache, updateReceipt } from '@receipts/core';
-import { startLocalStack } from '../../dev/src/stack';
-import { launchChromium, signInWithEmail } from '../e2e/support/browser';
-import { generatedReceipts, seedReceipts } from '../support/report-seed';
+import { startLocalStack } from '../dev/src/stack';
+import { launchChromium, signInWithEmail } from '../test/e2e/support/browser';
+import { generatedReceipts, seedReceipts } from '../test/support/report-seed';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);

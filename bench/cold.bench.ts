@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { appFunctions, BUNDLE_ENTRY, buildFunction, REPO_ROOT } from '../../infra/lib/bundling';
+import { appFunctions, BUNDLE_ENTRY, buildFunction, REPO_ROOT } from '../infra/lib/bundling';
 
 const OUT = join(REPO_ROOT, '.bench');
 const FIGURES = join(OUT, 'cold.json');

@@ -15,9 +15,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { receiptIdFor } from '@receipts/core';
-import { startLocalStack } from '../../dev/src/stack';
-import { launchChromium, signInWithEmail } from '../e2e/support/browser';
-import { generatedReceipts, seedReceipts } from '../support/report-seed';
+import { startLocalStack } from '../dev/src/stack';
+import { launchChromium, signInWithEmail } from '../test/e2e/support/browser';
+import { generatedReceipts, seedReceipts } from '../test/support/report-seed';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);

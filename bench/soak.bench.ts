@@ -17,10 +17,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppData, QueueEntry } from '@receipts/core';
 import { azuriteConnectionString } from '@receipts/store-azure';
-import { azuriteTableScript } from '../../dev/src/azurite';
-import { startAuthEmulator, type AuthEmulator } from '../../dev/src/firebase-auth-emulator';
-import { freeLoopbackPort } from '../../dev/src/free-port';
-import { dataUrlOf, fakeReceiptImage, type FakeReceipt } from '../../packages/core/test/support/fakes';
+import { azuriteTableScript } from '../dev/src/azurite';
+import { startAuthEmulator, type AuthEmulator } from '../dev/src/firebase-auth-emulator';
+import { freeLoopbackPort } from '../dev/src/free-port';
+import { dataUrlOf, fakeReceiptImage, type FakeReceipt } from '../packages/core/test/support/fakes';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);

@@ -162,11 +162,17 @@ export async function createAnalyzer(
     ]);
     return new TextractAnalyzer({ client: new TextractClient({}) });
   }
-  const { OcrAnalyzer } = await importAdapter(
-    '@receipts/analyzer-ocr',
-    () => import('@receipts/analyzer-ocr'),
-  );
-  return OcrAnalyzer.create({ workers: options.ocrWorkers ?? 1, engine: config.OCR_ENGINE });
+  const [{ OcrAnalyzer }, { DictionaryEnricher }] = await Promise.all([
+    importAdapter('@receipts/analyzer-ocr', () => import('@receipts/analyzer-ocr')),
+    importAdapter('@receipts/enricher-brands', () => import('@receipts/enricher-brands')),
+  ]);
+  // The brand dictionary's store chains are the analyzer's knowledge of chains: a chain the receipt
+  // names anywhere (logo, web address, footer) names the shop.
+  return OcrAnalyzer.create({
+    workers: options.ocrWorkers ?? 1,
+    engine: config.OCR_ENGINE,
+    chains: new DictionaryEnricher(),
+  });
 }
 
 /**

@@ -51,15 +51,24 @@ export function combineEngineReadings(
 ): ParsedReceipt {
   const tesseract = tesseractReading ?? paddle;
   const figures = paddle.receipt.total_amount !== null ? paddle : tesseract;
+  // A reading that recognised a known chain (it has the chain's owner) names the shop: PaddleOCR's
+  // first, as it read the whole receipt, footer and web addresses included. When the name it gives
+  // is the heading as printed rather than the chain's own name, the heading's best reading spells it.
+  const chainReading = [paddle, tesseract].find((r) => r.merchant.owning_corporation);
+  const chainName =
+    chainReading && chainReading.confidence['merchant.chain'] !== undefined ? chainReading : undefined;
   const words =
-    !paddleNameStands(paddle) &&
+    chainName ??
+    (!paddleNameStands(paddle) &&
     tesseract.merchant.name !== null &&
     !(looksLikeCompany(respace(paddle.merchant.name)) && !looksLikeCompany(tesseract.merchant.name))
       ? tesseract
-      : paddle;
+      : paddle);
   const other = figures === paddle ? tesseract : paddle;
   const receipt = {
     ...figures.receipt,
+    // The category of a recognised chain, else what the figures' reading made of its words.
+    receipt_type: chainReading ? chainReading.receipt.receipt_type : figures.receipt.receipt_type,
     transaction_date: paddle.receipt.transaction_date ?? tesseract.receipt.transaction_date,
     transaction_time: paddle.receipt.transaction_time ?? tesseract.receipt.transaction_time,
     // The country and currency may only show in the other reading (a postcode in the address read
@@ -101,12 +110,17 @@ export function combineEngineReadings(
     paddleName !== null &&
     (paddle.confidence['merchant.name'] ?? 0) > (tesseract.confidence['merchant.name'] ?? 0) &&
     sameLine(tesseract.merchant.name, paddleName);
-  const merchant =
-    words === paddle
-      ? { ...paddle.merchant, name: paddleName }
-      : sameNameLine
-        ? { ...tesseract.merchant, name: withSpacesOf(paddleName, tesseract.merchant.name!) }
-        : words.merchant;
+  const read =
+    words === chainName
+      ? words.merchant
+      : words === paddle
+        ? { ...paddle.merchant, name: paddleName }
+        : sameNameLine
+          ? { ...tesseract.merchant, name: withSpacesOf(paddleName, tesseract.merchant.name!) }
+          : words.merchant;
+  const merchant = chainReading
+    ? { ...read, owning_corporation: chainReading.merchant.owning_corporation ?? null }
+    : read;
   return {
     receipt,
     merchant,

@@ -1,9 +1,11 @@
 import {
   MONTH_FIRST_COUNTRIES,
   findAmounts,
+  findChainEvidence,
   findDates,
   findTimes,
   isoDate,
+  merchantOfChain,
   roundMoney,
   totalChecksOut,
   totalConfidence,
@@ -12,6 +14,7 @@ import {
   type Figure,
   type AnalysisResult,
   type AnalyzedTax,
+  type ChainLookup,
   type ContradictedField,
   type DateOrder,
   type FoundDate,
@@ -51,6 +54,8 @@ export interface ParseOptions {
   dateOrder?: DateOrder;
   /** OCR confidence (0..1) of each line of `text`, by line number, for the `confidence` map. */
   lineConfidences?: ReadonlyArray<number | null>;
+  /** Known store chains: a chain the receipt names gives the merchant its name, owner and category. */
+  chains?: ChainLookup;
 }
 
 /** Evidence for the country a receipt comes from: pattern, country, weight. */
@@ -508,6 +513,29 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
   };
 
   const merchantReading = readMerchant(lines, country);
+  // A known chain named anywhere on the receipt (logo, web address, footer) names the shop.
+  const chainEvidence = opts.chains
+    ? findChainEvidence(
+        lines.map((l) => l.text),
+        opts.chains,
+      )
+    : null;
+  const chain =
+    chainEvidence && opts.chains
+      ? merchantOfChain(merchantReading.merchant.name, chainEvidence, opts.chains)
+      : null;
+  if (chain && chainEvidence) {
+    if (chain.name !== merchantReading.merchant.name) {
+      // The chain's own name, not the heading's: how sure the chain is (two lines or more naming it).
+      merchantReading.nameLine = lines[chainEvidence.line]!;
+      confidence['merchant.chain'] = Math.min(1, chainEvidence.score / 5);
+    }
+    merchantReading.merchant = {
+      ...merchantReading.merchant,
+      name: chain.name,
+      owning_corporation: chain.owning_corporation,
+    };
+  }
   note('merchant.name', merchantReading.nameLine);
   note('merchant.street_address', merchantReading.addressLines[0]);
   note('merchant.phone_number', merchantReading.phoneLine);
@@ -567,7 +595,7 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
   return {
     receipt: {
       doc_type: /\bINVOICE\b|TAX\s*INV/.test(upper) ? 'invoice' : 'receipt',
-      receipt_type: classifyReceipt(upper),
+      receipt_type: chain?.category ?? classifyReceipt(upper),
       country_region: country,
       total_amount,
       subtotal: totals.subtotal?.value ?? null,

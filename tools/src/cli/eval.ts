@@ -49,6 +49,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { OCR_ENGINES, OcrAnalyzer, type OcrEngine } from '@receipts/analyzer-ocr';
+import { DictionaryEnricher } from '@receipts/enricher-brands';
 import { isAppError } from '@receipts/core';
 import { evaluate, formatReport, type EvalReport, type EvalSplit } from '../eval/evaluate';
 import { DiskReadingCache } from '../eval/reading-cache';
@@ -167,7 +168,12 @@ async function main(argv: string[]): Promise<number> {
     ? undefined
     : new DiskReadingCache(path.resolve(values.cache ?? DEFAULT_CACHE));
   const ocr = sets.some((s) => s.analyzer === 'ocr')
-    ? await OcrAnalyzer.create({ workers, engine, ...(cache ? { readingCache: cache } : {}) })
+    ? await OcrAnalyzer.create({
+        workers,
+        engine,
+        chains: new DictionaryEnricher(),
+        ...(cache ? { readingCache: cache } : {}),
+      })
     : undefined;
   try {
     const reports: Array<{ name: string; report: EvalReport }> = [];

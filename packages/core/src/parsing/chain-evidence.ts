@@ -52,9 +52,7 @@ export function joinSpacedLetters(text: string): string {
 export function hostNames(text: string): string[] {
   const names: string[] = [];
   for (const m of text.matchAll(HOST_RE)) {
-    const labels = m[1]!
-      .split(/\s?\.\s?/)
-      .filter((label) => label !== '' && !/^w{2,3}\d?$/i.test(label));
+    const labels = m[1]!.split(/\s?\.\s?/).filter((label) => label !== '' && !/^w{2,3}\d?$/i.test(label));
     if (labels.length > 0) names.push(labels.join(' ').replace(/-/g, ' '));
   }
   return names;
@@ -92,8 +90,10 @@ function lineEvidence(
   const legal = LEGAL_FORM_RE.exec(upper);
   const phrase = size(found.phrase);
   const startsWithIt =
-    plain.replace(/[^\p{L}\p{N}]/gu, '').toUpperCase().slice(0, phrase) ===
-    found.phrase.replace(/[^\p{L}\p{N}]/gu, '').toUpperCase();
+    plain
+      .replace(/[^\p{L}\p{N}]/gu, '')
+      .toUpperCase()
+      .slice(0, phrase) === found.phrase.replace(/[^\p{L}\p{N}]/gu, '').toUpperCase();
   if (legal && legal.index > 0 && startsWithIt) consider(found.chain, 3);
   const share = phrase / size(plain);
   if (share >= 0.6 || (startsWithIt && share >= 0.4)) consider(found.chain, atEdge ? 3 : 1);
@@ -112,7 +112,13 @@ export function findChainEvidence(lines: readonly string[], lookup: ChainLookup)
     const found = lineEvidence(text, lookup, atEdge);
     if (!found) return;
     const seen = byChain.get(found.chain.chain);
-    if (!seen) byChain.set(found.chain.chain, { chain: found.chain, score: found.weight, line: at, best: found.weight });
+    if (!seen)
+      byChain.set(found.chain.chain, {
+        chain: found.chain,
+        score: found.weight,
+        line: at,
+        best: found.weight,
+      });
     else {
       seen.score += found.weight;
       if (found.weight > seen.best) Object.assign(seen, { line: at, best: found.weight });
@@ -133,11 +139,11 @@ export interface ChainMerchant {
 
 /**
  * The merchant of a receipt on which `evidence` found a chain, given the name read from its heading.
- * A heading that is a company (a legal form) is the trading company: when it names the chain it is kept
- * as printed (`99 SPEED MART S/B`, the chain's owner and category added); when it names another
- * company it stays the merchant and the chain is not applied (a franchisee printing the brand it
- * sells under, a shop inside a store). Otherwise the heading was a logo, an address or a slogan, and
- * the chain's own name replaces it.
+ * A heading that names the chain is kept as printed, with the trading company or the branch the shop
+ * prints (`99 SPEED MART S/B`, `DOMINO'S PIZZA TAMAN UNIVERSITI`), and gets the chain's owner and
+ * category. A heading that is another company (a legal form) stays the merchant and the chain is not
+ * applied (a franchisee printing the brand it sells under, a shop inside a store). Otherwise the
+ * heading was a logo, an address or a slogan, and the chain's own name replaces it.
  * @returns null when the chain does not apply
  */
 export function merchantOfChain(
@@ -150,7 +156,7 @@ export function merchantOfChain(
   const named = headingName !== null && lookup.chainIn(headingName)?.chain.chain === chain.chain;
   if (company && !named) return null;
   return {
-    name: company && named ? headingName : chain.chain,
+    name: named ? headingName : chain.chain,
     owning_corporation: chain.owning_corporation,
     category: chain.category,
   };

@@ -156,11 +156,12 @@ export async function createAnalyzer(
   options: { ocrWorkers?: number } = {},
 ): Promise<Analyzer> {
   if (config.ANALYZER === 'textract') {
-    const [{ TextractClient }, { TextractAnalyzer }] = await Promise.all([
+    const [{ TextractClient }, { TextractAnalyzer }, { DictionaryEnricher }] = await Promise.all([
       import('@aws-sdk/client-textract'),
       importAdapter('@receipts/analyzer-textract', () => import('@receipts/analyzer-textract')),
+      importAdapter('@receipts/enricher-brands', () => import('@receipts/enricher-brands')),
     ]);
-    return new TextractAnalyzer({ client: new TextractClient({}) });
+    return new TextractAnalyzer({ client: new TextractClient({}), chains: new DictionaryEnricher() });
   }
   const [{ OcrAnalyzer }, { DictionaryEnricher }] = await Promise.all([
     importAdapter('@receipts/analyzer-ocr', () => import('@receipts/analyzer-ocr')),

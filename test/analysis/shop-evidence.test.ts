@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseReceiptText } from '@receipts/analyzer-ocr';
+import { mapAnalyzeExpense } from '@receipts/analyzer-textract';
 import { enrichAnalysis, findChainEvidence, hostNames, joinSpacedLetters } from '@receipts/core';
 import { DictionaryEnricher } from '@receipts/enricher-brands';
 
@@ -118,5 +119,32 @@ describe('the shop from the whole receipt', () => {
         enrichAnalysis({ ...parse(lines), analyzer: 'ocr', raw: null }, chains).merchant.owning_corporation,
       ).toBe(shop.owning_corporation);
     }
+  });
+
+  it('names the chain in the Textract mapping from the response text lines, as in the OCR parser', () => {
+    const field = (type: string, value: string) => ({
+      Type: { Text: type },
+      ValueDetection: { Text: value },
+    });
+    const line = (text: string) => ({ BlockType: 'LINE', Text: text });
+    const response = {
+      ExpenseDocuments: [
+        {
+          SummaryFields: [field('VENDOR_NAME', 'WUNSCHLOS GLUCKLICH?'), field('TOTAL', '1,99')],
+          Blocks: [
+            line('WUNSCHLOS'),
+            line('GLUCKLICH?'),
+            line('www.marktkauf-lehr.de'),
+            line('SUMME EUR 1,99'),
+            line('Marktkauf Lehr'),
+          ],
+        },
+      ],
+    };
+    const mapped = mapAnalyzeExpense(response, { chains });
+    expect(mapped.merchant.name).toBe('Marktkauf');
+    expect(mapped.merchant.owning_corporation).toBe('Edeka Zentrale');
+    expect(mapped.receipt.receipt_type).toBe('grocery');
+    expect(mapAnalyzeExpense(response).merchant.name).toBe('WUNSCHLOS GLUCKLICH?');
   });
 });

@@ -167,11 +167,13 @@ async function main(argv: string[]): Promise<number> {
   const cache = values['no-cache']
     ? undefined
     : new DiskReadingCache(path.resolve(values.cache ?? DEFAULT_CACHE));
+  // The brand dictionary's store chains: what the app's analyzers are given (lambdas/src/composition.ts).
+  const chains = new DictionaryEnricher();
   const ocr = sets.some((s) => s.analyzer === 'ocr')
     ? await OcrAnalyzer.create({
         workers,
         engine,
-        chains: new DictionaryEnricher(),
+        chains,
         ...(cache ? { readingCache: cache } : {}),
       })
     : undefined;
@@ -182,6 +184,7 @@ async function main(argv: string[]): Promise<number> {
         analyzer: set.analyzer,
         dir: set.dir,
         ocr,
+        chains,
         limit,
         ...(set.analyzer === 'ocr' && labelsFor(set.dir) ? { labelsDir: labelsFor(set.dir)! } : {}),
         concurrency: set.analyzer === 'ocr' ? workers : 1,

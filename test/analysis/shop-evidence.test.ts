@@ -147,4 +147,24 @@ describe('the shop from the whole receipt', () => {
     expect(mapped.receipt.receipt_type).toBe('grocery');
     expect(mapAnalyzeExpense(response).merchant.name).toBe('WUNSCHLOS GLUCKLICH?');
   });
+
+  it('reads the country and currency from the receipt itself: decimal commas and German words beat a stray $ and a DE postcode', () => {
+    const parsed = parse([
+      'ROLLER',
+      'Senefelder Strasse 2',
+      'DE 33104 Paderborn',
+      'Duschvorhang 29,98',
+      'Badematte 29,98',
+      'Summe 59,96',
+      'Netto MwSt. 9,58',
+      '$BA05R024747',
+    ]);
+    expect(parsed.receipt.country_region).toBe('DE');
+    expect(parsed.receipt.currency_code).toBe('EUR');
+    // The same marks on a receipt that writes decimal points stay a US reading.
+    expect(
+      parseReceiptText(['CORNER STORE', 'SPRINGFIELD, IL 62704', 'TOTAL $5.00'].join('\n')).receipt
+        .country_region,
+    ).toBe('US');
+  });
 });

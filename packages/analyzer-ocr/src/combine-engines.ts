@@ -57,13 +57,17 @@ export function combineEngineReadings(
   const chainReading = [paddle, tesseract].find((r) => r.merchant.owning_corporation);
   const chainName =
     chainReading && chainReading.confidence['merchant.chain'] !== undefined ? chainReading : undefined;
-  const words =
-    chainName ??
-    (!paddleNameStands(paddle) &&
+  const headingWords =
+    !paddleNameStands(paddle) &&
     tesseract.merchant.name !== null &&
     !(looksLikeCompany(respace(paddle.merchant.name)) && !looksLikeCompany(tesseract.merchant.name))
       ? tesseract
-      : paddle);
+      : paddle;
+  // The name: a heading reading that does not name the recognised chain (Tesseract read the street
+  // under a logo) gives way to the reading that does. The address and phone stay the heading's.
+  const named =
+    chainName ?? (chainReading && !headingWords.merchant.owning_corporation ? chainReading : undefined);
+  const words = headingWords;
   const other = figures === paddle ? tesseract : paddle;
   const receipt = {
     ...figures.receipt,
@@ -111,16 +115,20 @@ export function combineEngineReadings(
     (paddle.confidence['merchant.name'] ?? 0) > (tesseract.confidence['merchant.name'] ?? 0) &&
     sameLine(tesseract.merchant.name, paddleName);
   const read =
-    words === chainName
-      ? words.merchant
-      : words === paddle
-        ? { ...paddle.merchant, name: paddleName }
-        : sameNameLine
-          ? { ...tesseract.merchant, name: withSpacesOf(paddleName, tesseract.merchant.name!) }
-          : words.merchant;
+    words === paddle
+      ? { ...paddle.merchant, name: paddleName }
+      : sameNameLine
+        ? { ...tesseract.merchant, name: withSpacesOf(paddleName, tesseract.merchant.name!) }
+        : words.merchant;
   const merchant = chainReading
-    ? { ...read, owning_corporation: chainReading.merchant.owning_corporation ?? null }
+    ? {
+        ...read,
+        ...(named ? { name: named.merchant.name } : {}),
+        owning_corporation: chainReading.merchant.owning_corporation ?? null,
+      }
     : read;
+  const namedConfidence = named?.confidence['merchant.name'];
+  if (namedConfidence !== undefined) confidence['merchant.name'] = namedConfidence;
   return {
     receipt,
     merchant,

@@ -283,8 +283,7 @@ export class OcrAnalyzer implements Analyzer {
       // cut from the decoded pixels only when Tesseract is to read it.
       const upright = await readUpright(image);
       const paddle = await this.readWithPaddle(image);
-      // A chain named anywhere on the receipt names the shop: the heading need not be read for it.
-      const needsHeading = !paddleNameStands(paddle.parsed) && !paddle.parsed.merchant.owning_corporation;
+      const needsHeading = !paddleNameStands(paddle.parsed);
       const needsWhole =
         paddle.parsed.receipt.total_amount === null || paddle.parsed.receipt.transaction_date === null;
       const [header, whole] = await Promise.all([

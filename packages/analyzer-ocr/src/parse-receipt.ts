@@ -58,6 +58,9 @@ export interface ParseOptions {
   chains?: ChainLookup;
 }
 
+/** Countries whose receipts write amounts with a decimal point. */
+const DECIMAL_POINT_COUNTRIES = ['US', 'GB', 'MY', 'SG', 'AU', 'CA'];
+
 /** Evidence for the country a receipt comes from: pattern, country, weight. */
 const COUNTRY_SIGNS: ReadonlyArray<[RegExp, string, number]> = [
   [/\bS[DO]N\.?\s*[B8]HD\b|\bBERHAD\b|\bS\/B\b/, 'MY', 3],
@@ -70,7 +73,13 @@ const COUNTRY_SIGNS: ReadonlyArray<[RegExp, string, number]> = [
   [/\bVAT\b.*£|£.*\bVAT\b|\bUNITED KINGDOM\b|\bVAT\s*REG/, 'GB', 2],
   [/£/, 'GB', 1],
   [/\bBTW\b|\bBELGI(?:E|QUE|UM)\b|\bTVA\b.*€/, 'BE', 2],
-  [/\bMWST\b|\bUST\.?\s*ID|\bDEUTSCHLAND\b/, 'DE', 2],
+  [/\bMWST\b|\bUST\.?[\s-]*ID|\bDEUTSCHLAND\b/, 'DE', 2],
+  // German summary and tax words: the till's language.
+  [
+    /\bSTEUER-?\s?(?:NR|NUMMER)\b|\bSUMME\b|\bZU ZAHLEN\b|\bR[UÜ]CKGELD\b|\bKARTENZAHLUNG\b|\bVIELEN DANK\b/,
+    'DE',
+    2,
+  ],
   [/\bCANADA\b|\bHST\b|\bQST\b/, 'CA', 2],
   // A bare dollar sign with nothing else to go on is most often a US receipt. Last, so that any
   // other country with as much evidence wins the tie.
@@ -93,6 +102,11 @@ export function guessCountry(text: string): string | null {
     const uk = UK_POSTCODE_RE.exec(line);
     if (uk && /^[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}$/.test(uk[1]!)) votes.set('GB', (votes.get('GB') ?? 0) + 2);
   }
+  // Amounts written with decimal commas (`59,96`) are never from a country that writes decimal
+  // points: a `DE 33104` postcode is no Delaware ZIP, a stray `$` no dollar.
+  const commas = upper.match(/\d,\d{2}(?![\d,])/g)?.length ?? 0;
+  const points = upper.match(/\d\.\d{2}(?![\d.])/g)?.length ?? 0;
+  if (commas >= 3 && commas > 2 * points) for (const c of DECIMAL_POINT_COUNTRIES) votes.delete(c);
   let best: string | null = null;
   let bestVotes = 1;
   for (const [country, n] of votes) {

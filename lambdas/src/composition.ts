@@ -166,17 +166,24 @@ export async function createAnalyzer(
   options: { ocrWorkers?: number } = {},
 ): Promise<Analyzer> {
   if (config.ANALYZER === 'textract') {
-    const [{ TextractClient }, { TextractAnalyzer }] = await Promise.all([
+    const [{ TextractClient }, { TextractAnalyzer }, { DictionaryEnricher }] = await Promise.all([
       import('@aws-sdk/client-textract'),
       importAdapter('@receipts/analyzer-textract', () => import('@receipts/analyzer-textract')),
+      importAdapter('@receipts/enricher-brands', () => import('@receipts/enricher-brands')),
     ]);
-    return new TextractAnalyzer({ client: new TextractClient({}) });
+    return new TextractAnalyzer({ client: new TextractClient({}), chains: new DictionaryEnricher() });
   }
-  const { OcrAnalyzer } = await importAdapter(
-    '@receipts/analyzer-ocr',
-    () => import('@receipts/analyzer-ocr'),
-  );
-  return OcrAnalyzer.create({ workers: options.ocrWorkers ?? 1, engine: config.OCR_ENGINE });
+  const [{ OcrAnalyzer }, { DictionaryEnricher }] = await Promise.all([
+    importAdapter('@receipts/analyzer-ocr', () => import('@receipts/analyzer-ocr')),
+    importAdapter('@receipts/enricher-brands', () => import('@receipts/enricher-brands')),
+  ]);
+  // The brand dictionary's store chains are the analyzer's knowledge of chains: a chain the receipt
+  // names anywhere (logo, web address, footer) names the shop.
+  return OcrAnalyzer.create({
+    workers: options.ocrWorkers ?? 1,
+    engine: config.OCR_ENGINE,
+    chains: new DictionaryEnricher(),
+  });
 }
 
 /**

@@ -51,15 +51,28 @@ export function combineEngineReadings(
 ): ParsedReceipt {
   const tesseract = tesseractReading ?? paddle;
   const figures = paddle.receipt.total_amount !== null ? paddle : tesseract;
-  const words =
+  // A reading that recognised a known chain (it has the chain's owner) names the shop: PaddleOCR's
+  // first, as it read the whole receipt, footer and web addresses included. When the name it gives
+  // is the heading as printed rather than the chain's own name, the heading's best reading spells it.
+  const chainReading = [paddle, tesseract].find((r) => r.merchant.owning_corporation);
+  const chainName =
+    chainReading && chainReading.confidence['merchant.chain'] !== undefined ? chainReading : undefined;
+  const headingWords =
     !paddleNameStands(paddle) &&
     tesseract.merchant.name !== null &&
     !(looksLikeCompany(respace(paddle.merchant.name)) && !looksLikeCompany(tesseract.merchant.name))
       ? tesseract
       : paddle;
+  // The name: a heading reading that does not name the recognised chain (Tesseract read the street
+  // under a logo) gives way to the reading that does. The address and phone stay the heading's.
+  const named =
+    chainName ?? (chainReading && !headingWords.merchant.owning_corporation ? chainReading : undefined);
+  const words = headingWords;
   const other = figures === paddle ? tesseract : paddle;
   const receipt = {
     ...figures.receipt,
+    // The category of a recognised chain, else what the figures' reading made of its words.
+    receipt_type: chainReading ? chainReading.receipt.receipt_type : figures.receipt.receipt_type,
     transaction_date: paddle.receipt.transaction_date ?? tesseract.receipt.transaction_date,
     transaction_time: paddle.receipt.transaction_time ?? tesseract.receipt.transaction_time,
     // The country and currency may only show in the other reading (a postcode in the address read
@@ -101,12 +114,21 @@ export function combineEngineReadings(
     paddleName !== null &&
     (paddle.confidence['merchant.name'] ?? 0) > (tesseract.confidence['merchant.name'] ?? 0) &&
     sameLine(tesseract.merchant.name, paddleName);
-  const merchant =
+  const read =
     words === paddle
       ? { ...paddle.merchant, name: paddleName }
       : sameNameLine
         ? { ...tesseract.merchant, name: withSpacesOf(paddleName, tesseract.merchant.name!) }
         : words.merchant;
+  const merchant = chainReading
+    ? {
+        ...read,
+        ...(named ? { name: named.merchant.name } : {}),
+        owning_corporation: chainReading.merchant.owning_corporation ?? null,
+      }
+    : read;
+  const namedConfidence = named?.confidence['merchant.name'];
+  if (namedConfidence !== undefined) confidence['merchant.name'] = namedConfidence;
   return {
     receipt,
     merchant,

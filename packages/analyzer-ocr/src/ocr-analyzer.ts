@@ -8,6 +8,7 @@ import {
   silentLogger,
   type AnalysisResult,
   type Analyzer,
+  type ChainLookup,
   type Logger,
 } from '@receipts/core';
 import { READING_PLAN, mergeReadings, readingsAgree, type Reading, type ReadingPlan } from './merge-readings';
@@ -49,6 +50,12 @@ export interface OcrAnalyzerOptions {
    * instead of being read by OCR. None by default (the app reads each receipt once).
    */
   readingCache?: ReadingCache;
+  /**
+   * Known store chains (the brand dictionary of `@receipts/enricher-brands`, handed in by the
+   * composition root): a chain the receipt names anywhere gives the merchant its name, owner and
+   * category. Without it the merchant is read from the heading alone.
+   */
+  chains?: ChainLookup;
 }
 
 /**
@@ -101,6 +108,7 @@ export class OcrAnalyzer implements Analyzer {
     private readonly plan: readonly ReadingPlan[],
     private readonly paddle: PaddleReader | null = null,
     private readonly cache: ReadingCache | null = null,
+    private readonly chains: ChainLookup | undefined = undefined,
   ) {}
 
   /**
@@ -122,7 +130,15 @@ export class OcrAnalyzer implements Analyzer {
         });
       }
       if (options.engine === 'paddle')
-        return new OcrAnalyzer(createScheduler(), [], logger, READING_PLAN, paddle, options.readingCache);
+        return new OcrAnalyzer(
+          createScheduler(),
+          [],
+          logger,
+          READING_PLAN,
+          paddle,
+          options.readingCache,
+          options.chains,
+        );
     }
     const langPath = englishDataPath();
     const scheduler = createScheduler();
@@ -152,7 +168,12 @@ export class OcrAnalyzer implements Analyzer {
     for (const worker of workers) scheduler.addWorker(worker);
     logger.info('OCR workers ready', { workers: count, ms: Date.now() - started, langPath });
     const plan = options.plan && options.plan.length > 0 ? options.plan : READING_PLAN;
-    return new OcrAnalyzer(scheduler, workers, logger, plan, paddle, options.readingCache);
+    return new OcrAnalyzer(scheduler, workers, logger, plan, paddle, options.readingCache, options.chains);
+  }
+
+  /** What every parse of a reading is given: the chains, when known. */
+  private parseOptions(): { chains?: ChainLookup } {
+    return this.chains ? { chains: this.chains } : {};
   }
 
   /** Number of warm workers. */
@@ -207,7 +228,7 @@ export class OcrAnalyzer implements Analyzer {
     }
     const text = joinPageTexts(read.map((p) => p.text));
     if (text.length === 0) throw nothingInPdf();
-    const parsed = parseReceiptText(text);
+    const parsed = parseReceiptText(text, this.parseOptions());
     const scanned = read.some((p) => p.source === 'ocr');
     this.logger.debug('PDF receipt read', { pages: pages.length, scanned, ms: Date.now() - started });
     return {
@@ -311,7 +332,10 @@ export class OcrAnalyzer implements Analyzer {
       });
     }
     const text = lines.map((l) => l.text).join('\n');
-    const parsed = parseReceiptText(text, { lineConfidences: lines.map((l) => l.confidence) });
+    const parsed = parseReceiptText(text, {
+      ...this.parseOptions(),
+      lineConfidences: lines.map((l) => l.confidence),
+    });
     return {
       parsed,
       lines,
@@ -369,7 +393,10 @@ export class OcrAnalyzer implements Analyzer {
       () => this.recognize(image, type, plan, prepare),
     );
     const text = lines.map((l) => l.text).join('\n');
-    const parsed = parseReceiptText(text, { lineConfidences: lines.map((l) => l.confidence / 100) });
+    const parsed = parseReceiptText(text, {
+      ...this.parseOptions(),
+      lineConfidences: lines.map((l) => l.confidence / 100),
+    });
     return { rendering, pageSegMode, steps, text, lines, confidence, ms: Date.now() - started, parsed };
   }
 

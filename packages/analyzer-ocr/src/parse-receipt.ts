@@ -1,9 +1,11 @@
 import {
   MONTH_FIRST_COUNTRIES,
   findAmounts,
+  findChainEvidence,
   findDates,
   findTimes,
   isoDate,
+  merchantOfChain,
   roundMoney,
   totalChecksOut,
   totalConfidence,
@@ -12,6 +14,7 @@ import {
   type Figure,
   type AnalysisResult,
   type AnalyzedTax,
+  type ChainLookup,
   type ContradictedField,
   type DateOrder,
   type FoundDate,
@@ -51,7 +54,12 @@ export interface ParseOptions {
   dateOrder?: DateOrder;
   /** OCR confidence (0..1) of each line of `text`, by line number, for the `confidence` map. */
   lineConfidences?: ReadonlyArray<number | null>;
+  /** Known store chains: a chain the receipt names gives the merchant its name, owner and category. */
+  chains?: ChainLookup;
 }
+
+/** Countries whose receipts write amounts with a decimal point. */
+const DECIMAL_POINT_COUNTRIES = ['US', 'GB', 'MY', 'SG', 'AU', 'CA'];
 
 /** Evidence for the country a receipt comes from: pattern, country, weight. */
 const COUNTRY_SIGNS: ReadonlyArray<[RegExp, string, number]> = [
@@ -65,7 +73,13 @@ const COUNTRY_SIGNS: ReadonlyArray<[RegExp, string, number]> = [
   [/\bVAT\b.*£|£.*\bVAT\b|\bUNITED KINGDOM\b|\bVAT\s*REG/, 'GB', 2],
   [/£/, 'GB', 1],
   [/\bBTW\b|\bBELGI(?:E|QUE|UM)\b|\bTVA\b.*€/, 'BE', 2],
-  [/\bMWST\b|\bUST\.?\s*ID|\bDEUTSCHLAND\b/, 'DE', 2],
+  [/\bMWST\b|\bUST\.?[\s-]*ID|\bDEUTSCHLAND\b/, 'DE', 2],
+  // German summary and tax words: the till's language.
+  [
+    /\bSTEUER-?\s?(?:NR|NUMMER)\b|\bSUMME\b|\bZU ZAHLEN\b|\bR[UÜ]CKGELD\b|\bKARTENZAHLUNG\b|\bVIELEN DANK\b/,
+    'DE',
+    2,
+  ],
   [/\bCANADA\b|\bHST\b|\bQST\b/, 'CA', 2],
   // A bare dollar sign with nothing else to go on is most often a US receipt. Last, so that any
   // other country with as much evidence wins the tie.
@@ -88,6 +102,11 @@ export function guessCountry(text: string): string | null {
     const uk = UK_POSTCODE_RE.exec(line);
     if (uk && /^[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}$/.test(uk[1]!)) votes.set('GB', (votes.get('GB') ?? 0) + 2);
   }
+  // Amounts written with decimal commas (`59,96`) are never from a country that writes decimal
+  // points: a `DE 33104` postcode is no Delaware ZIP, a stray `$` no dollar.
+  const commas = upper.match(/\d,\d{2}(?![\d,])/g)?.length ?? 0;
+  const points = upper.match(/\d\.\d{2}(?![\d.])/g)?.length ?? 0;
+  if (commas >= 3 && commas > 2 * points) for (const c of DECIMAL_POINT_COUNTRIES) votes.delete(c);
   let best: string | null = null;
   let bestVotes = 1;
   for (const [country, n] of votes) {
@@ -508,6 +527,29 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
   };
 
   const merchantReading = readMerchant(lines, country);
+  // A known chain named anywhere on the receipt (logo, web address, footer) names the shop.
+  const chainEvidence = opts.chains
+    ? findChainEvidence(
+        lines.map((l) => l.text),
+        opts.chains,
+      )
+    : null;
+  const chain =
+    chainEvidence && opts.chains
+      ? merchantOfChain(merchantReading.merchant.name, chainEvidence, opts.chains)
+      : null;
+  if (chain && chainEvidence) {
+    if (chain.name !== merchantReading.merchant.name) {
+      // The chain's own name, not the heading's: how sure the chain is (two lines or more naming it).
+      merchantReading.nameLine = lines[chainEvidence.line]!;
+      confidence['merchant.chain'] = Math.min(1, chainEvidence.score / 5);
+    }
+    merchantReading.merchant = {
+      ...merchantReading.merchant,
+      name: chain.name,
+      owning_corporation: chain.owning_corporation,
+    };
+  }
   note('merchant.name', merchantReading.nameLine);
   note('merchant.street_address', merchantReading.addressLines[0]);
   note('merchant.phone_number', merchantReading.phoneLine);
@@ -567,7 +609,7 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
   return {
     receipt: {
       doc_type: /\bINVOICE\b|TAX\s*INV/.test(upper) ? 'invoice' : 'receipt',
-      receipt_type: classifyReceipt(upper),
+      receipt_type: chain?.category ?? classifyReceipt(upper),
       country_region: country,
       total_amount,
       subtotal: totals.subtotal?.value ?? null,

@@ -14,8 +14,10 @@ import {
   ValidationError,
   countryCodeOf,
   detectCurrency,
+  findChainEvidence,
   findDates,
   findTimes,
+  merchantOfChain,
   normalizeCurrencyCode,
   parseDate,
   parseMoney,
@@ -28,6 +30,8 @@ import {
   totalConfidence,
   weighTotal,
   type AnalysisResult,
+  type ChainLookup,
+  type ChainMerchant,
   type Figure,
   type TotalVerdict,
   type AnalyzedItem,
@@ -74,7 +78,10 @@ import {
  * @param response - an AnalyzeExpense (or GetExpenseAnalysis) response
  * @throws ValidationError when the input has no ExpenseDocuments list
  */
-export function mapAnalyzeExpense(response: AnalyzeExpenseResponse | unknown): AnalysisResult {
+export function mapAnalyzeExpense(
+  response: AnalyzeExpenseResponse | unknown,
+  { chains }: { chains?: ChainLookup } = {},
+): AnalysisResult {
   if (!isRecord(response) || !Array.isArray(response['ExpenseDocuments'])) {
     throw new ValidationError(
       'This is not an Amazon Textract AnalyzeExpense response: it has no "ExpenseDocuments" list.',
@@ -90,6 +97,7 @@ export function mapAnalyzeExpense(response: AnalyzeExpenseResponse | unknown): A
   };
 
   const merchant = mapMerchant(summary, note);
+  const chain = chains ? chainOfReceipt(chosen, summary, merchant.name, chains) : null;
   const country = merchant.country;
   const currencyHint = firstCurrencyCode(summary);
   const order = dateOrder(summary, country, currencyHint);
@@ -173,7 +181,7 @@ export function mapAnalyzeExpense(response: AnalyzeExpenseResponse | unknown): A
     analyzer: 'textract',
     receipt: {
       doc_type: docType(summary),
-      receipt_type: null,
+      receipt_type: chain?.category ?? null,
       country_region: country,
       total_amount: total,
       subtotal,
@@ -184,7 +192,8 @@ export function mapAnalyzeExpense(response: AnalyzeExpenseResponse | unknown): A
       total_checks_out: totalChecksOut(total, mappedItems, taxes.total, subtotal),
     },
     merchant: {
-      name: merchant.name,
+      name: chain?.name ?? merchant.name,
+      ...(chain ? { owning_corporation: chain.owning_corporation } : {}),
       phone_number: merchant.phone,
       postal_code: merchant.postalCode,
       city: merchant.city,
@@ -716,6 +725,26 @@ function firstDate(summary: Field[], order: DateOrder): { iso: string; field: Fi
     }
   }
   return undefined;
+}
+
+/**
+ * The known chain the receipt names (core's `findChainEvidence`): over the response's text lines when
+ * it has them, else over its summary fields' values; applied to the vendor name read
+ * (`merchantOfChain`).
+ */
+function chainOfReceipt(
+  documents: ExpenseDocument[],
+  summary: Field[],
+  vendor: string | null,
+  chains: ChainLookup,
+): ChainMerchant | null {
+  const blockLines = documents
+    .flatMap((d) => records<Block>(d.Blocks))
+    .filter((b) => b.BlockType === 'LINE')
+    .map((b) => text(b.Text) ?? '');
+  const lines = blockLines.length > 0 ? blockLines : summary.flatMap((f) => f.value.split('\n'));
+  const evidence = findChainEvidence(lines, chains);
+  return evidence ? merchantOfChain(vendor, evidence, chains) : null;
 }
 
 function chooseTime(summary: Field[], documents: ExpenseDocument[]): string | null {

@@ -16,6 +16,7 @@ import {
   silentLogger,
   type AnalysisResult,
   type Analyzer,
+  type ChainLookup,
   type Logger,
 } from '@receipts/core';
 import { mapAnalyzeExpense } from './map-expense';
@@ -23,6 +24,8 @@ import { mapAnalyzeExpense } from './map-expense';
 export interface TextractAnalyzerOptions {
   /** A configured Textract client (region, credentials); the composition root builds it. */
   client: TextractClient;
+  /** Known store chains: a chain the receipt names gives the merchant its name, owner and category. */
+  chains?: ChainLookup;
   logger?: Logger;
   /**
    * How long to wait for an asynchronous analysis (multi-page PDFs) before giving up on this attempt
@@ -107,6 +110,7 @@ const NETWORK_ERRORS = new Set([
 export class TextractAnalyzer implements Analyzer {
   readonly name = 'textract';
   private readonly client: TextractClient;
+  private readonly chains: ChainLookup | undefined;
   private readonly logger: Logger;
   private readonly maxWaitMs: number;
   private readonly maxPollIntervalMs: number;
@@ -114,6 +118,7 @@ export class TextractAnalyzer implements Analyzer {
 
   constructor(options: TextractAnalyzerOptions) {
     this.client = options.client;
+    this.chains = options.chains;
     this.logger = options.logger ?? silentLogger;
     this.maxWaitMs = options.maxWaitMs ?? 45_000;
     this.maxPollIntervalMs = options.maxPollIntervalMs ?? 5_000;
@@ -172,7 +177,7 @@ export class TextractAnalyzer implements Analyzer {
         response = await this.analyzeAsync(source);
       }
     }
-    const result = mapAnalyzeExpense(response);
+    const result = mapAnalyzeExpense(response, this.chains ? { chains: this.chains } : {});
     this.logger.debug('textract analysed a receipt', {
       ms: Date.now() - started,
       from: source ? 's3' : 'bytes',

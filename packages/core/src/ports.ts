@@ -87,6 +87,25 @@ export interface BrandContext {
   merchant?: string | null;
 }
 
+/** A store chain as a chain directory knows it. */
+export interface KnownChain {
+  /** The chain's own name, e.g. `Aldi Nord`, `99 Speedmart`. */
+  chain: string;
+  owning_corporation: string;
+  /** The receipt category its shops sell in: `grocery`, `restaurant`, `fuel`, `pharmacy` or `retail`. */
+  category: string;
+}
+
+/** Finds a known store chain named in a piece of receipt text (the analyzers' knowledge of chains). */
+export interface ChainLookup {
+  /**
+   * The chain named in `text`, and the phrase of it that was found (`ALDI GMBH & CO. KG` → Aldi Nord,
+   * by `Aldi`), or null.
+   * @param text - one line or phrase of a receipt, e.g. a header line or the words of a web address
+   */
+  chainIn(text: string): { chain: KnownChain; phrase: string } | null;
+}
+
 /** Fills an item's brand and the brand's owner, and a merchant chain's owner. Unknown stays null. */
 export interface Enricher {
   brandFor(description: string, context?: BrandContext): BrandMatch | null;

@@ -1,3 +1,4 @@
+import { CHAIN_CATEGORIES } from './dataset';
 import { foldOcr, phraseKey } from './phrase-matcher';
 
 /**
@@ -19,6 +20,8 @@ export interface SourceEntry {
   only_at?: string[];
   /** The name is a common word: match it only on a receipt of one of the `only_at` chains. */
   needs_shop?: boolean;
+  /** A chain's receipt category: `grocery`, `restaurant`, `retail`, `fuel` or `pharmacy`. */
+  category?: string;
   source?: string;
   note?: string;
 }
@@ -159,7 +162,8 @@ function clashes(entries: Keyed[], fold: boolean): string[] {
  * - every owner is spelled one way across both files (`Tesco PLC` everywhere, never `Tesco Plc`);
  * - a retailer's own label (`only_at`) names chains that merchants.json knows, one of them owned by the brand's
  *   owner;
- * - no key is so short that it would be found in ordinary words.
+ * - no key is so short that it would be found in ordinary words;
+ * - every chain has a receipt category.
  */
 export function checkDataset(brands: SourceFile, merchants: SourceFile): string[] {
   const problems: string[] = [];
@@ -189,6 +193,11 @@ export function checkDataset(brands: SourceFile, merchants: SourceFile): string[
           problems.push(`${file}: ${e.name} has a key too short to be safe: ${key}`);
       }
     }
+  }
+
+  for (const e of chainEntries) {
+    if (!(CHAIN_CATEGORIES as readonly string[]).includes(e.category ?? ''))
+      problems.push(`merchants: ${e.name} needs a category, one of ${CHAIN_CATEGORIES.join(', ')}`);
   }
 
   const seenBrands = new Map<string, string>();

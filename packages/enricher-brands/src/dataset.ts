@@ -29,7 +29,12 @@ export interface BrandEntry extends OwnedEntry {
 /** One store chain of the dataset, with its owning group and source. */
 export interface MerchantEntry extends OwnedEntry {
   chain: string;
+  /** The receipt category its shops sell in (one of {@link CHAIN_CATEGORIES}). */
+  category: string;
 }
+
+/** The receipt categories a chain may have (the app's categories that shops sell in). */
+export const CHAIN_CATEGORIES = ['grocery', 'restaurant', 'retail', 'fuel', 'pharmacy'] as const;
 
 interface Group<K extends string> {
   owning_corporation: string;

@@ -1,4 +1,4 @@
-import type { BrandContext, BrandMatch, Enricher } from '@receipts/core';
+import type { BrandContext, BrandMatch, ChainLookup, Enricher, KnownChain } from '@receipts/core';
 import { BRANDS, MERCHANTS, type BrandEntry, type MerchantEntry } from './dataset';
 import { PhraseMatcher } from './phrase-matcher';
 
@@ -16,7 +16,7 @@ export interface DictionaryEnricherOptions {
  *
  * Both dictionaries are indexed once, in the constructor; a lookup reads a few map entries per word.
  */
-export class DictionaryEnricher implements Enricher {
+export class DictionaryEnricher implements Enricher, ChainLookup {
   private readonly brands: PhraseMatcher<BrandEntry>;
   private readonly merchants: PhraseMatcher<MerchantEntry>;
   private readonly byName = new Map<string, BrandEntry>();
@@ -71,6 +71,18 @@ export class DictionaryEnricher implements Enricher {
    */
   corporationForMerchant(merchantName: string): string | null {
     return this.merchants.match(merchantName)?.value.owning_corporation ?? null;
+  }
+
+  /**
+   * The store chain named in a piece of receipt text and the phrase found (the analyzers' chain
+   * knowledge: `composition` hands this enricher to them as their `ChainLookup`), or null.
+   * @param text - a receipt line or the words of a web address, e.g. `Aldi GmbH & Co. KG`
+   */
+  chainIn(text: string): { chain: KnownChain; phrase: string } | null {
+    const found = this.merchants.match(text);
+    if (!found) return null;
+    const { chain, owning_corporation, category } = found.value;
+    return { chain: { chain, owning_corporation, category }, phrase: found.phrase };
   }
 
   /** The store chain named in a merchant name, with its owner and source, or null. */

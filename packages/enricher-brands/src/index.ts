@@ -2,6 +2,7 @@ export { DictionaryEnricher, type DictionaryEnricherOptions } from './dictionary
 export {
   BRANDS,
   MERCHANTS,
+  CHAIN_CATEGORIES,
   brandEntriesOf,
   merchantEntriesOf,
   type BrandEntry,

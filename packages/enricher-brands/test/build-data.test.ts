@@ -7,7 +7,10 @@ const chains: SourceFile = {
     {
       owning_corporation: 'Shop Group',
       source: 'shop.example',
-      chains: [{ chain: 'Shop' }, { chain: 'Shop Mini' }],
+      chains: [
+        { chain: 'Shop', category: 'grocery' },
+        { chain: 'Shop Mini', category: 'grocery' },
+      ],
     },
   ],
 };
@@ -43,6 +46,22 @@ describe('checking the dataset', () => {
 
   it('accepts a clean dataset', () => {
     expect(checkDataset(ok, chains)).toEqual([]);
+  });
+
+  it('refuses a chain without a receipt category, or with one the app does not have', () => {
+    const uncategorised: SourceFile = {
+      groups: [
+        {
+          owning_corporation: 'Shop Group',
+          source: 'shop.example',
+          chains: [{ chain: 'Shop' }, { chain: 'Shop Mini', category: 'snacks' }],
+        },
+      ],
+    };
+    expect(checkDataset(ok, uncategorised)).toEqual([
+      'merchants: Shop needs a category, one of grocery, restaurant, retail, fuel, pharmacy',
+      'merchants: Shop Mini needs a category, one of grocery, restaurant, retail, fuel, pharmacy',
+    ]);
   });
 
   it('refuses a brand listed twice and a name or alias standing for two owners', () => {

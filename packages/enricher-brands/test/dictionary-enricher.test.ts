@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DictionaryEnricher } from '../src';
+import { CHAIN_CATEGORIES, DictionaryEnricher, MERCHANTS } from '../src';
 
 const enricher = new DictionaryEnricher();
 const brandOf = (description: string) => enricher.brandFor(description)?.brand ?? null;
@@ -114,11 +114,37 @@ describe('DictionaryEnricher.brandFor', () => {
   it('accepts its own dataset', () => {
     const custom = new DictionaryEnricher({
       brands: [{ brand: 'Acme', owning_corporation: 'Acme Holdings', aliases: ['ACM'], source: 'test' }],
-      merchants: [{ chain: 'Corner Shop', owning_corporation: 'Corner Group', source: 'test' }],
+      merchants: [
+        { chain: 'Corner Shop', owning_corporation: 'Corner Group', category: 'grocery', source: 'test' },
+      ],
     });
     expect(custom.brandFor('ACM GLUE')).toEqual({ brand: 'Acme', owning_corporation: 'Acme Holdings' });
     expect(custom.brandFor('COKE')).toBeNull();
     expect(custom.corporationForMerchant('CORNER SHOP #2')).toBe('Corner Group');
+  });
+
+  it('names the chain in receipt text with its owner and category, for the analyzers', () => {
+    expect(enricher.chainIn('Aldi GmbH & Co. KG, Schloss Holte')).toEqual({
+      chain: { chain: 'Aldi Nord', owning_corporation: 'Aldi Nord', category: 'grocery' },
+      phrase: 'Aldi',
+    });
+    expect(enricher.chainIn('ALDI SÜD')?.chain.chain).toBe('Aldi Süd');
+    expect(enricher.chainIn('marktkauf lehr')?.chain).toEqual({
+      chain: 'Marktkauf',
+      owning_corporation: 'Edeka Zentrale',
+      category: 'grocery',
+    });
+    expect(enricher.chainIn('SHELL STATION KEPONG')?.chain.category).toBe('fuel');
+    // `real` is a common word: only its longer forms name the chain.
+    expect(enricher.chainIn('REAL FRUIT JUICE')).toBeNull();
+    expect(enricher.chainIn('real GmbH')?.chain.owning_corporation).toBe('SCP Group');
+  });
+
+  it('gives every chain of the dataset an owner and a receipt category', () => {
+    for (const entry of MERCHANTS) {
+      expect(entry.owning_corporation.trim(), entry.chain).not.toBe('');
+      expect(CHAIN_CATEGORIES, entry.chain).toContain(entry.category);
+    }
   });
 
   it('matches 10,000 descriptions consistently', () => {

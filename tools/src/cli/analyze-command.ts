@@ -38,7 +38,7 @@ async function defaultOcr(): Promise<Analyzer> {
   const engine = process.env.OCR_ENGINE ?? 'combined';
   const known = OCR_ENGINES.find((e) => e === engine);
   if (!known) throw new UsageProblem(`OCR_ENGINE must be ${OCR_ENGINES.join(', ')}, not "${engine}".`);
-  return OcrAnalyzer.create({ engine: known });
+  return OcrAnalyzer.create({ engine: known, chains: new DictionaryEnricher() });
 }
 
 async function analyseFile(path: string, io: AnalyzeIo): Promise<AnalysisResult> {

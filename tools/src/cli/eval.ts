@@ -49,6 +49,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { OCR_ENGINES, OcrAnalyzer, type OcrEngine } from '@receipts/analyzer-ocr';
+import { DictionaryEnricher } from '@receipts/enricher-brands';
 import { isAppError } from '@receipts/core';
 import { evaluate, formatReport, type EvalReport, type EvalSplit } from '../eval/evaluate';
 import { DiskReadingCache } from '../eval/reading-cache';
@@ -166,8 +167,15 @@ async function main(argv: string[]): Promise<number> {
   const cache = values['no-cache']
     ? undefined
     : new DiskReadingCache(path.resolve(values.cache ?? DEFAULT_CACHE));
+  // The brand dictionary's store chains: what the app's analyzers are given (lambdas/src/composition.ts).
+  const chains = new DictionaryEnricher();
   const ocr = sets.some((s) => s.analyzer === 'ocr')
-    ? await OcrAnalyzer.create({ workers, engine, ...(cache ? { readingCache: cache } : {}) })
+    ? await OcrAnalyzer.create({
+        workers,
+        engine,
+        chains,
+        ...(cache ? { readingCache: cache } : {}),
+      })
     : undefined;
   try {
     const reports: Array<{ name: string; report: EvalReport }> = [];
@@ -176,6 +184,7 @@ async function main(argv: string[]): Promise<number> {
         analyzer: set.analyzer,
         dir: set.dir,
         ocr,
+        chains,
         limit,
         ...(set.analyzer === 'ocr' && labelsFor(set.dir) ? { labelsDir: labelsFor(set.dir)! } : {}),
         concurrency: set.analyzer === 'ocr' ? workers : 1,

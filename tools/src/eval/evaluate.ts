@@ -8,6 +8,7 @@ import {
   type AnalyzedItem,
   type AnalyzedMerchant,
   type Analyzer,
+  type ChainLookup,
 } from '@receipts/core';
 import { mapAnalyzeExpense } from '@receipts/analyzer-textract';
 import { normaliseChain, normaliseDate, normaliseText, normaliseTotal } from './normalise';
@@ -33,6 +34,8 @@ export interface EvalOptions {
   dir: string;
   /** The analyzer that reads images (required for `ocr`). */
   ocr?: Analyzer;
+  /** Known store chains for the Textract mapping (the OCR analyzer is given its own). */
+  chains?: ChainLookup;
   /** Only the first N receipts (in name order, after the split). */
   limit?: number;
   /** Only the receipts at even (0, 2, 4, …) or odd positions of the folder in name order. */
@@ -344,7 +347,10 @@ async function evaluateOne(
   try {
     result =
       analyzer === 'textract'
-        ? mapAnalyzeExpense(JSON.parse(input.toString('utf8')))
+        ? mapAnalyzeExpense(
+            JSON.parse(input.toString('utf8')),
+            options.chains ? { chains: options.chains } : {},
+          )
         : await options.ocr!.analyze(new Uint8Array(input), IMAGE_TYPES[path.extname(file).toLowerCase()]!);
   } catch (e) {
     error = e instanceof Error ? e.message : String(e);

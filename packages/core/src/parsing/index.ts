@@ -4,3 +4,4 @@ export * from './currency';
 export * from './country';
 export * from './merchant-name';
 export * from './total-evidence';
+export * from './chain-evidence';

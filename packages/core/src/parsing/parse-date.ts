@@ -67,9 +67,11 @@ const monthNumber = (name: string) => MONTH_BY_NAME.get(name.toLowerCase().repla
 // Year first tolerates mixed separators (`2019-03/12`), as OCR reads them.
 const YEAR_FIRST = /(?<!\d)((?:19|20)\d{2})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)/g;
 // A four-digit year may run straight into the time after it (`25/12/20188:13:39PM`): OCR's lost space.
+// Four digits followed by a colon are no year but a two-digit year run into the hour (`03.04.2009:53`
+// is `03.04.20 09:53`): a year is never followed by `:` and minutes.
 const GLUED_YEAR = String.raw`(?:19|20)\d{2}(?=\d{1,2}:\d{2})`;
 const NUMERIC = new RegExp(
-  String.raw`(?<![\d./-])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(${GLUED_YEAR}|(?:\d{4}|\d{2})(?![\d/]|\.\d))`,
+  String.raw`(?<![\d./-])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(${GLUED_YEAR}|(?:\d{4}(?!:\d)|\d{2})(?![\d/]|\.\d))`,
   'g',
 );
 // Two forms of OCR's lost space that NUMERIC leaves: a two-digit year run into the time after it

@@ -192,7 +192,11 @@ describe('dates whose year runs into the time', () => {
     // A two-digit year run into the time: read so only when the four digits are no year.
     ['11/02/1819:21 Slip No.: 6030098553', '2018-02-11'],
     ['02-03-1847:23 SH01ZJ42', '2018-03-02'],
-    ['11/02/2019:21', '2019-02-11'],
+    // Four digits and a colon are a two-digit year and the hour: a year is never followed by
+    // `:` and minutes alone (`03.04.2009:53` is printed `03.04.20 09:53`).
+    ['11/02/2019:21', '2020-02-11'],
+    ['03.04.2009:530000545 0050287347', '2020-04-03'],
+    ['15.04.2016:1586651110176', '2020-04-15'],
   ])('reads %j as %s', (text, iso) => {
     expect(parseDate(text)).toBe(iso);
   });

@@ -50,9 +50,11 @@ const FLOORS = {
  * labels (tools/eval/labels/de), item F1 in percent.
  */
 const GERMAN_FLOORS = {
-  company: [13, 13],
-  date: [12, 13],
-  total: [11, 12],
+  // Measured 13 / 13 (shop), 12 / 13 (date) and 13 / 13 (total) on the even / odd halves; one
+  // receipt of margin each for the OCR engine's run-to-run differences.
+  company: [12, 12],
+  date: [11, 12],
+  total: [12, 12],
 } as const;
 const GERMAN_ITEM_F1 = [75, 80] as const;
 
@@ -96,6 +98,10 @@ describe('local OCR (combined engine) on the SROIE receipts', () => {
       expect(right(1)).toBeGreaterThanOrEqual(odd);
     },
   );
+
+  it('flags every wrong total or date, and few right ones, on each half', () => {
+    expectFewFlags(report);
+  });
 });
 
 describe('local OCR (combined engine) on the German receipts', () => {
@@ -116,12 +122,25 @@ describe('local OCR (combined engine) on the German receipts', () => {
     expect(german.halves!.odd.labelled!.f1 * 100).toBeGreaterThanOrEqual(GERMAN_ITEM_F1[1]);
   });
 
-  it('leaves no wrong total unflagged', () => {
-    // Dates read with a wrong year (3 of 26) are not flagged yet: the review check has no date
-    // plausibility test (issue #24).
-    expect(german.results.filter((r) => r.correct.total === false && !r.needsReview)).toEqual([]);
+  it('flags every wrong total or date, and few right ones, on each half', () => {
+    expectFewFlags(german);
   });
 });
+
+/**
+ * The review list of a set, on each half (issue #24): no wrong total or date unflagged, at most 20 %
+ * of the receipts flagged and at most 10 % flagged with their total and date right. Measured: SROIE
+ * 3 / 1 flagged and 0 / 1 false alarms of 47 per half, German 1 / 0 flagged and no false alarm.
+ */
+function expectFewFlags(set: EvalReport) {
+  for (const half of [0, 1]) {
+    const results = set.results.filter((r) => r.index % 2 === half);
+    const right = (r: (typeof results)[number]) => r.correct.total !== false && r.correct.date !== false;
+    expect(results.filter((r) => !right(r) && !r.needsReview).map((r) => r.id)).toEqual([]);
+    expect(results.filter((r) => r.needsReview).length / results.length).toBeLessThanOrEqual(0.2);
+    expect(results.filter((r) => r.needsReview && right(r)).length / results.length).toBeLessThanOrEqual(0.1);
+  }
+}
 
 describe('local OCR on other real receipt photos', () => {
   it('reads the MEGA MARKET PLUS receipt of the Textract fixtures', async () => {

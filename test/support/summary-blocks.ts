@@ -84,7 +84,8 @@ export function summaryBlocks(): fc.Arbitrary<SummaryBlock> {
       taxRate: fc.constantFrom(6, 10, 19),
       discountCents: fc.oneof(fc.constant(0), fc.integer({ min: 10, max: 500 })),
       cashRounding: fc.boolean(),
-      tender: fc.constantFrom('none', 'cash', 'card'),
+      // `cash-paid`: the cash paid and the cash handed over both printed, then the change.
+      tender: fc.constantFrom('none', 'cash', 'card', 'cash-paid'),
       extraCash: fc.integer({ min: 0, max: 5_000 }),
       labelSeed: fc.array(fc.nat(), { minLength: 9, maxLength: 9 }),
       unreadable: fc.option(
@@ -114,7 +115,15 @@ export function summaryBlocks(): fc.Arbitrary<SummaryBlock> {
         line('rounded', rounded, 5);
       }
       if (g.tax === 'included') line('included_tax', Math.round((total * g.taxRate) / (100 + g.taxRate)), 6);
-      if (g.tender === 'cash') {
+      if (g.tender === 'cash-paid') {
+        const cash = rounded + g.extraCash;
+        for (const [cents, n] of [
+          [rounded, g.labelSeed[7]!],
+          [cash, g.labelSeed[7]! + 1],
+        ] as const)
+          lines.push({ kind: 'tender', label: cashLabel(g.language, n), cents, unreadable: false });
+        line('change', cash - rounded, 8);
+      } else if (g.tender === 'cash') {
         const cash = rounded + g.extraCash;
         lines.push({
           kind: 'tender',

@@ -14,6 +14,7 @@ export {
   modelInput,
   segmentsToLines,
   type PaddleLine,
+  type CharDoubt,
   type PaddleSegment,
 } from './paddle-ocr';
 export { HEADING_SHARE, imageTop } from './receipt-header';

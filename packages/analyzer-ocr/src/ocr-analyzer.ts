@@ -323,7 +323,8 @@ export class OcrAnalyzer implements Analyzer {
     const started = Date.now();
     let lines: PaddleLine[];
     try {
-      lines = await this.cached(readingKey('paddle', image), () => this.paddle!.read(image));
+      // `paddle2`: the readings keep the characters the model was unsure of (`doubts`).
+      lines = await this.cached(readingKey('paddle2', image), () => this.paddle!.read(image));
     } catch (cause) {
       throw new AnalyzerError('OCR failed on this image. Try again, or take a sharper photo.', {
         cause,
@@ -335,6 +336,7 @@ export class OcrAnalyzer implements Analyzer {
     const parsed = parseReceiptText(text, {
       ...this.parseOptions(),
       lineConfidences: lines.map((l) => l.confidence),
+      lineDoubts: lines.map((l) => l.doubts ?? null),
     });
     return {
       parsed,

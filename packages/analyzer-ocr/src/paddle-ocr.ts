@@ -12,11 +12,21 @@ import sharp from 'sharp';
 const MAX_WIDTH = 1600;
 const MAX_HEIGHT = 3600;
 
+/**
+ * A character the recognition model was unsure of: its position in the text, its probability (0..1)
+ * and the character it found next likeliest (`8` at 0.50 with `9` at 0.47).
+ */
+export type CharDoubt = [position: number, probability: number, runnerUp: string];
+
+/** Below this probability a character read is kept as a {@link CharDoubt}. */
+export const DOUBTFUL_CHAR = 0.98;
+
 /** One text segment PaddleOCR found: its text, its recognition score (0..1) and its box corners. */
 interface Segment {
   text: string;
   mean: number;
   box?: number[][];
+  doubts?: CharDoubt[];
 }
 
 /** One text segment of a line: its text, score (0..1) and box `[left, top, right, bottom]` in pixels. */
@@ -26,6 +36,15 @@ export interface PaddleSegment {
   box: [number, number, number, number];
 }
 
+/** The doubts of a text that was trimmed: those of the characters kept, at their new positions. */
+function trimmedDoubts(text: string, doubts: readonly CharDoubt[] | undefined): CharDoubt[] {
+  const start = text.length - text.trimStart().length;
+  const end = start + text.trim().length;
+  return (doubts ?? [])
+    .filter(([at]) => at >= start && at < end)
+    .map(([at, p, alt]) => [at - start, p, alt] as CharDoubt);
+}
+
 /** A receipt line rebuilt from PaddleOCR's segments. */
 export interface PaddleLine {
   text: string;
@@ -33,6 +52,8 @@ export interface PaddleLine {
   confidence: number;
   /** The segments joined into the line, left to right, with their boxes (where the page printed them). */
   segments?: PaddleSegment[];
+  /** The characters of `text` the model was unsure of (below {@link DOUBTFUL_CHAR}), in reading order. */
+  doubts?: CharDoubt[];
 }
 
 /**
@@ -62,6 +83,13 @@ export function segmentsToLines(segments: readonly Segment[]): PaddleLine[] {
   }
   return rows.map((row) => {
     const sorted = [...row].sort((a, b) => a.left - b.left);
+    // Each segment's doubts moved to where its text starts in the joined line.
+    const doubts: CharDoubt[] = [];
+    let offset = 0;
+    for (const b of sorted) {
+      for (const [at, p, alt] of trimmedDoubts(b.s.text, b.s.doubts)) doubts.push([offset + at, p, alt]);
+      offset += b.s.text.trim().length + 1;
+    }
     return {
       text: sorted.map((b) => b.s.text.trim()).join(' '),
       confidence: Math.min(...sorted.map((b) => b.s.mean)),
@@ -70,6 +98,7 @@ export function segmentsToLines(segments: readonly Segment[]): PaddleLine[] {
         confidence: Math.round(b.s.mean * 1000) / 1000,
         box: [b.left, b.top, b.right, b.bottom].map(Math.round) as PaddleSegment['box'],
       })),
+      ...(doubts.length > 0 ? { doubts } : {}),
     };
   });
 }
@@ -275,37 +304,53 @@ export function modelInput(image: Rgba): { data: Float32Array; dims: number[] } 
 /**
  * The text of one recognition output (`[1, steps, classes]` probabilities): the most likely class
  * at each step, repeats of the step before and the blank class (0) left out; `mean` is the mean
- * probability of the characters kept.
+ * probability of the characters kept, `doubts` the characters kept below {@link DOUBTFUL_CHAR}
+ * with the class found next likeliest at their step (the blank class, `_`, when nothing else was).
  */
 export function decodeLine(
   output: ModelOutput,
   dictionary: readonly string[],
-): { text: string; mean: number } {
+): { text: string; mean: number; doubts: CharDoubt[] } {
   const steps = output.dims[1] ?? 0;
   const classes = output.dims[2] ?? 0;
   let text = '';
   let sum = 0;
   let kept = 0;
   let previous = -1;
+  const doubts: CharDoubt[] = [];
   for (let t = 0; t < steps; t++) {
     const offset = t * classes;
     let best = 0;
     let bestP = Number.NEGATIVE_INFINITY;
+    let second = 0;
+    let secondP = Number.NEGATIVE_INFINITY;
     for (let c = 0; c < classes; c++) {
       const p = output.data[offset + c]!;
       if (p > bestP) {
+        second = best;
+        secondP = bestP;
         bestP = p;
         best = c;
+      } else if (p > secondP) {
+        secondP = p;
+        second = c;
       }
     }
     if (best !== 0 && best !== previous) {
-      text += dictionary[best - 1] ?? '';
+      const char = dictionary[best - 1] ?? '';
+      if (bestP < DOUBTFUL_CHAR && char.length > 0)
+        doubts.push([
+          text.length,
+          Math.round(bestP * 100) / 100,
+          second === 0 ? '_' : (dictionary[second - 1] ?? '_'),
+        ]);
+      text += char;
       sum += bestP;
       kept += 1;
     }
     previous = best;
   }
-  return { text, mean: kept > 0 ? sum / kept : 0 };
+  return { text, mean: kept > 0 ? sum / kept : 0, doubts };
 }
 
 /**

@@ -7,6 +7,8 @@ import {
   isoDate,
   merchantOfChain,
   roundMoney,
+  taxRowGross,
+  THIN_CONFIDENCE,
   totalChecksOut,
   totalConfidence,
   weighTotal,
@@ -19,6 +21,8 @@ import {
   type DateOrder,
   type FoundDate,
 } from '@receipts/core';
+import { doubtedDigit } from './char-doubts';
+import type { CharDoubt } from './paddle-ocr';
 import { receiptCurrency } from './receipt-currency';
 import { isColumnHeader, isItemAreaEnd, readItems } from './parse-items';
 import { readMerchant } from './parse-merchant';
@@ -56,6 +60,11 @@ export interface ParseOptions {
   lineConfidences?: ReadonlyArray<number | null>;
   /** Known store chains: a chain the receipt names gives the merchant its name, owner and category. */
   chains?: ChainLookup;
+  /**
+   * The characters of each line of `text` (by line number) that the OCR engine was unsure of: a date
+   * or total whose digits it doubted rests on less than its line's confidence says.
+   */
+  lineDoubts?: ReadonlyArray<readonly CharDoubt[] | null>;
 }
 
 /** Countries whose receipts write amounts with a decimal point. */
@@ -306,7 +315,11 @@ const MAX_ROUNDING = 0.1;
  * the total read, it is the total. Without any total line, cash minus change (or the cash paid)
  * stands in.
  */
-function readTotals(lines: ReceiptLine[], itemSum: number | null): TotalsReading {
+function readTotals(
+  lines: ReceiptLine[],
+  itemSum: number | null,
+  doubted: (line: ReceiptLine, figure: string) => boolean = () => false,
+): TotalsReading {
   const candidates: TotalCandidate[] = [];
   const taxes: TotalsReading['taxes'] = [];
   let subtotal: Picked<number> | null = null;
@@ -316,10 +329,16 @@ function readTotals(lines: ReceiptLine[], itemSum: number | null): TotalsReading
   let change: number | null = null;
   let inSummary = false;
   const figures: Figure[] = [];
+  // Each figure read with the amount of its line, marked when the engine doubted a digit of it.
+  const push = (figure: Figure, line: ReceiptLine, text: string) =>
+    figures.push(doubted(line, text) ? { ...figure, doubted: true } : figure);
 
   for (const [at, line] of lines.entries()) {
     const u = line.upper;
     if (SUMMARY_RE.test(u)) inSummary = true;
+    // A row of the tax table below the total, whose own figures agree, gives the amount taxed.
+    const gross = figures.length > 0 || TAX_RE.test(u) ? taxRowGross(line.text) : null;
+    if (gross !== null) push({ kind: 'gross', value: gross }, line, line.text);
     const amount = amountFor(lines, at);
     const strong = STRONG_TOTAL_RE.test(u);
     if (!amount) {
@@ -333,36 +352,44 @@ function readTotals(lines: ReceiptLine[], itemSum: number | null): TotalsReading
           !TAX_RE.test(u) &&
           figures.some((f) => f.value !== null) &&
           letterRatio(line.text) > 0.5);
-      if (named && !inSummary && !COUNT_RE.test(u)) figures.push({ kind: 'total', value: null, weight: 3 });
+      // A label whose amount the next total line prints (`Total :` over `19:32 Total: 593.10`) is read.
+      const next = lines[at + 1];
+      const carried = next !== undefined && TOTAL_RE.test(next.upper) && amountFor(lines, at + 1) !== null;
+      if (named && !inSummary && !COUNT_RE.test(u) && !carried)
+        figures.push({ kind: 'total', value: null, weight: 3 });
       continue;
     }
     if (ROUNDING_RE.test(u) && !strong) {
       if (rounding === null) {
         rounding = amount.value;
         roundingAt = at;
-        figures.push({ kind: 'rounding', value: amount.value });
+        push({ kind: 'rounding', value: amount.value }, line, amount.text);
       }
       continue;
     }
     if (COUNT_RE.test(u)) continue;
     if (DISCOUNT_RE.test(u) && !strong) {
-      if (!inSummary) figures.push({ kind: 'discount', value: amount.value });
+      if (!inSummary) push({ kind: 'discount', value: amount.value }, line, amount.text);
       continue;
     }
-    if (SUBTOTAL_RE.test(u) && !(strong && /INCL|INCLUSIVE/.test(u))) {
+    // A total before tax (`Total Sales (Excluding GST)`) is a subtotal.
+    const beforeTax = TOTAL_WORD_RE.test(u) && /\bEXCL/.test(u) && !/\bINCL/.test(u);
+    if ((SUBTOTAL_RE.test(u) || beforeTax) && !(strong && /INCL|INCLUSIVE/.test(u))) {
       subtotal ??= { value: amount.value, line };
-      if (!inSummary) figures.push({ kind: 'subtotal', value: amount.value });
+      if (!inSummary) push({ kind: 'subtotal', value: amount.value }, line, amount.text);
       continue;
     }
     if (CHANGE_RE.test(u) && !strong) {
-      if (change === null) figures.push({ kind: 'change', value: amount.value });
+      if (change === null) push({ kind: 'change', value: amount.value }, line, amount.text);
       change ??= amount.value;
       continue;
     }
     if (PAYMENT_RE.test(u) && !strong && !/\bTOTAL\b/.test(u)) {
-      // Tendered cash is printed as a deduction on some tills (`Cash -50.00`).
-      if (paid === null) figures.push({ kind: 'tender', value: Math.abs(amount.value) });
-      paid ??= Math.abs(amount.value);
+      // Tendered cash is printed as a deduction on some tills (`Cash -50.00`). Every tender is a
+      // figure: the cash paid and the cash handed over may both be printed.
+      push({ kind: 'tender', value: Math.abs(amount.value) }, line, amount.text);
+      // Of several, the change comes out of the largest (the cash handed over).
+      paid = Math.max(paid ?? 0, Math.abs(amount.value));
       continue;
     }
     const isTax = TAX_RE.test(u) && !TAX_NOT_AMOUNT_RE.test(u) && !strong;
@@ -386,7 +413,7 @@ function readTotals(lines: ReceiptLine[], itemSum: number | null): TotalsReading
       continue;
     }
     if (SERVICE_RE.test(u) && !strong) {
-      if (!inSummary) figures.push({ kind: 'charge', value: amount.value });
+      if (!inSummary) push({ kind: 'charge', value: amount.value }, line, amount.text);
       continue;
     }
     if (inSummary && !strong) continue;
@@ -394,9 +421,13 @@ function readTotals(lines: ReceiptLine[], itemSum: number | null): TotalsReading
     const plainAmountWord = !strong && !TOTAL_WORD_RE.test(u);
     const weight = strong ? 3 : plainAmountWord ? 1 : 2;
     candidates.push({ value: amount.value, line, at, weight });
-    figures.push({ kind: 'total', value: amount.value, weight });
+    push({ kind: 'total', value: amount.value, weight }, line, amount.text);
   }
-  for (const t of taxes) figures.push({ kind: t.included ? 'included_tax' : 'tax', value: t.tax.amount });
+  // A TOTAL GST line is the tax: the other tax lines are its parts, or misreadings (an item line
+  // that ends in a tax code).
+  const totalTax = taxes.find((t) => /T[O0][TL][A4][L1I]/i.test(t.tax.description));
+  for (const t of totalTax ? [totalTax] : taxes)
+    figures.push({ kind: t.included ? 'included_tax' : 'tax', value: t.tax.amount });
 
   const taxSum = taxes.length > 0 ? roundMoney(taxes.reduce((s, t) => s + (t.tax.amount ?? 0), 0)) : null;
   const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
@@ -511,6 +542,29 @@ function classifyReceipt(upper: string): string {
 }
 
 /**
+ * Below this probability, a digit of a date printed once whose runner-up is another digit leaves the
+ * date thin: another day was nearly as likely (`29.02.20` read from a faint `25.02.20`).
+ */
+const DOUBTED_DATE_DIGIT = 0.95;
+
+/**
+ * A total is no surer than its least sure digit; below this probability it rests on little: another
+ * digit was nearly as likely (`84.00` read with its 8 at 0.50 and a 9 at 0.47), and the figures that
+ * agree with it may be misread the same way, in the same faint print.
+ */
+const DOUBTED_TOTAL_DIGIT = 0.7;
+
+/** A figure with a digit below this probability (another digit its runner-up) is not read surely. */
+const SURE_DIGIT = 0.9;
+
+/** The doubted digit of a figure on a line of the text, from the engine's doubts (by line number). */
+function figureDoubts(ocrText: string, lineDoubts: ParseOptions['lineDoubts']) {
+  const raw = ocrText.split(/\r?\n/);
+  return (line: ReceiptLine | null | undefined, figure: string | null | undefined) =>
+    line && figure ? doubtedDigit(raw[line.index] ?? '', figure, lineDoubts?.[line.index]) : null;
+}
+
+/**
  * Reads receipt text (as OCR or a PDF text layer gives it) into merchant, receipt, items and taxes.
  * Pure: the same text always gives the same result. Fields it cannot find are null.
  */
@@ -579,7 +633,11 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
   const priced = items.filter((i) => i.total_price !== null);
   const itemSum = priced.length > 0 ? roundMoney(priced.reduce((s, i) => s + (i.total_price ?? 0), 0)) : null;
 
-  const totals = readTotals(lines, itemSum);
+  const doubts = figureDoubts(ocrText, opts.lineDoubts);
+  const totals = readTotals(lines, itemSum, (line, figure) => {
+    const doubt = doubts(line, figure);
+    return doubt !== null && doubt.probability < SURE_DIGIT;
+  });
   note('receipt.total_amount', totals.total?.line);
   // The total read from a total line is judged by the other figures of the summary block: what
   // agrees with it and what contradicts it make its confidence. With no total line read, the
@@ -600,6 +658,24 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
     : taxes.length > 0
       ? roundMoney(taxes.reduce((s, t) => s + (t.amount ?? 0), 0))
       : null;
+
+  // A date read once, or a total, whose digit the engine doubted rests on that digit.
+  const dateDoubt = dateCheck === 'repeated' ? null : doubts(date?.line, date?.value.text);
+  if (dateDoubt && dateDoubt.probability < DOUBTED_DATE_DIGIT)
+    confidence['receipt.transaction_date'] = Math.min(
+      confidence['receipt.transaction_date'] ?? 0.7,
+      THIN_CONFIDENCE,
+    );
+  const totalLine = totals.total?.line;
+  const totalText =
+    totalLine && findAmounts(totalLine.text).find((a) => a.value === totals.total?.value)?.text;
+  const totalDoubt = doubts(totalLine, totalText);
+  // A figure read surely that agrees with the total vouches for it whatever its own digits.
+  if (totalDoubt && !verdict?.surelyAgreed && confidence['receipt.total_amount'] !== undefined)
+    confidence['receipt.total_amount'] = Math.min(
+      confidence['receipt.total_amount'],
+      totalDoubt.probability < DOUBTED_TOTAL_DIGIT ? THIN_CONFIDENCE : totalDoubt.probability,
+    );
 
   const contradicted: ContradictedField[] = [];
   if (verdict && verdict.contradictions.length > 0) contradicted.push('receipt.total_amount');

@@ -28,6 +28,20 @@ describe('segmentsToLines', () => {
       { text: '14.10', confidence: 0.99, box: [400, 502, 460, 522] },
     ]);
   });
+
+  it("moves each segment's doubted characters to where they stand in the joined line", () => {
+    const lines = segmentsToLines([
+      { text: ' 84.00', mean: 0.9, box: box(400, 502, 460, 522), doubts: [[1, 0.5, '9']] },
+      { text: 'TOTAL', mean: 0.9, box: box(20, 500, 120, 520), doubts: [[4, 0.6, 'I']] },
+    ]);
+    expect(lines[0]).toMatchObject({
+      text: 'TOTAL 84.00',
+      doubts: [
+        [4, 0.6, 'I'],
+        [6, 0.5, '9'],
+      ],
+    });
+  });
 });
 
 describe('modelInput', () => {
@@ -54,11 +68,27 @@ describe('decodeLine', () => {
     const line = decodeLine({ data: new Float32Array(steps.flat()), dims: [1, steps.length, 3] }, ['T', 'O']);
     expect(line.text).toBe('TOO');
     expect(line.mean).toBeCloseTo((0.8 + 0.7 + 0.8) / 3, 5);
+    // Each character kept below 0.98, where it is in the text, with the class next likeliest.
+    expect(line.doubts).toEqual([
+      [0, 0.8, '_'],
+      [1, 0.7, '_'],
+      [2, 0.8, '_'],
+    ]);
+  });
+
+  it('keeps the digit found next likeliest for a doubted digit', () => {
+    // Classes: 0 = blank, 1 = '8', 2 = '9', 3 = '4'; `84` with the 8 nearly a 9.
+    const steps = [
+      [0.03, 0.5, 0.47, 0],
+      [0.01, 0, 0, 0.99],
+    ];
+    const line = decodeLine({ data: new Float32Array(steps.flat()), dims: [1, 2, 4] }, ['8', '9', '4']);
+    expect(line).toMatchObject({ text: '84', doubts: [[0, 0.5, '9']] });
   });
 
   it('reads nothing, with a mean of 0, from a line of blanks', () => {
     const line = decodeLine({ data: new Float32Array([0.9, 0.1, 0.8, 0.2]), dims: [1, 2, 2] }, ['A']);
-    expect(line).toEqual({ text: '', mean: 0 });
+    expect(line).toEqual({ text: '', mean: 0, doubts: [] });
   });
 });
 

@@ -612,7 +612,10 @@ function chooseTotal(
   return { field, amount, verdict };
 }
 
-/** The tender minus the change given back, when the receipt prints both; else null. */
+/**
+ * The tender minus the change given back, when the receipt prints both; else null. Of several
+ * tenders (the cash paid, then the cash handed over), the change comes out of the largest.
+ */
 function amountPaid(summary: Field[], ctx: MoneyContext): number | null {
   const change = summary.find(
     (f) =>
@@ -620,15 +623,17 @@ function amountPaid(summary: Field[], ctx: MoneyContext): number | null {
       CHANGE.test(normKey(f.label)) &&
       money(f.value, ctx) !== null,
   );
-  const tender = summary.find(
-    (f) =>
-      f.type === 'AMOUNT_PAID' &&
-      f !== change &&
-      !CHANGE.test(normKey(f.label)) &&
-      (money(f.value, ctx) ?? 0) > 0,
-  );
-  if (!change || !tender) return null;
-  return roundMoney(money(tender.value, ctx)! - Math.abs(money(change.value, ctx)!));
+  const tenders = summary
+    .filter(
+      (f) =>
+        f.type === 'AMOUNT_PAID' &&
+        f !== change &&
+        !CHANGE.test(normKey(f.label)) &&
+        (money(f.value, ctx) ?? 0) > 0,
+    )
+    .map((f) => money(f.value, ctx)!);
+  if (!change || tenders.length === 0) return null;
+  return roundMoney(Math.max(...tenders) - Math.abs(money(change.value, ctx)!));
 }
 
 function chooseSubtotal(summary: Field[], ctx: MoneyContext): Field | undefined {

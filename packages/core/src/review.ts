@@ -1,4 +1,4 @@
-import type { AnalysisResult } from './analysis';
+import { totalChecksOut, type AnalysisResult } from './analysis';
 
 export * from './review-reasons';
 import type { ReviewReason } from './review-reasons';
@@ -32,40 +32,47 @@ export interface ReviewAssessment {
 
 /**
  * Whether the items' amounts were read with confidence: each priced item's amount that carries a
- * confidence has at least {@link ITEMS_READ_SURELY}. Items without a confidence (typed by a person)
+ * confidence has at least {@link ITEMS_READ_SURELY}, and no item prints a quantity and a unit price
+ * that make another amount than the one read (`2 * 2.50` beside `5.03`: the line was misread, so the
+ * list's sum is no evidence against the total). Items without a confidence (typed by a person)
  * count as sure.
  */
 export function itemsReadSurely(result: Pick<AnalysisResult, 'items' | 'confidence'>): boolean {
   return result.items.every(
     (item, index) =>
       typeof item.total_price !== 'number' ||
-      (result.confidence[`items.${index}.total_price`] ?? 1) >= ITEMS_READ_SURELY,
+      ((result.confidence[`items.${index}.total_price`] ?? 1) >= ITEMS_READ_SURELY && !lineDisagrees(item)),
   );
 }
 
-/** Whether two amounts are written with the same number of digits and differ in exactly one. */
-function oneDigitApart(a: number, b: number): boolean {
-  const x = Math.round(Math.abs(a) * 100).toString();
-  const y = Math.round(Math.abs(b) * 100).toString();
-  if (x.length !== y.length) return false;
-  let differ = 0;
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) differ++;
-  return differ === 1;
+const cents = (n: number) => Math.round(n * 100);
+
+/** Whether an item's printed quantity times its unit price is another amount than its own. */
+function lineDisagrees(item: AnalysisResult['items'][number]): boolean {
+  const { quantity, unit_price: unit, total_price: amount } = item;
+  if (typeof quantity !== 'number' || typeof unit !== 'number' || typeof amount !== 'number') return false;
+  return Math.abs(cents(quantity * unit) - cents(amount)) > 1;
 }
 
 /**
- * Whether the items' sum is one misread digit away from the total (or the total less tax, or the
- * subtotal): then either the items or the summary figures were misread, even where the summary's
- * figures agree among themselves (`82.50` + `1.50` = `84.00`, all read from a printed `92.50` + 1.50
- * = 94.00). A sum far off is rather an item list read incompletely.
+ * Whether the items add up once one item that repeats a summary figure is left out: the total or the
+ * subtotal read as one more item (`Total Amount: $8.20` among the goods) doubles the sum. The items
+ * then agree with the total; the list holds a summary line.
  */
-function oneDigitOff(result: Pick<AnalysisResult, 'receipt' | 'items'>): boolean {
+function addsUpWithoutSummaryLine(result: Pick<AnalysisResult, 'receipt' | 'items'>): boolean {
   const { receipt } = result;
-  const sum = result.items.reduce((s, i) => s + (typeof i.total_price === 'number' ? i.total_price : 0), 0);
-  const targets = [receipt.total_amount, receipt.subtotal];
-  if (receipt.total_amount !== null && receipt.total_tax !== null)
-    targets.push(receipt.total_amount - receipt.total_tax);
-  return targets.some((t) => t !== null && oneDigitApart(sum, t));
+  const figures = [receipt.total_amount, receipt.subtotal].filter((v): v is number => v !== null);
+  return result.items.some(
+    (item, index) =>
+      typeof item.total_price === 'number' &&
+      figures.some((f) => cents(f) === cents(item.total_price!)) &&
+      totalChecksOut(
+        receipt.total_amount,
+        result.items.filter((_, i) => i !== index),
+        receipt.total_tax,
+        receipt.subtotal,
+      ),
+  );
 }
 
 /**
@@ -73,8 +80,11 @@ function oneDigitOff(result: Pick<AnalysisResult, 'receipt' | 'items'>): boolean
  * an independent figure contradicts the total (`contradicted`, or items read with confidence that
  * do not add up to a total nothing else confirms), the date is in the future or decades back, or
  * the evidence for the total or the date is thin (confidence below {@link LOW_CONFIDENCE}). Items
- * that do not add up but were read unsurely, or beside a total that other figures confirm
- * ({@link CONFIRMED}), flag nothing: they are the likelier misreading, and are marked unsure.
+ * that do not add up but were read unsurely (a doubtful amount, or a quantity and unit price that
+ * make another amount), that add up once a line repeating the total is left out, or that stand
+ * beside a total that other figures confirm ({@link CONFIRMED}), flag nothing: they are the likelier
+ * misreading, and are marked unsure. A receipt that prints no date is flagged `no_date`: the person
+ * is asked for the day rather than given a guessed one.
  *
  * @param result - the analysis (its receipt fields, items, per-field `confidence`, `contradicted`)
  * @param today - the day of analysis, `YYYY-MM-DD`
@@ -95,7 +105,8 @@ export function assessReview(
     (priced &&
       !receipt.total_checks_out &&
       itemsReadSurely(result) &&
-      ((result.confidence['receipt.total_amount'] ?? 0) < CONFIRMED || oneDigitOff(result)))
+      !addsUpWithoutSummaryLine(result) &&
+      (result.confidence['receipt.total_amount'] ?? 0) < CONFIRMED)
   )
     reasons.push('total_check_fails');
   const date = receipt.transaction_date;

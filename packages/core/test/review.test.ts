@@ -68,8 +68,10 @@ describe('assessReview', () => {
     ).toBe(false);
   });
 
-  it('flags items one misread digit away from a confirmed total', () => {
-    // 82.50 + 1.50 tax = 84.00 agree among themselves, but the items add up to 92.50.
+  it('leaves items one digit away from a confirmed total unsure: the total rests on its own figures', () => {
+    // 82.50 + 1.50 tax = 84.00 agree among themselves; the items add up to 92.50. A summary misread
+    // the same way on every line is caught by its doubted digits (test/analysis/review-evidence).
+    // A coincidence of one digit (7.00 of items beside a total of 7.40) is no evidence either way.
     const r = assessReview(
       {
         ...base(
@@ -83,7 +85,7 @@ describe('assessReview', () => {
       },
       '2026-11-24',
     );
-    expect(r.review_reasons).toEqual(['total_check_fails']);
+    expect(r.needs_review).toBe(false);
   });
 
   it('flags thin evidence for the total or the date, and a date decades back', () => {

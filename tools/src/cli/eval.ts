@@ -16,6 +16,8 @@
  * a slug: the merchant read is right when, as lower-case letters only, it contains the slug or the
  * slug contains it.
  * `--engine tesseract|paddle|combined` picks the OCR engine (default `combined`, what the app runs).
+ * `--flags` lists every receipt flagged "needs review" with its reasons and whether its total and
+ * date were right.
  * `--split even|odd` scores only the receipts at even or odd positions of each folder in name order,
  * so rules fitted on one half can be checked on the other; without it every figure is printed for
  * the whole set and for each half.
@@ -67,7 +69,7 @@ function labelsFor(dir: string): string | undefined {
 const DEFAULT_CACHE = 'node_modules/.cache/receipt-eval';
 
 const USAGE =
-  'usage: npm run eval -- [--analyzer ocr|textract] [--dir <folder> | --fixtures <folder>] [--split even|odd] [--engine tesseract|paddle|combined] [--cache <folder> | --no-cache] [--out results.json] [--limit N] [--workers N]';
+  'usage: npm run eval -- [--analyzer ocr|textract] [--dir <folder> | --fixtures <folder>] [--split even|odd] [--engine tesseract|paddle|combined] [--cache <folder> | --no-cache] [--out results.json] [--flags] [--limit N] [--workers N]';
 
 /** The development sets under the fixtures folder, and the analyzer each is scored with. */
 export const DEV_SETS: Array<{ name: string; analyzer: 'ocr' | 'textract'; dir: string }> = [
@@ -100,6 +102,10 @@ function summaryLine(name: string, report: EvalReport): string {
         ...(s.itemsAddUp ? [`add up ${of(s.itemsAddUp)}`] : []),
       ];
   parts.push(`flagged ${of(s.flagged)}`, `silent ${of(s.silent)}`, `false alarms ${of(s.falseAlarms)}`);
+  if (s.flaggedBesidesNoDate.count !== s.flagged.count)
+    parts.push(
+      `(no_date aside: flagged ${of(s.flaggedBesidesNoDate)}, false alarms ${of(s.falseAlarmsBesidesNoDate)})`,
+    );
   return `${name.padEnd(16)} ${String(report.receipts).padStart(3)} receipts  ${parts.join('  ')}  median ${report.medianSeconds.toFixed(2)} s`;
 }
 
@@ -115,6 +121,7 @@ async function main(argv: string[]): Promise<number> {
       cache: { type: 'string' },
       'no-cache': { type: 'boolean' },
       out: { type: 'string' },
+      flags: { type: 'boolean' },
       limit: { type: 'string' },
       workers: { type: 'string', default: '2' },
       help: { type: 'boolean', short: 'h' },
@@ -201,7 +208,7 @@ async function main(argv: string[]): Promise<number> {
       });
       reports.push({ name: set.name, report });
       if (reports.length > 1) console.log('\n');
-      console.log(formatReport(report));
+      console.log(formatReport(report, { flags: values.flags ?? false }));
     }
     if (reports.length > 1) {
       console.log(`\nsummary${split ? ` (${split} half)` : ''}`);

@@ -136,6 +136,13 @@ export interface EvalSummary {
   silent: Share;
   /** Flagged receipts whose total and date were right. */
   falseAlarms: Share;
+  /**
+   * The two figures above with `no_date` set aside: receipts flagged for another reason too, and of
+   * those, the ones whose total and date were right. Receipts that print no date (restaurant bills,
+   * CORD) are flagged for it; these say what else flags them.
+   */
+  flaggedBesidesNoDate: Share;
+  falseAlarmsBesidesNoDate: Share;
 }
 
 export interface EvalReport {
@@ -409,6 +416,10 @@ const share = (results: ReceiptEvaluation[], test: (r: ReceiptEvaluation) => boo
 const keyFieldsRight = (r: ReceiptEvaluation) =>
   r.correct.total !== false && r.correct.date !== false && r.error === undefined;
 
+/** Whether a receipt is flagged for a reason other than a date it does not print. */
+const flaggedBesidesNoDate = (r: ReceiptEvaluation) =>
+  r.needsReview && (r.reviewReasons.length === 0 || r.reviewReasons.some((x) => x !== 'no_date'));
+
 /** The figures of some receipts: fields, item count, labelled items, items adding up, review. */
 export function summarise(results: ReceiptEvaluation[]): EvalSummary {
   const scored = [...new Set(results.flatMap((r) => Object.keys(r.expected) as EvalField[]))];
@@ -443,6 +454,8 @@ export function summarise(results: ReceiptEvaluation[]): EvalSummary {
     flagged: share(results, (r) => r.needsReview),
     silent: share(results, (r) => !keyFieldsRight(r) && !r.needsReview),
     falseAlarms: { count: flagged.filter(keyFieldsRight).length, of: results.length },
+    flaggedBesidesNoDate: share(results, flaggedBesidesNoDate),
+    falseAlarmsBesidesNoDate: share(results, (r) => flaggedBesidesNoDate(r) && keyFieldsRight(r)),
   };
 }
 
@@ -582,10 +595,15 @@ export function formatSummaries(report: Pick<EvalReport, 'summary' | 'halves' | 
   rows.push(['flagged', (s) => shareText(s.flagged)]);
   rows.push(['silent', (s) => shareText(s.silent)]);
   rows.push(['false alarm', (s) => shareText(s.falseAlarms)]);
+  if (report.summary.flaggedBesidesNoDate.count !== report.summary.flagged.count) {
+    rows.push(['flagged, no_date aside', (s) => shareText(s.flaggedBesidesNoDate)]);
+    rows.push(['false alarm, no_date aside', (s) => shareText(s.falseAlarmsBesidesNoDate)]);
+  }
   const width = 24;
-  const out = [`${''.padEnd(12)} ${columns.map(([name]) => name.padEnd(width)).join(' ')}`];
+  const label = Math.max(12, ...rows.map(([name]) => name.length));
+  const out = [`${''.padEnd(label)} ${columns.map(([name]) => name.padEnd(width)).join(' ')}`];
   for (const [name, cell] of rows)
-    out.push(`${name.padEnd(12)} ${columns.map(([, s]) => cell(s).padEnd(width)).join(' ')}`);
+    out.push(`${name.padEnd(label)} ${columns.map(([, s]) => cell(s).padEnd(width)).join(' ')}`);
   return out;
 }
 
@@ -593,8 +611,12 @@ function itemText(i: EvalItem): string {
   return `${JSON.stringify(i.description)} ${i.quantity ?? '-'} x ${i.unitPrice ?? '-'} = ${i.amount ?? '-'}`;
 }
 
-/** The report as text for a terminal: accuracy per field, items, timing, then every miss. */
-export function formatReport(report: EvalReport): string {
+/**
+ * The report as text for a terminal: accuracy per field, items, timing, then every miss; with
+ * `flags`, every receipt flagged "needs review" too, with its reasons and whether its total and date
+ * were right.
+ */
+export function formatReport(report: EvalReport, options: { flags?: boolean } = {}): string {
   const lines: string[] = [];
   const half = report.split ? `, ${report.split} half` : '';
   lines.push(`analyzer ${report.analyzer}, ${report.receipts} receipts from ${report.dir}${half}`);
@@ -650,6 +672,17 @@ export function formatReport(report: EvalReport): string {
       lines.push(
         `  ${r.id}  total ${JSON.stringify(r.got.total ?? null)} (truth ${JSON.stringify(r.expected.total ?? null)})  date ${JSON.stringify(r.got.date ?? null)} (truth ${JSON.stringify(r.expected.date ?? null)})`,
       );
+  }
+  const flagged = report.results.filter((r) => r.needsReview);
+  if (options.flags && flagged.length > 0) {
+    lines.push('');
+    lines.push(`flagged: ${flagged.length} receipts (half, id, reasons, total and date)`);
+    for (const r of flagged) {
+      const right = keyFieldsRight(r) ? 'right' : 'WRONG';
+      lines.push(
+        `  ${r.index % 2 === 0 ? 'even' : 'odd '}  ${r.id}  ${r.reviewReasons.join(', ') || '(failed)'}  ${right}`,
+      );
+    }
   }
   if (report.items && report.items.failures.length > 0) {
     lines.push('');

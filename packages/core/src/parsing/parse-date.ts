@@ -10,7 +10,8 @@
  * analyzers derive it from another date on the same document that the text alone fixes, or from the
  * country, see {@link MONTH_FIRST_COUNTRIES}); without one, day first, as most of the world writes
  * dates. OCR noise is tolerated: mixed separators in year-first dates, spaces around separators,
- * words glued to a date, a year glued to the time after it, a zero for the O of a month name. Two-digit years are 20YY below 70 and 19YY from 70 on. Years outside
+ * words glued to a date, a year glued to the time after it (`25/12/20188:13`, and a two-digit year
+ * run into the hour, `03.04.2009:53`), a zero for the O of a month name. Two-digit years are 20YY below 70 and 19YY from 70 on. Years outside
  * 1970–2099 and impossible days (31 April, 29 February 2019) are not dates.
  */
 
@@ -67,17 +68,18 @@ const monthNumber = (name: string) => MONTH_BY_NAME.get(name.toLowerCase().repla
 // Year first tolerates mixed separators (`2019-03/12`), as OCR reads them.
 const YEAR_FIRST = /(?<!\d)((?:19|20)\d{2})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)/g;
 // A four-digit year may run straight into the time after it (`25/12/20188:13:39PM`): OCR's lost space.
-// Four digits followed by a colon are no year but a two-digit year run into the hour (`03.04.2009:53`
-// is `03.04.20 09:53`): a year is never followed by `:` and minutes.
 const GLUED_YEAR = String.raw`(?:19|20)\d{2}(?=\d{1,2}:\d{2})`;
 const NUMERIC = new RegExp(
-  String.raw`(?<![\d./-])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(${GLUED_YEAR}|(?:\d{4}(?!:\d)|\d{2})(?![\d/]|\.\d))`,
+  String.raw`(?<![\d./-])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(${GLUED_YEAR}|(?:\d{4}|\d{2})(?![\d/]|\.\d))`,
   'g',
 );
 // Two forms of OCR's lost space that NUMERIC leaves: a two-digit year run into the time after it
 // (`11/02/1819:21`, read only when the four digits are no year), and a slashed or dotted date run on
 // from a number and a dash before it (`REG #19-02/03/2018`).
 const GLUED_SHORT_YEAR = /(?<![\d./-])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{2})(?=\d{1,2}:\d{2})/g;
+// What follows a two-digit year run into the hour of a time: the colon and the minutes (the seconds
+// or the till's numbers may run on after them).
+const RUN_INTO_MINUTES = /^:[0-5]\d/;
 const AFTER_DASH = /(?<=\d-)(\d{1,2})([/.])(\d{1,2})\2((?:\d{4}|\d{2})(?![\d/]|\.\d))/g;
 // A word glued before the day or after a four-digit year (`DATE12 MAR 2018PM`) is OCR's lost space;
 // a two-digit year must still end at a word boundary so that `5 Jan 12pcs` is no date.
@@ -120,9 +122,15 @@ export function findDates(text: string, order: DateOrder = 'dmy'): FoundDate[] {
   const src = fold(text);
   const found: FoundDate[] = [];
   const taken: Array<[number, number]> = [];
-  const add = (m: RegExpMatchArray, iso: string | null, certain: boolean, how: FoundDate['order']) => {
+  const add = (
+    m: RegExpMatchArray,
+    iso: string | null,
+    certain: boolean,
+    how: FoundDate['order'],
+    length = m[0].length,
+  ) => {
     const start = m.index ?? 0;
-    const end = start + m[0].length;
+    const end = start + length;
     if (iso === null || taken.some(([s, e]) => start < e && end > s)) return;
     taken.push([start, end]);
     found.push({ iso, index: start, text: text.slice(start, end), certain, order: how });
@@ -140,12 +148,25 @@ export function findDates(text: string, order: DateOrder = 'dmy'): FoundDate[] {
   for (const m of numeric) {
     const a = Number(m[1]);
     const b = Number(m[3]);
-    const year = fullYear(m[4]!);
+    let yearText = m[4]!;
+    let length = m[0].length;
+    // A year is never followed by a colon and minutes: `03.04.2009:53` is `03.04.20 09:53` with the
+    // space lost, its last two digits the hour.
+    const end = (m.index ?? 0) + length;
+    if (
+      /^\d{4}$/.test(yearText) &&
+      Number(yearText.slice(2)) <= 23 &&
+      RUN_INTO_MINUTES.test(src.slice(end))
+    ) {
+      yearText = yearText.slice(0, 2);
+      length -= 2;
+    }
+    const year = fullYear(yearText);
     const dayFirst = isoDate(year, b, a);
     const monthFirst = isoDate(year, a, b);
-    if (dayFirst && !monthFirst) add(m, dayFirst, true, 'dmy');
-    else if (monthFirst && !dayFirst) add(m, monthFirst, true, 'mdy');
-    else if (dayFirst && monthFirst) add(m, order === 'mdy' ? monthFirst : dayFirst, a === b, order);
+    if (dayFirst && !monthFirst) add(m, dayFirst, true, 'dmy', length);
+    else if (monthFirst && !dayFirst) add(m, monthFirst, true, 'mdy', length);
+    else if (dayFirst && monthFirst) add(m, order === 'mdy' ? monthFirst : dayFirst, a === b, order, length);
   }
   return found.sort((x, y) => x.index - y.index);
 }

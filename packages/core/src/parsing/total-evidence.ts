@@ -1,3 +1,5 @@
+import { findAmounts } from './parse-amount';
+
 /**
  * The total of a receipt chosen by evidence: every amount printed in its summary block is a figure,
  * and the total is the amount that the most independent figures agree with. Both analyzers read their
@@ -23,7 +25,12 @@ export type FigureKind =
   /** A discount taken off the subtotal (its sign as printed does not matter). */
   | 'discount'
   /** A rounding adjustment (either sign). */
-  | 'rounding';
+  | 'rounding'
+  /**
+   * The gross amount of one row of a tax summary table (`C 7,00% 17,33 1,21 18,54`): net plus tax,
+   * from a row whose own figures agree (see {@link taxRowGross}). The rows add up to the amount taxed.
+   */
+  | 'gross';
 
 export interface Figure {
   kind: FigureKind;
@@ -42,6 +49,11 @@ export interface Figure {
   source?: number;
   /** Where it is printed (larger: lower on the receipt); between equal totals the lower one wins. */
   at?: number;
+  /**
+   * Read from a digit the reader doubted (another digit nearly as likely): it may agree with a total
+   * misread the same way, so it does not make the total sure (see {@link TotalVerdict.surelyAgreed}).
+   */
+  doubted?: boolean;
 }
 
 /** How sure a total is: which independent figures agree with it and which contradict it. */
@@ -58,6 +70,8 @@ export interface TotalVerdict {
   weight: number;
   /** A printed total whose amount could not be read stands beside it. */
   unreadableTotal: boolean;
+  /** Whether a figure read without doubt (see {@link Figure.doubted}) agrees with it. */
+  surelyAgreed: boolean;
 }
 
 export type Agreement =
@@ -70,7 +84,9 @@ export type Agreement =
   /** The items' sum (with or without the tax). */
   | 'items'
   /** Another total moved by the rounding adjustment. */
-  | 'rounding';
+  | 'rounding'
+  /** The gross amounts of the tax summary table's rows (net plus tax), added up. */
+  | 'tax_table';
 
 export interface WeighOptions {
   /** The items' amounts added up, when items were read. */
@@ -104,21 +120,39 @@ function valuesOf(figures: Figure[], kind: FigureKind): number[] {
 
 /**
  * The amounts a subtotal leads to: itself, plus the taxes added and the charges, minus the discounts,
- * each part either applied or not (a subtotal may be printed before or after a discount).
+ * and moved by a cash rounding, each part either applied or not (a subtotal may be printed before or
+ * after a discount). The rounding's sign is taken either way: OCR reads `--0.01` and `(0.01)`.
  */
 function subtotalSums(figures: Figure[]): { plain: number[]; adjusted: number[] } {
   const subtotals = valuesOf(figures, 'subtotal').filter((v) => v > 0);
   const tax = sumOf(figures, 'tax') ?? 0;
   const charge = sumOf(figures, 'charge') ?? 0;
   const discount = sumOf(figures, 'discount') ?? 0;
+  const rounding = Math.abs(
+    valuesOf(figures, 'rounding').find((r) => r !== 0 && Math.abs(r) <= 0.1 + 1e-9) ?? 0,
+  );
   const adjusted: number[] = [];
   for (const s of subtotals) {
     for (const t of tax > 0 ? [0, tax] : [0])
       for (const c of charge > 0 ? [0, charge] : [0])
         for (const d of discount > 0 ? [0, discount] : [0])
-          if (t + c + d > 0) adjusted.push(Math.round((s + t + c - d) * 100) / 100);
+          for (const r of rounding > 0 ? [0, rounding, -rounding] : [0])
+            if (t + c + d + Math.abs(r) > 0) adjusted.push(Math.round((s + t + c - d + r) * 100) / 100);
   }
   return { plain: subtotals, adjusted };
+}
+
+/**
+ * The amounts paid that the tenders and the change give: each tender minus the change, and all the
+ * tenders together minus it (a payment split between card and cash). A till may print the cash paid
+ * and the cash handed over (`Cash 8.60`, `Tendered 9.00`, `Change 0.40`): one of them is the one.
+ */
+function paidOptions(figures: Figure[]): number[] {
+  const tender = valuesOf(figures, 'tender').filter((v) => v > 0);
+  const change = sumOf(figures, 'change');
+  if (tender.length === 0 || change === null) return [];
+  const all = tender.length > 1 ? [...tender, tender.reduce((s, v) => s + v, 0)] : tender;
+  return all.filter((t) => t > change).map((t) => Math.round((t - change) * 100) / 100);
 }
 
 interface Candidate {
@@ -177,7 +211,15 @@ export function weighTotal(figures: Figure[], options: WeighOptions = {}): Total
   if (judge !== undefined && !candidates.some((c) => same(c.value, judge) && c.printed))
     candidates.push({ value: judge, weight: -1, printed: false, origin: null, at: -1 });
   if (candidates.length === 0) {
-    return { value: null, agreements: [], contradictions: [], printed: false, weight: 0, unreadableTotal };
+    return {
+      value: null,
+      agreements: [],
+      contradictions: [],
+      printed: false,
+      weight: 0,
+      unreadableTotal,
+      surelyAgreed: false,
+    };
   }
   const judged = candidates.map((c) => {
     const agreements = agreementsOf(c, figures, candidates, options.itemSum ?? null, paid);
@@ -197,6 +239,7 @@ export function weighTotal(figures: Figure[], options: WeighOptions = {}): Total
           if (b.c.printed !== a.c.printed) return b.c.printed ? b : a;
           return b.c.at > a.c.at ? b : a;
         });
+  const sure = figures.filter((f) => !f.doubted);
   return {
     value: best.c.value,
     agreements: best.agreements,
@@ -204,6 +247,9 @@ export function weighTotal(figures: Figure[], options: WeighOptions = {}): Total
     printed: best.c.printed,
     weight: best.c.printed ? best.c.weight : 0,
     unreadableTotal,
+    surelyAgreed:
+      best.agreements.length > 0 &&
+      agreementsOf(best.c, sure, candidates, options.itemSum ?? null, null).length > 0,
   };
 }
 
@@ -230,7 +276,9 @@ function agreementsOf(
         same(f.value, c.value) &&
         totals.some((t) => t.source === undefined || t.source !== f.source),
     );
-  if (paid !== null ? same(paid, c.value) : tenderAlone) agreements.push('tender');
+  const paidAmounts = paid !== null ? [paid] : paidOptions(figures);
+  if (paidAmounts.length > 0 ? paidAmounts.some((p) => same(p, c.value)) : tenderAlone)
+    agreements.push('tender');
   const sums = subtotalSums(figures);
   const taxAdded = (sumOf(figures, 'tax') ?? 0) > 0;
   if (
@@ -257,6 +305,16 @@ function agreementsOf(
     )
   )
     agreements.push('rounding');
+  // The tax table's rows add up to the amount taxed: the total, or the total before a cash rounding.
+  const gross = sumOf(figures, 'gross');
+  if (
+    gross !== null &&
+    (same(gross, c.value) ||
+      (rounding !== undefined &&
+        Math.abs(rounding) <= 0.1 + 1e-9 &&
+        Math.abs(cents(gross) - cents(c.value)) === cents(Math.abs(rounding))))
+  )
+    agreements.push('tax_table');
   // Items that add up to a printed subtotal are that subtotal's evidence once, not twice.
   const itemsAreSubtotal = itemSum !== null && valuesOf(figures, 'subtotal').some((v) => same(v, itemSum));
   const fromSubtotal = [...sums.plain, ...sums.adjusted].some((s) => same(s, c.value));
@@ -284,8 +342,9 @@ export function contradictionsOf(
   // total before the rounding.
   const rounding = valuesOf(figures, 'rounding').some((r) => r !== 0 && Math.abs(r) <= 0.1 + 1e-9);
   if (rounding && cents(value) % 5 !== 0) contradictions.push('rounding');
-  const tenderMinusChange = paid ?? paidOf(figures);
-  if (tenderMinusChange !== null && Math.abs(tenderMinusChange - value) > tolerance + 0.005)
+  // Several tenders: the amount contradicts them only when none of their readings gives it.
+  const paidAmounts = paid !== null ? [paid] : paidOptions(figures);
+  if (paidAmounts.length > 0 && paidAmounts.every((p) => Math.abs(p - value) > tolerance + 0.005))
     contradictions.push('tender');
   // Several different subtotals may be parts of the total (one per tax rate, some negative).
   const subtotals = valuesOf(figures, 'subtotal');
@@ -294,14 +353,6 @@ export function contradictionsOf(
   if (value > 0 && subtotals.length === 1 && value + discount + tolerance + 0.005 < subtotals[0]!)
     contradictions.push('subtotal');
   return contradictions;
-}
-
-/** The tender minus the change, when exactly one tender and a change are printed. */
-function paidOf(figures: Figure[]): number | null {
-  const tender = valuesOf(figures, 'tender').filter((v) => v > 0);
-  const change = sumOf(figures, 'change');
-  if (tender.length !== 1 || change === null || tender[0]! <= change) return null;
-  return Math.round((tender[0]! - change) * 100) / 100;
 }
 
 /** Confidence of a total that is contradicted by an independent figure of its receipt. */
@@ -327,4 +378,36 @@ export function totalConfidence(verdict: TotalVerdict, read: number | undefined)
   if (!verdict.printed || verdict.weight < 1 || verdict.unreadableTotal)
     return Math.min(base, THIN_CONFIDENCE);
   return Math.min(base, 0.8);
+}
+
+const RATE = /(\d{1,2}(?:[.,]\d{1,2})?)\s*%/;
+
+/**
+ * The gross amount (net plus tax) of a row of a tax summary table, when the row's own figures agree:
+ * three amounts of which one is the sum of the other two (`7,0% 0,79 11,28 12,07`: tax, net, gross,
+ * in any order), or two amounts of which the smaller is the row's rate of the larger, as tax on a net
+ * amount (`SR @6% 62.00 3.72`) or inside a gross one. A row that does not check itself gives null:
+ * a misread figure in it must not confirm a total.
+ *
+ * @param text - one printed line with a tax rate (`6%`, `19,0 %`)
+ */
+export function taxRowGross(text: string): number | null {
+  const rate = RATE.exec(text);
+  if (!rate) return null;
+  const r = Number(rate[1]!.replace(',', '.')) / 100;
+  const after = text.slice(rate.index + rate[0].length);
+  const amounts = findAmounts(after)
+    .map((a) => a.value)
+    .filter((v) => v > 0);
+  if (amounts.length === 3) {
+    const [a, b, c] = [...amounts].sort((x, y) => x - y) as [number, number, number];
+    return cents(a) + cents(b) === cents(c) ? c : null;
+  }
+  if (amounts.length === 2 && r > 0) {
+    const [tax, base] = [...amounts].sort((x, y) => x - y) as [number, number];
+    // Within a cent of the rate's tax, on the net amount or inside the gross one.
+    if (Math.abs(cents(base * r) - cents(tax)) <= 1) return Math.round((base + tax) * 100) / 100;
+    if (Math.abs(cents((base * r) / (1 + r)) - cents(tax)) <= 1) return base;
+  }
+  return null;
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findDates, isoDate, parseDate, parseTime, findTimes } from '../../src';
 
@@ -192,13 +193,47 @@ describe('dates whose year runs into the time', () => {
     // A two-digit year run into the time: read so only when the four digits are no year.
     ['11/02/1819:21 Slip No.: 6030098553', '2018-02-11'],
     ['02-03-1847:23 SH01ZJ42', '2018-03-02'],
-    // Four digits and a colon are a two-digit year and the hour: a year is never followed by
-    // `:` and minutes alone (`03.04.2009:53` is printed `03.04.20 09:53`).
+    // Four digits run into a colon and minutes: a year is never followed by minutes, so the last two
+    // digits are the hour (`dd.mm.yy hh:mm` with the space lost, as German tills print it).
     ['11/02/2019:21', '2020-02-11'],
     ['03.04.2009:530000545 0050287347', '2020-04-03'],
     ['15.04.2016:1586651110176', '2020-04-15'],
+    ['21.04.2015:52 8665111 0151', '2020-04-21'],
+    ['01.02.2423:59', '2024-02-01'],
   ])('reads %j as %s', (text, iso) => {
     expect(parseDate(text)).toBe(iso);
+  });
+
+  it('keeps a four-digit year that a space or a time of its own follows', () => {
+    expect(parseDate('03.04.2020 09:53')).toBe('2020-04-03');
+    expect(parseDate('03.04.2009 :53')).toBe('2009-04-03');
+    expect(parseDate('Datum: 03.04.2009')).toBe('2009-04-03');
+    // The last two digits are no hour: no time can follow them.
+    expect(parseDate('03.04.2024:53')).toBe('2024-04-03');
+  });
+
+  it('reads any date with a two-digit year whose space before the time was lost (property)', () => {
+    const pad = (n: number) => String(n).padStart(2, '0');
+    fc.assert(
+      fc.property(
+        fc.date({
+          min: new Date('2000-01-01T00:00:00Z'),
+          max: new Date('2069-12-31T00:00:00Z'),
+          noInvalidDate: true,
+        }),
+        fc.integer({ min: 0, max: 23 }),
+        fc.integer({ min: 0, max: 59 }),
+        fc.constantFrom('.', '/', '-'),
+        fc.constantFrom('', ':00', ' 8665111 0151', '0000545'),
+        (day, hour, minute, separator, after) => {
+          const iso = day.toISOString().slice(0, 10);
+          const [y, m, d] = iso.split('-');
+          const text = `${d}${separator}${m}${separator}${y!.slice(2)}${pad(hour)}:${pad(minute)}${after}`;
+          expect(findDates(text, 'dmy')[0]?.iso, text).toBe(iso);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
 

@@ -311,7 +311,10 @@ export class OcrAnalyzer implements Analyzer {
       });
     }
     const text = lines.map((l) => l.text).join('\n');
-    const parsed = parseReceiptText(text, { lineConfidences: lines.map((l) => l.confidence) });
+    const parsed = parseReceiptText(text, {
+      lineConfidences: lines.map((l) => l.confidence),
+      lineWords: lines.map((l) => l.segments),
+    });
     return {
       parsed,
       lines,

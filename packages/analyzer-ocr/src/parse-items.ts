@@ -16,9 +16,11 @@ import {
   SUBTOTAL_RE,
   SUMMARY_RE,
   TAX_RE,
+  TOTAL,
   TOTAL_RE,
   type ReceiptLine,
 } from './receipt-lines';
+import { findItemLayout, withoutCodeColumn, type ItemLayout } from './item-geometry';
 
 /** An item and the line its price was read from. */
 export interface ItemReading {
@@ -62,7 +64,7 @@ export function isItemAreaEnd(line: ReceiptLine): boolean {
     GERMAN_SUMMARY_RE.test(u) ||
     SUBTOTAL_RE.test(u) ||
     STRONG_TOTAL_RE.test(u) ||
-    (TOTAL_RE.test(u) && !/\bAMOUNT\b|\bAMT\b/.test(u)) ||
+    (TOTAL_RE.test(u) && (!/\bAMOUNT\b|\bAMT\b/.test(u) || TOTAL_AMOUNT_RE.test(u))) ||
     ROUNDING_RE.test(u) ||
     COUNT_RE.test(u) ||
     ((TAX_RE.test(u) || GLUED_TAX_RE.test(u)) &&
@@ -73,11 +75,15 @@ export function isItemAreaEnd(line: ReceiptLine): boolean {
   );
 }
 
+/** `Total Amount: 8.20`: the amount word after a total word, with a figure (a heading has none). */
+const TOTAL_AMOUNT_RE = new RegExp(String.raw`${TOTAL}\s*(?:AMOUNT|AMT)\b.*\d[.,]\d{2}`);
+
 /** A tax line whose words an engine ran together: `VATINCLUDED20%`, `GST6%`. */
 const GLUED_TAX_RE = /^(?:GST|VAT|SST|TAX)(?=INCL|EXCL|\d|@|%)/;
 
+/** Column headings print no figures: `Item(s) : 5  Qty(s) : 13` is a count under the items. */
 export function isColumnHeader(line: ReceiptLine): boolean {
-  return COLUMN_HEADER_RE.test(line.upper) && findAmounts(line.text).length === 0;
+  return COLUMN_HEADER_RE.test(line.upper) && !/\d/.test(line.text);
 }
 
 /**
@@ -89,6 +95,8 @@ function tidyDescription(text: string): string {
   return (
     text
       .replace(/^\d{6,}\s+/, '')
+      // A tax code and an item code before a hyphen (`SR I00000015-Vegetable`).
+      .replace(/^(?:[A-Z]{1,3}\s+)?[A-Z]{0,2}\d{5,}\s*-\s*(?=\S)/, '')
       .replace(/\b(?=[A-Z]*0)[A-Z0]*[A-Z][A-Z0]*\b/g, (word) => word.replace(/0/g, 'O'))
       // A size or count run on from the word before it (`TEA80`), as engines that drop spaces read it.
       .replace(/\b([A-Z]{3,})(\d{2,})\b/g, '$1 $2')
@@ -105,6 +113,13 @@ function hasWords(text: string): boolean {
 
 function near(a: number, b: number): boolean {
   return Math.abs(a - b) <= 0.011;
+}
+
+/** The last of the whole counts printed between a unit price and an amount that gives the amount. */
+function countsBetween(between: string, unit: number, total: number): number | null {
+  if (!/^(?:\s+-?\d{1,4})+\s*$/.test(between)) return null;
+  const counts = between.trim().split(/\s+/).map(Number);
+  return [...counts].reverse().find((n) => n !== 0 && near(n * unit, total)) ?? null;
 }
 
 interface PriceParts {
@@ -150,6 +165,12 @@ function splitPricedLine(text: string, amounts: AmountMatch[]): PriceParts | nul
     } else if (/^\s*$/.test(between) && near(unit.value, total)) {
       unitPrice = unit.value;
       head = beforeUnit;
+    } else if (countsBetween(between, unit.value, total) !== null) {
+      // Delivered, returned and sold counts between the unit price and the amount: the quantity is
+      // the count that the arithmetic bears out (`O.C. WHITE 2.13 10 1 0 9 19.17`).
+      quantity = countsBetween(between, unit.value, total);
+      unitPrice = unit.value;
+      head = beforeUnit;
     } else if (amounts.length === 2 && /^\s*[A-Z]{0,3}\s*$/i.test(between)) {
       // `DESC 12.00 2 24.00` is handled above; here a discount or deposit column: keep the last.
       head = beforeUnit;
@@ -184,11 +205,84 @@ function splitPricedLine(text: string, amounts: AmountMatch[]): PriceParts | nul
 }
 
 /**
+ * Units and currency marks printed in a row's quantity and price columns (`3 UNIT*`, `122 pcs @`,
+ * `1.000 STK`, `2 Rolle x`, `RM 3.20`), in English, Malay, Indonesian and German: not an item's name.
+ */
+const COLUMN_WORDS = new Set(
+  'PC PCS PCE PCES UNIT UNITS PKT PKTS PK PACK PACKS EA EACH KG KGS G GR L ML LTR QTY STK ST STCK STÜCK STUECK ROLLE ROLLEN BOX BTL BOTOL CTN SET SETS PAX PRS PAIR BKS BUNGKUS BUAH BH KOTAK BIJI LUSIN RM MYR RP IDR EUR EURO USD SGD'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Whether a row's text before its prices names no item: only quantities, units, currency marks, codes
+ * and punctuation (`3UNIT*`, `122 pcs @`, `RM3.20 10.00`, `9072351 2X`). Such a row is the figures
+ * of the name printed above it.
+ */
+function namesNothing(head: string): boolean {
+  const words = head
+    .split(/\s+/)
+    .filter((w) => !/\d/.test(w))
+    .map((w) => w.replace(/[^\p{L}]/gu, '').toUpperCase())
+    .filter((w) => w.length >= 2)
+    .map((w) => (COLUMN_WORDS.has(w) ? '' : /^(\p{L}+)X$/u.test(w) && COLUMN_WORDS.has(w.slice(0, -1)) ? '' : w));
+  return words.every((w) => w.length === 0);
+}
+
+/** A quantity at the start of a row of figures (`3UNIT*`, `1.000 STK`, `2Rollex`, `11 UNIT *`). */
+function leadingQuantity(head: string): number | null {
+  const m = /^\s*(\d{1,4}(?:[.,]\d{1,3})?)(?!\d)/.exec(head);
+  if (!m || /^\d{5,}/.test(head.trim())) return null;
+  const q = Number(m[1]!.replace(',', '.'));
+  return q > 0 ? q : null;
+}
+
+/**
+ * A line that is a stock, article or barcode number, with at most a label before it (`Artikel
+ * 50306244 22237`, `Item No.: 30001640`, `Barcode: 10182079`, `FZ02-6/54`, `ART/EAN 4002245701618`):
+ * printed between an item's name and its figures, never part of the name.
+ */
+export function isCodeLine(text: string): boolean {
+  const tokens = text.trim().split(/\s+/);
+  const code = tokens.findIndex((t) => (t.match(/\d/g)?.length ?? 0) >= 4);
+  if (code < 0) return false;
+  const words = tokens.filter((t) => /\p{L}{3,}/u.test(t) && !/\d/.test(t));
+  const after = tokens.slice(code + 1).some((t) => /\p{L}{2,}/u.test(t));
+  return words.length <= 1 && !after;
+}
+
+/**
+ * The text of an item row as its columns give it: without a tax-code column right of the amounts
+ * (from the boxes; see {@link withoutCodeColumn}), or, without boxes, without a one- or two-digit
+ * code that two or more rows print after their amount, and with a code digit run on to the amount
+ * (`2,00 14,99 29,981`) set apart where quantity × unit price gives the amount without it.
+ */
+function rowText(line: ReceiptLine, layout: ItemLayout, digitCodeColumn: boolean): string {
+  let text = withoutCodeColumn(line, layout);
+  if (digitCodeColumn) text = text.replace(/(\d[.,]\d{2})\s+\d{1,2}$/, '$1');
+  const runOn = /(\d[.,]\d{2})(\d{1,2})$/.exec(text);
+  if (runOn) {
+    const cut = text.slice(0, runOn.index + runOn[1]!.length);
+    const a = findAmounts(cut);
+    const [q, u, t] = a.slice(-3).map((x) => x.value);
+    if (a.length >= 3 && near(q! * u!, t!)) return cut;
+  }
+  return text;
+}
+
+/** Whether two or more rows of the item area end with an amount and a one- or two-digit code. */
+function hasDigitCodeColumn(lines: readonly ReceiptLine[]): boolean {
+  return lines.filter((l) => /\d[.,]\d{2}\s+\d{1,2}$/.test(l.text)).length >= 2;
+}
+
+/**
  * Reads the item lines between the receipt's header and its totals: a description and a price, with
  * a quantity and unit price where printed, on the same line or on a line of its own just below
  * (`2 x 1.50`) or above (a description alone, then `1x 2.20 2.20`).
  */
 export function readItems(lines: ReceiptLine[], start: number, end: number): ItemReading[] {
+  const layout = findItemLayout(lines);
+  const digitCodes = hasDigitCodeColumn(lines.slice(start, end));
   const items: ItemReading[] = [];
   let pending: ReceiptLine[] = [];
   for (let at = start; at < end; at++) {
@@ -199,7 +293,7 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
     }
     if (findDates(line.text).length > 0 || (findTimes(line.text).length > 0 && !hasWords(line.text)))
       continue;
-    const text = unglueMark(line.text);
+    const text = unglueMark(rowText(line, layout, digitCodes));
     const amounts = findAmounts(text).filter((a) => a.value >= 0 || items.length > 0);
     if (amounts.length === 0) {
       const prev = items[items.length - 1];
@@ -214,6 +308,7 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
         }
         continue;
       }
+      if (isCodeLine(line.text)) continue;
       if (hasWords(line.text)) {
         // A description printed under a barcode-and-price line belongs to that item.
         if (prev && prev.item.description.length === 0) {
@@ -231,12 +326,39 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
       continue;
     }
     let description = parts.description;
-    if (!hasWords(description) && pending.length > 0) {
-      description = tidyDescription(pending.map((p) => p.text).join(' '));
-    } else if (!hasWords(description)) {
-      description = '';
+    const figuresOnly = !hasWords(description) || namesNothing(description);
+    if (figuresOnly) {
+      // A row of figures (`3UNIT* 4.80 14.40`, `RM3.20 10.00 RM3.20`): its quantity leads it, and
+      // `2 Rolle x 4,85` prints the unit price, whose product is the amount.
+      if (parts.quantity === null) {
+        parts.quantity = leadingQuantity(description);
+        if (parts.quantity !== null && /[xX×*@]\s*$/.test(description) && parts.unitPrice === null) {
+          parts.unitPrice = parts.total;
+          parts.total = roundMoney(parts.quantity * parts.total);
+        } else if (parts.quantity !== null && parts.unitPrice === null) {
+          parts.unitPrice = roundMoney(parts.total / parts.quantity);
+        }
+      }
+      // Its name is the text printed above it since the last item.
+      description = pending.length > 0 ? tidyDescription(pending.map((p) => p.text).join(' ')) : '';
     }
     pending = [];
+    const prevItem = items[items.length - 1];
+    if (
+      description.length > 0 &&
+      prevItem &&
+      prevItem.item.description.length === 0 &&
+      prevItem.item.quantity !== null &&
+      parts.quantity === null &&
+      prevItem.item.total_price !== null &&
+      near(prevItem.item.total_price, parts.total)
+    ) {
+      // A row of figures with no name above it, then a named line with their product (`2Rollex 4,85` /
+      // `PARKETTZUBEHOR 9,70`): the figures are that item's quantity and unit price.
+      items.pop();
+      parts.quantity = prevItem.item.quantity;
+      parts.unitPrice = prevItem.item.unit_price;
+    }
     if (description.length === 0 && items.length > 0 && parts.quantity !== null) {
       // A quantity line below an item whose price was printed on the description line.
       const prev = items[items.length - 1]!;
@@ -260,5 +382,17 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
       line,
     });
   }
-  return items.filter((r) => r.item.description.length > 0);
+  return withoutCodeColumnInNames(items.filter((r) => r.item.description.length > 0));
+}
+
+/**
+ * Item names that all start with a short number (`5422 MI SEDAAP`, `0155 TWISTIES`, `183 PLANTA`):
+ * a code column before the names, when three or more items and two in three of them have one.
+ */
+function withoutCodeColumnInNames(items: ItemReading[]): ItemReading[] {
+  const code = /^\d{3,5}\s+(?=\p{L})/u;
+  const coded = items.filter((r) => code.test(r.item.description)).length;
+  if (coded < 3 || coded * 3 < items.length * 2) return items;
+  for (const r of items) r.item.description = r.item.description.replace(code, '');
+  return items;
 }

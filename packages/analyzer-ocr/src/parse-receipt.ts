@@ -38,6 +38,7 @@ import {
   US_ZIP_RE,
   letterRatio,
   toLines,
+  type LineWord,
   type ReceiptLine,
 } from './receipt-lines';
 
@@ -51,6 +52,8 @@ export interface ParseOptions {
   dateOrder?: DateOrder;
   /** OCR confidence (0..1) of each line of `text`, by line number, for the `confidence` map. */
   lineConfidences?: ReadonlyArray<number | null>;
+  /** The words of each line of `text` with their boxes, by line number, where the engine gives them. */
+  lineWords?: ReadonlyArray<readonly LineWord[] | null | undefined>;
 }
 
 /** Evidence for the country a receipt comes from: pattern, country, weight. */
@@ -499,7 +502,7 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
   // Full-width brackets, digits and letters (some engines read them off Latin print) as ASCII; a
   // pound sign read as `f` before an amount (`TOTAL f11.40`) as the sign.
   const text = ocrText.normalize('NFKC').replace(/(?<=^|[\s:])f(?=\d+[.,]\d{2}(?!\d))/gm, '£');
-  const lines = toLines(text, opts.lineConfidences);
+  const lines = toLines(text, opts.lineConfidences, opts.lineWords);
   const upper = text.toUpperCase();
   const country = opts.country ?? guessCountry(text);
   const confidence: Record<string, number> = {};

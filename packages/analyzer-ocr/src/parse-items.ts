@@ -83,7 +83,7 @@ const GLUED_TAX_RE = /^(?:GST|VAT|SST|TAX)(?=INCL|EXCL|\d|@|%)/;
 
 /** Column headings print no figures: `Item(s) : 5  Qty(s) : 13` is a count under the items. */
 export function isColumnHeader(line: ReceiptLine): boolean {
-  return COLUMN_HEADER_RE.test(line.upper) && !/\d/.test(line.text);
+  return COLUMN_HEADER_RE.test(line.upper) && findAmounts(line.text).length === 0 && !/:\s*\d/.test(line.text);
 }
 
 /**
@@ -96,7 +96,7 @@ function tidyDescription(text: string): string {
     text
       .replace(/^\d{6,}\s+/, '')
       // A tax code and an item code before a hyphen (`SR I00000015-Vegetable`).
-      .replace(/^(?:[A-Z]{1,3}\s+)?[A-Z]{0,2}\d{5,}\s*-\s*(?=\S)/, '')
+      .replace(/^(?:[A-Z]{1,3}\s+)?[A-Z]{0,3}\d{5,}\s*-\s*(?=\S)/, '')
       .replace(/\b(?=[A-Z]*0)[A-Z0]*[A-Z][A-Z0]*\b/g, (word) => word.replace(/0/g, 'O'))
       // A size or count run on from the word before it (`TEA80`), as engines that drop spaces read it.
       .replace(/\b([A-Z]{3,})(\d{2,})\b/g, '$1 $2')
@@ -220,13 +220,11 @@ const COLUMN_WORDS = new Set(
  * of the name printed above it.
  */
 function namesNothing(head: string): boolean {
-  const words = head
+  return head
     .split(/\s+/)
-    .filter((w) => !/\d/.test(w))
+    .filter((w) => (w.match(/\d/g)?.length ?? 0) < 4)
     .map((w) => w.replace(/[^\p{L}]/gu, '').toUpperCase())
-    .filter((w) => w.length >= 2)
-    .map((w) => (COLUMN_WORDS.has(w) ? '' : /^(\p{L}+)X$/u.test(w) && COLUMN_WORDS.has(w.slice(0, -1)) ? '' : w));
-  return words.every((w) => w.length === 0);
+    .every((w) => w.length < 2 || COLUMN_WORDS.has(w) || (w.endsWith('X') && COLUMN_WORDS.has(w.slice(0, -1))));
 }
 
 /** A quantity at the start of a row of figures (`3UNIT*`, `1.000 STK`, `2Rollex`, `11 UNIT *`). */
@@ -247,7 +245,8 @@ export function isCodeLine(text: string): boolean {
   const code = tokens.findIndex((t) => (t.match(/\d/g)?.length ?? 0) >= 4);
   if (code < 0) return false;
   const words = tokens.filter((t) => /\p{L}{3,}/u.test(t) && !/\d/.test(t));
-  const after = tokens.slice(code + 1).some((t) => /\p{L}{2,}/u.test(t));
+  const after =
+    tokens.slice(code + 1).some((t) => /\p{L}{2,}/u.test(t)) || /\d\S*\p{L}{3,}/u.test(tokens[code]!);
   return words.length <= 1 && !after;
 }
 

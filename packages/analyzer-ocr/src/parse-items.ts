@@ -257,7 +257,8 @@ export function isCodeLine(text: string): boolean {
  * (`2,00 14,99 29,981`) set apart where quantity × unit price gives the amount without it.
  */
 function rowText(line: ReceiptLine, layout: ItemLayout, digitCodeColumn: boolean): string {
-  let text = withoutCodeColumn(line, layout);
+  // A space read into the amount at the end of the row (`49. 99`) is closed up.
+  let text = withoutCodeColumn(line, layout).replace(/(\d[.,])\s(\d{2})$/, '$1$2');
   if (digitCodeColumn) text = text.replace(/(\d[.,]\d{2})\s+\d{1,2}$/, '$1');
   const runOn = /(\d[.,]\d{2})(\d{1,2})$/.exec(text);
   if (runOn) {

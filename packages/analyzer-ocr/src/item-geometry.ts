@@ -59,7 +59,11 @@ export function withoutCodeColumn(line: ReceiptLine, layout: ItemLayout): string
   const overhang = last.box[2] - amountRight;
   if (overhang < charWidth * 0.8) return text;
   // A code alone in its column: a short word starting right of where the amounts end.
-  if (/^[\p{L}\d*]{1,2}$/u.test(last.text) && last.box[0] >= amountRight - charWidth && text.endsWith(last.text)) {
+  if (
+    /^[\p{L}\d*]{1,2}$/u.test(last.text) &&
+    last.box[0] >= amountRight - charWidth &&
+    text.endsWith(last.text)
+  ) {
     const rest = text.slice(0, -last.text.length).trimEnd();
     if (/\d[.,]\d{2}$/.test(rest)) return rest;
   }

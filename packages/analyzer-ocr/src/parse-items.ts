@@ -9,6 +9,7 @@ import {
 import {
   CHANGE_RE,
   COUNT_RE,
+  DISCOUNT_RE,
   DOC_TITLE_RE,
   PAYMENT_RE,
   ROUNDING_RE,
@@ -31,6 +32,8 @@ export interface ItemReading {
 /** Column headings above the items (`QTY DESCRIPTION PRICE AMOUNT`). */
 const COLUMN_HEADER_RE =
   /\b(?:DESCRIPTION|DESC|ITEM\s*NAME|ITEMS?|PRODUCT|ARTICLE)\b.*\b(?:QTY|QTY\.|PRICE|AMOUNT|AMT|TOTAL|U\/?P)\b|\b(?:QTY|QNTY|QUANTITY)\b.*\b(?:ITEM|DESC|DESCRIPTION|PRICE|AMOUNT|AMT)\b/;
+/** Words of a column heading's second line. */
+const HEADER_WORD_RE = /\b(?:QTY|RM|PRICE|AMOUNT|AMT|DISC(?:OUNT)?|TAX|CODE|UNIT|U\/P|TOTAL)\b/;
 /** Lines inside the item area that are bookkeeping, not goods. */
 const NOT_AN_ITEM_RE =
   /\d\s*UHR\b|\b(?:CASHIER|SALESPERSON|STAFF|OPERATOR|TERMINAL|POS\s*\d|DOC\s*NO|INV(?:OICE)?\s*(?:NO|#)|RECEIPT\s*(?:NO|#)|BILL\s*(?:NO|#)|TABLE\b|COUNTER|MEMBER|CARD\s*NO|APPROVAL|AUTH|REF(?:ERENCE)?\s*(?:NO|#))/;
@@ -83,7 +86,9 @@ const GLUED_TAX_RE = /^(?:GST|VAT|SST|TAX)(?=INCL|EXCL|\d|@|%)/;
 
 /** Column headings print no figures: `Item(s) : 5  Qty(s) : 13` is a count under the items. */
 export function isColumnHeader(line: ReceiptLine): boolean {
-  return COLUMN_HEADER_RE.test(line.upper) && findAmounts(line.text).length === 0 && !/:\s*\d/.test(line.text);
+  return (
+    COLUMN_HEADER_RE.test(line.upper) && findAmounts(line.text).length === 0 && !/:\s*\d/.test(line.text)
+  );
 }
 
 /**
@@ -224,7 +229,9 @@ function namesNothing(head: string): boolean {
     .split(/\s+/)
     .filter((w) => (w.match(/\d/g)?.length ?? 0) < 4)
     .map((w) => w.replace(/[^\p{L}]/gu, '').toUpperCase())
-    .every((w) => w.length < 2 || COLUMN_WORDS.has(w) || (w.endsWith('X') && COLUMN_WORDS.has(w.slice(0, -1))));
+    .every(
+      (w) => w.length < 2 || COLUMN_WORDS.has(w) || (w.endsWith('X') && COLUMN_WORDS.has(w.slice(0, -1))),
+    );
 }
 
 /** A quantity at the start of a row of figures (`3UNIT*`, `1.000 STK`, `2Rollex`, `11 UNIT *`). */
@@ -245,6 +252,8 @@ export function isCodeLine(text: string): boolean {
   const code = tokens.findIndex((t) => (t.match(/\d/g)?.length ?? 0) >= 4);
   if (code < 0) return false;
   const words = tokens.filter((t) => /\p{L}{3,}/u.test(t) && !/\d/.test(t));
+  // After a label the code is a plain number (`Artikel 50306244`); `BELT 5202-3#*VS` is a name.
+  if (code > 0 && !/^\d+[:.]?$/.test(tokens[code]!)) return false;
   const after =
     tokens.slice(code + 1).some((t) => /\p{L}{2,}/u.test(t)) || /\d\S*\p{L}{3,}/u.test(tokens[code]!);
   return words.length <= 1 && !after;
@@ -260,6 +269,12 @@ function rowText(line: ReceiptLine, layout: ItemLayout, digitCodeColumn: boolean
   // A space read into the amount at the end of the row (`49. 99`) is closed up.
   let text = withoutCodeColumn(line, layout).replace(/(\d[.,])\s(\d{2})$/, '$1$2');
   if (digitCodeColumn) text = text.replace(/(\d[.,]\d{2})\s+\d{1,2}$/, '$1');
+  // Quantity, unit price and amount run together (`2X5.3010.60`): split where the product is the amount.
+  text = text.replace(
+    /\b(\d{1,3})\s*[xX]\s*(\d{1,5}[.,]\d{2})(\d{1,6}[.,]\d{2})$/,
+    (all, q: string, u: string, t: string) =>
+      near(Number(q) * Number(u.replace(',', '.')), Number(t.replace(',', '.'))) ? `${q} x ${u} ${t}` : all,
+  );
   const runOn = /(\d[.,]\d{2})(\d{1,2})$/.exec(text);
   if (runOn) {
     const cut = text.slice(0, runOn.index + runOn[1]!.length);
@@ -285,12 +300,19 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
   const digitCodes = hasDigitCodeColumn(lines.slice(start, end));
   const items: ItemReading[] = [];
   let pending: ReceiptLine[] = [];
+  let underHeader = start > 0 && isColumnHeader(lines[start - 1]!);
   for (let at = start; at < end; at++) {
     const line = lines[at]!;
     if (NOT_AN_ITEM_RE.test(line.upper) || DOC_TITLE_RE.test(line.upper) || isColumnHeader(line)) {
       pending = [];
+      underHeader = isColumnHeader(line);
       continue;
     }
+    // A column heading's second line (`QTY  RM  RM`, `Unit Price Unit Discount Amount Code`).
+    if (underHeader && HEADER_WORD_RE.test(line.upper) && findAmounts(line.text).length === 0) continue;
+    underHeader = false;
+    // A discount printed under its item (`Stat-oreat Saving -9.60`, `DISC 30% -0.75`) is no item.
+    if (DISCOUNT_RE.test(line.upper) && findAmounts(line.text).some((a) => a.value < 0)) continue;
     if (findDates(line.text).length > 0 || (findTimes(line.text).length > 0 && !hasWords(line.text)))
       continue;
     const text = unglueMark(rowText(line, layout, digitCodes));

@@ -252,8 +252,9 @@ export function isCodeLine(text: string): boolean {
   const code = tokens.findIndex((t) => (t.match(/\d/g)?.length ?? 0) >= 4);
   if (code < 0) return false;
   const words = tokens.filter((t) => /\p{L}{3,}/u.test(t) && !/\d/.test(t));
-  // After a label the code is a plain number (`Artikel 50306244`); `BELT 5202-3#*VS` is a name.
-  if (code > 0 && !/^\d+[:.]?$/.test(tokens[code]!)) return false;
+  // After a label the code is a plain number (`Artikel 50306244`, `Item No.:30001635`); `BELT
+  // 5202-3#*VS` is a name.
+  if (code > 0 && !/^(?:\p{L}+[.:]+)?\d+[:.]?$/u.test(tokens[code]!)) return false;
   const after =
     tokens.slice(code + 1).some((t) => /\p{L}{2,}/u.test(t)) || /\d\S*\p{L}{3,}/u.test(tokens[code]!);
   return words.length <= 1 && !after;

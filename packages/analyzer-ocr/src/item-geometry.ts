@@ -67,13 +67,9 @@ export function withoutCodeColumn(line: ReceiptLine, layout: ItemLayout): string
     const rest = text.slice(0, -last.text.length).trimEnd();
     if (/\d[.,]\d{2}$/.test(rest)) return rest;
   }
-  // A code after the amount in the same word (`20.99 19`), or digits run on to it: as many as the
-  // word stands past the column (one or two).
-  const glued = /(\d[.,]\s?\d{2})(\s?)(\d{1,2})$/.exec(text);
-  if (glued) {
-    if (glued[2]) return text.slice(0, glued.index + glued[1]!.length);
-    const extra = Math.min(glued[3]!.length, Math.max(1, Math.round(overhang / charWidth) - 1));
-    return text.slice(0, text.length - extra);
-  }
+  // A code after the amount in the same word (`20.99 19`), or digits run on to it past its two
+  // decimals (`49. 9919`, `4.2481`).
+  const glued = /(\d[.,]\s?\d{2})\s?\d{1,2}$/.exec(text);
+  if (glued) return text.slice(0, glued.index + glued[1]!.length);
   return text;
 }

@@ -39,9 +39,9 @@ const NOT_AN_ITEM_RE =
   /\d\s*UHR\b|\b(?:CASHIER|SALESPERSON|STAFF|OPERATOR|TERMINAL|POS\s*\d|DOC\s*NO|INV(?:OICE)?\s*(?:NO|#)|RECEIPT\s*(?:NO|#)|BILL\s*(?:NO|#)|TABLE\b|COUNTER|MEMBER|CARD\s*NO|APPROVAL|AUTH|REF(?:ERENCE)?\s*(?:NO|#))/;
 /**
  * A tax mark glued to the amount before it at the end of a line (`0,89C`, `15.50SR`, `2,34*B`, read
- * `2,34xB` or `2,34x8`): tax-class letters, not units (`1.25L`, `500G` stay as they are).
+ * `2,34xB` or `2,34x8`, `53.00s`): tax-class letters, not units (`1.25L`, `500G` stay as they are).
  */
-const GLUED_MARK_RE = /(\d[.,]\d{2})(?:[xX*][A-Z0-9]|[A-FSTVZ]|[SZ]R)$/;
+const GLUED_MARK_RE = /(\d[.,]\d{2})(?:[xX*][A-Z0-9]|[A-FSTVZsz]|[SZ]R)$/;
 
 /** A line's text with a tax mark glued to its last amount set apart from it (see {@link GLUED_MARK_RE}). */
 function unglueMark(text: string): string {

@@ -36,7 +36,7 @@ const COLUMN_HEADER_RE =
 const HEADER_WORD_RE = /\b(?:QTY|RM|PRICE|AMOUNT|AMT|DISC(?:OUNT)?|TAX|CODE|UNIT|U\/P|TOTAL)\b/;
 /** Lines inside the item area that are bookkeeping, not goods. */
 const NOT_AN_ITEM_RE =
-  /\d\s*UHR\b|\b(?:CASHIER|SALESPERSON|STAFF|OPERATOR|TERMINAL|POS\s*\d|DOC\s*NO|INV(?:OICE)?\s*(?:NO|#)|RECEIPT\s*(?:NO|#)|BILL\s*(?:NO|#)|TABLE\b|COUNTER|MEMBER|CARD\s*NO|APPROVAL|AUTH|REF(?:ERENCE)?\s*(?:NO|#))/;
+  /\d\s*(?:UHR|HRS)\b|\b(?:CASHIER|SALESPERSON|STAFF|OPERATOR|TERMINAL|POS\s*\d|DOC\s*NO|INV(?:OICE)?\s*(?:NO|#)|RECEIPT\s*(?:NO|#)|BILL\s*(?:NO|#)|TABLE\b|COUNTER|MEMBER|CARD\s*NO|APPROVAL|AUTH|REF(?:ERENCE)?\s*(?:NO|#))/;
 /**
  * A tax mark glued to the amount before it at the end of a line (`0,89C`, `15.50SR`, `2,34*B`, read
  * `2,34xB` or `2,34x8`, `53.00s`): tax-class letters, not units (`1.25L`, `500G` stay as they are).
@@ -286,6 +286,29 @@ function rowText(line: ReceiptLine, layout: ItemLayout, digitCodeColumn: boolean
   return text;
 }
 
+/** Whether a row's text is a row of figures: prices after nothing but quantities, units and codes. */
+function isFiguresRow(text: string): boolean {
+  const amounts = findAmounts(text);
+  if (amounts.length === 0) return false;
+  const parts = splitPricedLine(text, amounts);
+  return parts !== null && (!hasWords(parts.description) || namesNothing(parts.description));
+}
+
+/**
+ * Whether the receipt prints each item's name under its row of figures (`1x 000002781709 15.50` /
+ * `BIO ZIP POWDER`) rather than above it: the last row of figures of the items has a name line
+ * under it (code lines aside) before the totals.
+ */
+function namesBelowFigures(lines: ReceiptLine[], texts: string[], start: number, end: number): boolean {
+  let last = -1;
+  for (let at = start; at < end; at++) if (isFiguresRow(texts[at]!)) last = at;
+  if (last < 0) return false;
+  const next = lines.slice(last + 1, end).findIndex((l) => !isCodeLine(l.text));
+  if (next < 0) return false;
+  const at = last + 1 + next;
+  return hasWords(lines[at]!.text) && findAmounts(texts[at]!).length === 0;
+}
+
 /** Whether two or more rows of the item area end with an amount and a one- or two-digit code. */
 function hasDigitCodeColumn(lines: readonly ReceiptLine[]): boolean {
   return lines.filter((l) => /\d[.,]\d{2}\s+\d{1,2}$/.test(l.text)).length >= 2;
@@ -299,6 +322,8 @@ function hasDigitCodeColumn(lines: readonly ReceiptLine[]): boolean {
 export function readItems(lines: ReceiptLine[], start: number, end: number): ItemReading[] {
   const layout = findItemLayout(lines);
   const digitCodes = hasDigitCodeColumn(lines.slice(start, end));
+  const texts = lines.map((l) => unglueMark(rowText(l, layout, digitCodes)));
+  const below = namesBelowFigures(lines, texts, start, end);
   const items: ItemReading[] = [];
   let pending: ReceiptLine[] = [];
   let underHeader = start > 0 && isColumnHeader(lines[start - 1]!);
@@ -316,7 +341,7 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
     if (DISCOUNT_RE.test(line.upper) && findAmounts(line.text).some((a) => a.value < 0)) continue;
     if (findDates(line.text).length > 0 || (findTimes(line.text).length > 0 && !hasWords(line.text)))
       continue;
-    const text = unglueMark(rowText(line, layout, digitCodes));
+    const text = texts[at]!;
     const amounts = findAmounts(text).filter((a) => a.value >= 0 || items.length > 0);
     if (amounts.length === 0) {
       const prev = items[items.length - 1];
@@ -362,8 +387,8 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
           parts.unitPrice = roundMoney(parts.total / parts.quantity);
         }
       }
-      // Its name is the text printed above it since the last item.
-      description = pending.length > 0 ? tidyDescription(pending.map((p) => p.text).join(' ')) : '';
+      // Its name is the text printed above it since the last item, or the line under it.
+      description = pending.length > 0 && !below ? tidyDescription(pending.map((p) => p.text).join(' ')) : '';
     }
     pending = [];
     const prevItem = items[items.length - 1];

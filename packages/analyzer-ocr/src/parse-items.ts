@@ -444,3 +444,32 @@ function withoutCodeColumnInNames(items: ItemReading[]): ItemReading[] {
   for (const r of items) r.item.description = r.item.description.replace(code, '');
   return items;
 }
+
+/** An item's amount when its own row's figures disagree (quantity × unit price is not the amount). */
+export const ROW_ARITHMETIC_FAILS = 0.5;
+/** An item's amount at least, when the items add up to the subtotal or the total. */
+export const ITEMS_ADD_UP = 0.95;
+
+/**
+ * The confidence (0..1) of each item's amount, from the line it was read from and the receipt's own
+ * arithmetic: a row whose quantity × unit price is not its amount is unsure
+ * ({@link ROW_ARITHMETIC_FAILS}); items that add up to the subtotal or the total confirm each other
+ * ({@link ITEMS_ADD_UP}). A sum that does not add up lowers nothing: whether the items or the total
+ * were misread is for the review to weigh (core's `assessReview` trusts items read surely).
+ *
+ * @param sums - the subtotal and the total read (null where not read)
+ */
+export function itemConfidences(
+  readings: readonly ItemReading[],
+  sums: ReadonlyArray<number | null>,
+): Array<number | null> {
+  const sum = roundMoney(readings.reduce((s, r) => s + (r.item.total_price ?? 0), 0));
+  const addsUp = readings.length > 0 && sums.some((t) => t !== null && near(t, sum));
+  return readings.map(({ item, line }) => {
+    const { quantity: q, unit_price: u, total_price: t } = item;
+    if (q !== null && u !== null && t !== null && Math.abs(roundMoney(q * u) - t) > 0.011)
+      return Math.min(line.confidence ?? 1, ROW_ARITHMETIC_FAILS);
+    if (addsUp) return Math.max(line.confidence ?? 0, ITEMS_ADD_UP);
+    return line.confidence;
+  });
+}

@@ -17,7 +17,7 @@ import {
   type FoundDate,
 } from '@receipts/core';
 import { receiptCurrency } from './receipt-currency';
-import { isColumnHeader, isItemAreaEnd, readItems } from './parse-items';
+import { isColumnHeader, isItemAreaEnd, itemConfidences, readItems } from './parse-items';
 import { readMerchant } from './parse-merchant';
 import {
   CHANGE_RE,
@@ -562,6 +562,12 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
       ? roundMoney(taxes.reduce((s, t) => s + (t.amount ?? 0), 0))
       : null;
 
+  // Each item's amount is as sure as its row's arithmetic and the items' sum make it.
+  itemConfidences(itemReadings, [totals.subtotal?.value ?? null, totals.total?.value ?? null]).forEach(
+    (c, i) => {
+      if (c !== null) confidence[`items.${i}.total_price`] = Math.round(c * 1000) / 1000;
+    },
+  );
   const contradicted: ContradictedField[] = [];
   if (verdict && verdict.contradictions.length > 0) contradicted.push('receipt.total_amount');
   if (dateCheck === 'contradicted') contradicted.push('receipt.transaction_date');

@@ -170,6 +170,12 @@ function splitPricedLine(text: string, amounts: AmountMatch[]): PriceParts | nul
     } else if (/^\s*$/.test(between) && near(unit.value, total)) {
       unitPrice = unit.value;
       head = beforeUnit;
+    } else if (bareQty && /^\s*$/.test(between) && /^[1-9]\d{0,2}$/.test(bareQty[1]!) && unit.value > 0) {
+      // Quantity, unit price and amount that disagree (`20  7.00  14.00`, a `2.0` misread): read as
+      // printed, and the item's confidence says the row does not add up.
+      quantity = Number(bareQty[1]);
+      unitPrice = unit.value;
+      head = beforeUnit.slice(0, bareQty.index);
     } else if (countsBetween(between, unit.value, total) !== null) {
       // Delivered, returned and sold counts between the unit price and the amount: the quantity is
       // the count that the arithmetic bears out (`O.C. WHITE 2.13 10 1 0 9 19.17`).
@@ -286,6 +292,18 @@ function rowText(line: ReceiptLine, layout: ItemLayout, digitCodeColumn: boolean
   return text;
 }
 
+/** Whether `upper` starts two characters or more right of where `lower` starts (from their boxes). */
+function indentedOver(upper: ReceiptLine, lower: ReceiptLine, layout: ItemLayout): boolean {
+  const a = upper.words?.[0];
+  const b = lower.words?.[0];
+  return (
+    a !== undefined &&
+    b !== undefined &&
+    layout.charWidth !== null &&
+    a.box[0] - b.box[0] >= 2 * layout.charWidth
+  );
+}
+
 /** Whether a row's text is a row of figures: prices after nothing but quantities, units and codes. */
 function isFiguresRow(text: string): boolean {
   const amounts = findAmounts(text);
@@ -399,10 +417,12 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
       prevItem.item.quantity !== null &&
       parts.quantity === null &&
       prevItem.item.total_price !== null &&
-      near(prevItem.item.total_price, parts.total)
+      near(prevItem.item.total_price, parts.total) &&
+      indentedOver(prevItem.line, line, layout)
     ) {
-      // A row of figures with no name above it, then a named line with their product (`2Rollex 4,85` /
-      // `PARKETTZUBEHOR 9,70`): the figures are that item's quantity and unit price.
+      // A row of figures with no name above it, indented over a named line with their product
+      // (`2Rollex 4,85` / `PARKETTZUBEHOR 9,70`): the figures are that item's quantity and unit price.
+      // Without boxes this stays unread: a UK till prints `3 x 0.80` under its item.
       items.pop();
       parts.quantity = prevItem.item.quantity;
       parts.unitPrice = prevItem.item.unit_price;

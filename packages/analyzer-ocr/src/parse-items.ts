@@ -36,7 +36,7 @@ const COLUMN_HEADER_RE =
 const HEADER_WORD_RE = /\b(?:QTY|RM|PRICE|AMOUNT|AMT|DISC(?:OUNT)?|TAX|CODE|UNIT|U\/P|TOTAL)\b/;
 /** Lines inside the item area that are bookkeeping, not goods. */
 const NOT_AN_ITEM_RE =
-  /\d\s*(?:UHR|HRS)\b|\b(?:CASHIER|SALESPERSON|STAFF|OPERATOR|TERMINAL|POS\s*\d|DOC\s*NO|INV(?:OICE)?\s*(?:NO|#)|RECEIPT\s*(?:NO|#)|BILL\s*(?:NO|#)|TABLE\b|COUNTER|MEMBER|CARD\s*NO|APPROVAL|AUTH|REF(?:ERENCE)?\s*(?:NO|#))/;
+  /\d\s*UHR\b|\b(?:CASHIER|SALESPERSON|STAFF|OPERATOR|TERMINAL|POS\s*\d|DOC\s*NO|INV(?:OICE)?\s*(?:NO|#)|RECEIPT\s*(?:NO|#)|BILL\s*(?:NO|#)|TABLE\b|COUNTER|MEMBER|CARD\s*NO|APPROVAL|AUTH|REF(?:ERENCE)?\s*(?:NO|#))/;
 /**
  * A tax mark glued to the amount before it at the end of a line (`0,89C`, `15.50SR`, `2,34*B`, read
  * `2,34xB` or `2,34x8`, `53.00s`): tax-class letters, not units (`1.25L`, `500G` stay as they are).
@@ -450,19 +450,7 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
       line,
     });
   }
-  return withoutCodeColumnInNames(items.filter((r) => r.item.description.length > 0));
-}
-
-/**
- * Item names that all start with a short number (`5422 MI SEDAAP`, `0155 TWISTIES`, `183 PLANTA`):
- * a code column before the names, when three or more items and two in three of them have one.
- */
-function withoutCodeColumnInNames(items: ItemReading[]): ItemReading[] {
-  const code = /^\d{3,5}\s+(?=\p{L})/u;
-  const coded = items.filter((r) => code.test(r.item.description)).length;
-  if (coded < 3 || coded * 3 < items.length * 2) return items;
-  for (const r of items) r.item.description = r.item.description.replace(code, '');
-  return items;
+  return items.filter((r) => r.item.description.length > 0);
 }
 
 /** An item's amount when its own row's figures disagree (quantity × unit price is not the amount). */

@@ -24,3 +24,4 @@ export { READING_PLAN, mergeReadings, readingsAgree, type Reading, type ReadingP
 export { prepareImage, sniffImageType, type Rendering, type PreparedImage } from './preprocess';
 export { MAX_PDF_PAGES, joinPageTexts, readPdfPages, renderPdfFirstPage, type PdfPage } from './pdf-pages';
 export { receiptCurrency } from './receipt-currency';
+export type { LineWord } from './receipt-lines';

@@ -337,6 +337,7 @@ export class OcrAnalyzer implements Analyzer {
       ...this.parseOptions(),
       lineConfidences: lines.map((l) => l.confidence),
       lineDoubts: lines.map((l) => l.doubts ?? null),
+      lineWords: lines.map((l) => l.segments),
     });
     return {
       parsed,

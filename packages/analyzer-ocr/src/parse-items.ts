@@ -9,6 +9,7 @@ import {
 import {
   CHANGE_RE,
   COUNT_RE,
+  DISCOUNT_RE,
   DOC_TITLE_RE,
   PAYMENT_RE,
   ROUNDING_RE,
@@ -16,9 +17,11 @@ import {
   SUBTOTAL_RE,
   SUMMARY_RE,
   TAX_RE,
+  TOTAL,
   TOTAL_RE,
   type ReceiptLine,
 } from './receipt-lines';
+import { findItemLayout, withoutCodeColumn, type ItemLayout } from './item-geometry';
 
 /** An item and the line its price was read from. */
 export interface ItemReading {
@@ -29,14 +32,16 @@ export interface ItemReading {
 /** Column headings above the items (`QTY DESCRIPTION PRICE AMOUNT`). */
 const COLUMN_HEADER_RE =
   /\b(?:DESCRIPTION|DESC|ITEM\s*NAME|ITEMS?|PRODUCT|ARTICLE)\b.*\b(?:QTY|QTY\.|PRICE|AMOUNT|AMT|TOTAL|U\/?P)\b|\b(?:QTY|QNTY|QUANTITY)\b.*\b(?:ITEM|DESC|DESCRIPTION|PRICE|AMOUNT|AMT)\b/;
+/** Words of a column heading's second line. */
+const HEADER_WORD_RE = /\b(?:QTY|RM|PRICE|AMOUNT|AMT|DISC(?:OUNT)?|TAX|CODE|UNIT|U\/P|TOTAL)\b/;
 /** Lines inside the item area that are bookkeeping, not goods. */
 const NOT_AN_ITEM_RE =
   /\d\s*UHR\b|\b(?:CASHIER|SALESPERSON|STAFF|OPERATOR|TERMINAL|POS\s*\d|DOC\s*NO|INV(?:OICE)?\s*(?:NO|#)|RECEIPT\s*(?:NO|#)|BILL\s*(?:NO|#)|TABLE\b|COUNTER|MEMBER|CARD\s*NO|APPROVAL|AUTH|REF(?:ERENCE)?\s*(?:NO|#))/;
 /**
  * A tax mark glued to the amount before it at the end of a line (`0,89C`, `15.50SR`, `2,34*B`, read
- * `2,34xB` or `2,34x8`): tax-class letters, not units (`1.25L`, `500G` stay as they are).
+ * `2,34xB` or `2,34x8`, `53.00s`): tax-class letters, not units (`1.25L`, `500G` stay as they are).
  */
-const GLUED_MARK_RE = /(\d[.,]\d{2})(?:[xX*][A-Z0-9]|[A-FSTVZ]|[SZ]R)$/;
+const GLUED_MARK_RE = /(\d[.,]\d{2})(?:[xX*][A-Z0-9]|[A-FSTVZsz]|[SZ]R)$/;
 
 /** A line's text with a tax mark glued to its last amount set apart from it (see {@link GLUED_MARK_RE}). */
 function unglueMark(text: string): string {
@@ -62,7 +67,7 @@ export function isItemAreaEnd(line: ReceiptLine): boolean {
     GERMAN_SUMMARY_RE.test(u) ||
     SUBTOTAL_RE.test(u) ||
     STRONG_TOTAL_RE.test(u) ||
-    (TOTAL_RE.test(u) && !/\bAMOUNT\b|\bAMT\b/.test(u)) ||
+    (TOTAL_RE.test(u) && (!/\bAMOUNT\b|\bAMT\b/.test(u) || TOTAL_AMOUNT_RE.test(u))) ||
     ROUNDING_RE.test(u) ||
     COUNT_RE.test(u) ||
     ((TAX_RE.test(u) || GLUED_TAX_RE.test(u)) &&
@@ -73,11 +78,17 @@ export function isItemAreaEnd(line: ReceiptLine): boolean {
   );
 }
 
+/** `Total Amount: 8.20`: the amount word after a total word, with a figure (a heading has none). */
+const TOTAL_AMOUNT_RE = new RegExp(String.raw`${TOTAL}\s*(?:AMOUNT|AMT)\b.*\d[.,]\d{2}`);
+
 /** A tax line whose words an engine ran together: `VATINCLUDED20%`, `GST6%`. */
 const GLUED_TAX_RE = /^(?:GST|VAT|SST|TAX)(?=INCL|EXCL|\d|@|%)/;
 
+/** Column headings print no figures: `Item(s) : 5  Qty(s) : 13` is a count under the items. */
 export function isColumnHeader(line: ReceiptLine): boolean {
-  return COLUMN_HEADER_RE.test(line.upper) && findAmounts(line.text).length === 0;
+  return (
+    COLUMN_HEADER_RE.test(line.upper) && findAmounts(line.text).length === 0 && !/:\s*\d/.test(line.text)
+  );
 }
 
 /**
@@ -89,6 +100,8 @@ function tidyDescription(text: string): string {
   return (
     text
       .replace(/^\d{6,}\s+/, '')
+      // A tax code and an item code before a hyphen (`SR I00000015-Vegetable`).
+      .replace(/^(?:[A-Z]{1,3}\s+)?[A-Z]{0,3}\d{5,}\s*-\s*(?=\S)/, '')
       .replace(/\b(?=[A-Z]*0)[A-Z0]*[A-Z][A-Z0]*\b/g, (word) => word.replace(/0/g, 'O'))
       // A size or count run on from the word before it (`TEA80`), as engines that drop spaces read it.
       .replace(/\b([A-Z]{3,})(\d{2,})\b/g, '$1 $2')
@@ -105,6 +118,13 @@ function hasWords(text: string): boolean {
 
 function near(a: number, b: number): boolean {
   return Math.abs(a - b) <= 0.011;
+}
+
+/** The last of the whole counts printed between a unit price and an amount that gives the amount. */
+function countsBetween(between: string, unit: number, total: number): number | null {
+  if (!/^(?:\s+-?\d{1,4})+\s*$/.test(between)) return null;
+  const counts = between.trim().split(/\s+/).map(Number);
+  return [...counts].reverse().find((n) => n !== 0 && near(n * unit, total)) ?? null;
 }
 
 interface PriceParts {
@@ -150,6 +170,18 @@ function splitPricedLine(text: string, amounts: AmountMatch[]): PriceParts | nul
     } else if (/^\s*$/.test(between) && near(unit.value, total)) {
       unitPrice = unit.value;
       head = beforeUnit;
+    } else if (bareQty && /^\s*$/.test(between) && /^[1-9]\d{0,2}$/.test(bareQty[1]!) && unit.value > 0) {
+      // Quantity, unit price and amount that disagree (`20  7.00  14.00`, a `2.0` misread): read as
+      // printed, and the item's confidence says the row does not add up.
+      quantity = Number(bareQty[1]);
+      unitPrice = unit.value;
+      head = beforeUnit.slice(0, bareQty.index);
+    } else if (countsBetween(between, unit.value, total) !== null) {
+      // Delivered, returned and sold counts between the unit price and the amount: the quantity is
+      // the count that the arithmetic bears out (`O.C. WHITE 2.13 10 1 0 9 19.17`).
+      quantity = countsBetween(between, unit.value, total);
+      unitPrice = unit.value;
+      head = beforeUnit;
     } else if (amounts.length === 2 && /^\s*[A-Z]{0,3}\s*$/i.test(between)) {
       // `DESC 12.00 2 24.00` is handled above; here a discount or deposit column: keep the last.
       head = beforeUnit;
@@ -184,22 +216,150 @@ function splitPricedLine(text: string, amounts: AmountMatch[]): PriceParts | nul
 }
 
 /**
+ * Units and currency marks printed in a row's quantity and price columns (`3 UNIT*`, `122 pcs @`,
+ * `1.000 STK`, `2 Rolle x`, `RM 3.20`), in English, Malay, Indonesian and German: not an item's name.
+ */
+const COLUMN_WORDS = new Set(
+  'PC PCS PCE PCES UNIT UNITS PKT PKTS PK PACK PACKS EA EACH KG KGS G GR L ML LTR QTY STK ST STCK STÜCK STUECK ROLLE ROLLEN BOX BTL BOTOL CTN SET SETS PAX PRS PAIR BKS BUNGKUS BUAH BH KOTAK BIJI LUSIN RM MYR RP IDR EUR EURO USD SGD'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Whether a row's text before its prices names no item: only quantities, units, currency marks, codes
+ * and punctuation (`3UNIT*`, `122 pcs @`, `RM3.20 10.00`, `9072351 2X`). Such a row is the figures
+ * of the name printed above it.
+ */
+function namesNothing(head: string): boolean {
+  return head
+    .split(/\s+/)
+    .filter((w) => (w.match(/\d/g)?.length ?? 0) < 4)
+    .map((w) => w.replace(/[^\p{L}]/gu, '').toUpperCase())
+    .every(
+      (w) => w.length < 2 || COLUMN_WORDS.has(w) || (w.endsWith('X') && COLUMN_WORDS.has(w.slice(0, -1))),
+    );
+}
+
+/** A quantity at the start of a row of figures (`3UNIT*`, `1.000 STK`, `2Rollex`, `11 UNIT *`). */
+function leadingQuantity(head: string): number | null {
+  const m = /^\s*(\d{1,4}(?:[.,]\d{1,3})?)(?!\d)/.exec(head);
+  if (!m || /^\d{5,}/.test(head.trim())) return null;
+  const q = Number(m[1]!.replace(',', '.'));
+  return q > 0 ? q : null;
+}
+
+/**
+ * A line that is a stock, article or barcode number, with at most a label before it (`Artikel
+ * 50306244 22237`, `Item No.: 30001640`, `Barcode: 10182079`, `FZ02-6/54`, `ART/EAN 4002245701618`):
+ * printed between an item's name and its figures, never part of the name.
+ */
+export function isCodeLine(text: string): boolean {
+  const tokens = text.trim().split(/\s+/);
+  const code = tokens.findIndex((t) => (t.match(/\d/g)?.length ?? 0) >= 4);
+  if (code < 0) return false;
+  const words = tokens.filter((t) => /\p{L}{3,}/u.test(t) && !/\d/.test(t));
+  // After a label the code is a plain number (`Artikel 50306244`, `Item No.:30001635`); `BELT
+  // 5202-3#*VS` is a name.
+  if (code > 0 && !/^(?:\p{L}+[.:]+)?\d+[:.]?$/u.test(tokens[code]!)) return false;
+  const after =
+    tokens.slice(code + 1).some((t) => /\p{L}{2,}/u.test(t)) || /\d\S*\p{L}{3,}/u.test(tokens[code]!);
+  return words.length <= 1 && !after;
+}
+
+/**
+ * The text of an item row as its columns give it: without a tax-code column right of the amounts
+ * (from the boxes; see {@link withoutCodeColumn}), or, without boxes, without a one- or two-digit
+ * code that two or more rows print after their amount, and with a code digit run on to the amount
+ * (`2,00 14,99 29,981`) set apart where quantity × unit price gives the amount without it.
+ */
+function rowText(line: ReceiptLine, layout: ItemLayout, digitCodeColumn: boolean): string {
+  // A space read into the amount at the end of the row (`49. 99`) is closed up.
+  let text = withoutCodeColumn(line, layout).replace(/(\d[.,])\s(\d{2})$/, '$1$2');
+  if (digitCodeColumn) text = text.replace(/(\d[.,]\d{2})\s+\d{1,2}$/, '$1');
+  // Quantity, unit price and amount run together (`2X5.3010.60`): split where the product is the amount.
+  text = text.replace(
+    /\b(\d{1,3})\s*[xX]\s*(\d{1,5}[.,]\d{2})(\d{1,6}[.,]\d{2})$/,
+    (all, q: string, u: string, t: string) =>
+      near(Number(q) * Number(u.replace(',', '.')), Number(t.replace(',', '.'))) ? `${q} x ${u} ${t}` : all,
+  );
+  const runOn = /(\d[.,]\d{2})(\d{1,2})$/.exec(text);
+  if (runOn) {
+    const cut = text.slice(0, runOn.index + runOn[1]!.length);
+    const a = findAmounts(cut);
+    const [q, u, t] = a.slice(-3).map((x) => x.value);
+    if (a.length >= 3 && near(q! * u!, t!)) return cut;
+  }
+  return text;
+}
+
+/** Whether `upper` starts two characters or more right of where `lower` starts (from their boxes). */
+function indentedOver(upper: ReceiptLine, lower: ReceiptLine, layout: ItemLayout): boolean {
+  const a = upper.words?.[0];
+  const b = lower.words?.[0];
+  return (
+    a !== undefined &&
+    b !== undefined &&
+    layout.charWidth !== null &&
+    a.box[0] - b.box[0] >= 2 * layout.charWidth
+  );
+}
+
+/** Whether a row's text is a row of figures: prices after nothing but quantities, units and codes. */
+function isFiguresRow(text: string): boolean {
+  const amounts = findAmounts(text);
+  if (amounts.length === 0) return false;
+  const parts = splitPricedLine(text, amounts);
+  return parts !== null && (!hasWords(parts.description) || namesNothing(parts.description));
+}
+
+/**
+ * Whether the receipt prints each item's name under its row of figures (`1x 000002781709 15.50` /
+ * `BIO ZIP POWDER`) rather than above it: the last row of figures of the items has a name line
+ * under it (code lines aside) before the totals.
+ */
+function namesBelowFigures(lines: ReceiptLine[], texts: string[], start: number, end: number): boolean {
+  let last = -1;
+  for (let at = start; at < end; at++) if (isFiguresRow(texts[at]!)) last = at;
+  if (last < 0) return false;
+  const next = lines.slice(last + 1, end).findIndex((l) => !isCodeLine(l.text));
+  if (next < 0) return false;
+  const at = last + 1 + next;
+  return hasWords(lines[at]!.text) && findAmounts(texts[at]!).length === 0;
+}
+
+/** Whether two or more rows of the item area end with an amount and a one- or two-digit code. */
+function hasDigitCodeColumn(lines: readonly ReceiptLine[]): boolean {
+  return lines.filter((l) => /\d[.,]\d{2}\s+\d{1,2}$/.test(l.text)).length >= 2;
+}
+
+/**
  * Reads the item lines between the receipt's header and its totals: a description and a price, with
  * a quantity and unit price where printed, on the same line or on a line of its own just below
  * (`2 x 1.50`) or above (a description alone, then `1x 2.20 2.20`).
  */
 export function readItems(lines: ReceiptLine[], start: number, end: number): ItemReading[] {
+  const layout = findItemLayout(lines);
+  const digitCodes = hasDigitCodeColumn(lines.slice(start, end));
+  const texts = lines.map((l) => unglueMark(rowText(l, layout, digitCodes)));
+  const below = namesBelowFigures(lines, texts, start, end);
   const items: ItemReading[] = [];
   let pending: ReceiptLine[] = [];
+  let underHeader = start > 0 && isColumnHeader(lines[start - 1]!);
   for (let at = start; at < end; at++) {
     const line = lines[at]!;
     if (NOT_AN_ITEM_RE.test(line.upper) || DOC_TITLE_RE.test(line.upper) || isColumnHeader(line)) {
       pending = [];
+      underHeader = isColumnHeader(line);
       continue;
     }
+    // A column heading's second line (`QTY  RM  RM`, `Unit Price Unit Discount Amount Code`).
+    if (underHeader && HEADER_WORD_RE.test(line.upper) && findAmounts(line.text).length === 0) continue;
+    underHeader = false;
+    // A discount printed under its item (`Stat-oreat Saving -9.60`, `DISC 30% -0.75`) is no item.
+    if (DISCOUNT_RE.test(line.upper) && findAmounts(line.text).some((a) => a.value < 0)) continue;
     if (findDates(line.text).length > 0 || (findTimes(line.text).length > 0 && !hasWords(line.text)))
       continue;
-    const text = unglueMark(line.text);
+    const text = texts[at]!;
     const amounts = findAmounts(text).filter((a) => a.value >= 0 || items.length > 0);
     if (amounts.length === 0) {
       const prev = items[items.length - 1];
@@ -214,6 +374,7 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
         }
         continue;
       }
+      if (isCodeLine(line.text)) continue;
       if (hasWords(line.text)) {
         // A description printed under a barcode-and-price line belongs to that item.
         if (prev && prev.item.description.length === 0) {
@@ -231,12 +392,41 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
       continue;
     }
     let description = parts.description;
-    if (!hasWords(description) && pending.length > 0) {
-      description = tidyDescription(pending.map((p) => p.text).join(' '));
-    } else if (!hasWords(description)) {
-      description = '';
+    const figuresOnly = !hasWords(description) || namesNothing(description);
+    if (figuresOnly) {
+      // A row of figures (`3UNIT* 4.80 14.40`, `RM3.20 10.00 RM3.20`): its quantity leads it, and
+      // `2 Rolle x 4,85` prints the unit price, whose product is the amount.
+      if (parts.quantity === null) {
+        parts.quantity = leadingQuantity(description);
+        if (parts.quantity !== null && /[xX×*@]\s*$/.test(description) && parts.unitPrice === null) {
+          parts.unitPrice = parts.total;
+          parts.total = roundMoney(parts.quantity * parts.total);
+        } else if (parts.quantity !== null && parts.unitPrice === null) {
+          parts.unitPrice = roundMoney(parts.total / parts.quantity);
+        }
+      }
+      // Its name is the text printed above it since the last item, or the line under it.
+      description = pending.length > 0 && !below ? tidyDescription(pending.map((p) => p.text).join(' ')) : '';
     }
     pending = [];
+    const prevItem = items[items.length - 1];
+    if (
+      description.length > 0 &&
+      prevItem &&
+      prevItem.item.description.length === 0 &&
+      prevItem.item.quantity !== null &&
+      parts.quantity === null &&
+      prevItem.item.total_price !== null &&
+      near(prevItem.item.total_price, parts.total) &&
+      indentedOver(prevItem.line, line, layout)
+    ) {
+      // A row of figures with no name above it, indented over a named line with their product
+      // (`2Rollex 4,85` / `PARKETTZUBEHOR 9,70`): the figures are that item's quantity and unit price.
+      // Without boxes this stays unread: a UK till prints `3 x 0.80` under its item.
+      items.pop();
+      parts.quantity = prevItem.item.quantity;
+      parts.unitPrice = prevItem.item.unit_price;
+    }
     if (description.length === 0 && items.length > 0 && parts.quantity !== null) {
       // A quantity line below an item whose price was printed on the description line.
       const prev = items[items.length - 1]!;
@@ -261,4 +451,33 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
     });
   }
   return items.filter((r) => r.item.description.length > 0);
+}
+
+/** An item's amount when its own row's figures disagree (quantity × unit price is not the amount). */
+export const ROW_ARITHMETIC_FAILS = 0.5;
+/** An item's amount at least, when the items add up to the subtotal or the total. */
+export const ITEMS_ADD_UP = 0.95;
+
+/**
+ * The confidence (0..1) of each item's amount, from the line it was read from and the receipt's own
+ * arithmetic: a row whose quantity × unit price is not its amount is unsure
+ * ({@link ROW_ARITHMETIC_FAILS}); items that add up to the subtotal or the total confirm each other
+ * ({@link ITEMS_ADD_UP}). A sum that does not add up lowers nothing: whether the items or the total
+ * were misread is for the review to weigh (core's `assessReview` trusts items read surely).
+ *
+ * @param sums - the subtotal and the total read (null where not read)
+ */
+export function itemConfidences(
+  readings: readonly ItemReading[],
+  sums: ReadonlyArray<number | null>,
+): Array<number | null> {
+  const sum = roundMoney(readings.reduce((s, r) => s + (r.item.total_price ?? 0), 0));
+  const addsUp = readings.length > 0 && sums.some((t) => t !== null && near(t, sum));
+  return readings.map(({ item, line }) => {
+    const { quantity: q, unit_price: u, total_price: t } = item;
+    if (q !== null && u !== null && t !== null && Math.abs(roundMoney(q * u) - t) > 0.011)
+      return Math.min(line.confidence ?? 1, ROW_ARITHMETIC_FAILS);
+    if (addsUp) return Math.max(line.confidence ?? 0, ITEMS_ADD_UP);
+    return line.confidence;
+  });
 }

@@ -24,7 +24,7 @@ import {
 import { doubtedDigit } from './char-doubts';
 import type { CharDoubt } from './paddle-ocr';
 import { receiptCurrency } from './receipt-currency';
-import { isColumnHeader, isItemAreaEnd, readItems } from './parse-items';
+import { isColumnHeader, isItemAreaEnd, itemConfidences, readItems } from './parse-items';
 import { readMerchant } from './parse-merchant';
 import {
   CHANGE_RE,
@@ -45,6 +45,7 @@ import {
   US_ZIP_RE,
   letterRatio,
   toLines,
+  type LineWord,
   type ReceiptLine,
 } from './receipt-lines';
 
@@ -65,6 +66,8 @@ export interface ParseOptions {
    * or total whose digits it doubted rests on less than its line's confidence says.
    */
   lineDoubts?: ReadonlyArray<readonly CharDoubt[] | null>;
+  /** The words of each line of `text` with their boxes, by line number, where the engine gives them. */
+  lineWords?: ReadonlyArray<readonly LineWord[] | null | undefined>;
 }
 
 /** Countries whose receipts write amounts with a decimal point. */
@@ -572,7 +575,7 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
   // Full-width brackets, digits and letters (some engines read them off Latin print) as ASCII; a
   // pound sign read as `f` before an amount (`TOTAL f11.40`) as the sign.
   const text = ocrText.normalize('NFKC').replace(/(?<=^|[\s:])f(?=\d+[.,]\d{2}(?!\d))/gm, '£');
-  const lines = toLines(text, opts.lineConfidences);
+  const lines = toLines(text, opts.lineConfidences, opts.lineWords);
   const upper = text.toUpperCase();
   const country = opts.country ?? guessCountry(text);
   const confidence: Record<string, number> = {};
@@ -677,6 +680,12 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
       totalDoubt.probability < DOUBTED_TOTAL_DIGIT ? THIN_CONFIDENCE : totalDoubt.probability,
     );
 
+  // Each item's amount is as sure as its row's arithmetic and the items' sum make it.
+  itemConfidences(itemReadings, [totals.subtotal?.value ?? null, totals.total?.value ?? null]).forEach(
+    (c, i) => {
+      if (c !== null) confidence[`items.${i}.total_price`] = Math.round(c * 1000) / 1000;
+    },
+  );
   const contradicted: ContradictedField[] = [];
   if (verdict && verdict.contradictions.length > 0) contradicted.push('receipt.total_amount');
   if (dateCheck === 'contradicted') contradicted.push('receipt.transaction_date');

@@ -13,6 +13,14 @@ export interface ReceiptLine {
   upper: string;
   /** OCR confidence of the line, 0..1, when known. */
   confidence: number | null;
+  /** The words (text segments) the engine read on the line, left to right, with their boxes, when it gives them. */
+  words?: readonly LineWord[];
+}
+
+/** A word or run of words an engine read as one piece, and its box `[left, top, right, bottom]` in pixels. */
+export interface LineWord {
+  text: string;
+  box: readonly [number, number, number, number];
 }
 
 // Characters OCR produces from table rules, shadows and paper edges.
@@ -20,8 +28,12 @@ export interface ReceiptLine {
 const EDGE_JUNK =
   /^(?:[\s|[\]{}~_—–‘’“”"'`©®§¢!\\°*»«.,:;=-]|\+(?!\d))+|[\s|[\]{}~_—–‘’“”"`©®§¢!\\°»«,:;=+-]+$/g;
 
-/** Splits receipt text into cleaned lines, dropping the empty ones. */
-export function toLines(text: string, confidences?: ReadonlyArray<number | null>): ReceiptLine[] {
+/** Splits receipt text into cleaned lines, dropping the empty ones; `words` are each line's boxes, by line number. */
+export function toLines(
+  text: string,
+  confidences?: ReadonlyArray<number | null>,
+  words?: ReadonlyArray<readonly LineWord[] | null | undefined>,
+): ReceiptLine[] {
   const out: ReceiptLine[] = [];
   text.split(/\r?\n/).forEach((raw, index) => {
     const cleaned = cleanLine(raw);
@@ -31,6 +43,7 @@ export function toLines(text: string, confidences?: ReadonlyArray<number | null>
       text: cleaned,
       upper: cleaned.toUpperCase(),
       confidence: confidences?.[index] ?? null,
+      ...(words?.[index] ? { words: words[index] } : {}),
     });
   });
   return out;

@@ -92,6 +92,7 @@ describe('learning from corrections in a real browser', () => {
     );
     await session.go('/Camera?p=Upload');
     await page.getByLabel('Receipt image file').setInputFiles(second);
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/');
     expect(await api.waitForQueue()).toEqual([]);
     const [secondId] = await newReceiptIds([firstId!]);

@@ -9,8 +9,10 @@ import { closePendingUploads } from '../lib/pending-uploads';
 // exercised by the browser tests against the Auth emulator.
 vi.mock('../lib/firebase', async () => (await import('./fake-firebase')).fakeFirebaseModule);
 
-// On a loaded machine a lazy route can take over a second to arrive: WEB_TEST_WAIT_MS waits longer.
-if (process.env.WEB_TEST_WAIT_MS) configure({ asyncUtilTimeout: Number(process.env.WEB_TEST_WAIT_MS) });
+// A lazy route's first load (its modules transformed on first import) can take over a second on a
+// busy 2-core machine: findBy and waitFor wait up to 5 s (WEB_TEST_WAIT_MS sets another limit). A
+// passing test never waits that long; only a failing one does.
+configure({ asyncUtilTimeout: Number(process.env.WEB_TEST_WAIT_MS ?? 5000) });
 
 afterEach(async () => {
   cleanup();

@@ -44,7 +44,6 @@ async function main(): Promise<void> {
   const { store, stop } = await startStore();
   const blobDir = await mkdtemp(join(tmpdir(), 'receipts-bench-blobs-'));
   try {
-    for (const table of REQUIRED_TABLES) await store.createTable(table);
     const blobs = new LocalBlobStore({ root: blobDir });
     const deps = { store, blobs, logger: silentLogger };
     const user = { uid: 'benchMyData', email: 'bench@example.com', name: 'Bench' };

@@ -2,7 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  REQUIRED_TABLES,
   TABLES,
   deleteReceiptData,
   getAppData,
@@ -61,7 +60,6 @@ describe.each(backends)('report data on $name', ({ start }) => {
 
   beforeAll(async () => {
     ({ store, stop } = await start());
-    for (const table of REQUIRED_TABLES) await store.createTable(table);
     blobDir = await mkdtemp(join(tmpdir(), 'receipts-blobs-'));
     const blobs = new LocalBlobStore({ root: blobDir });
     deps = { store, blobs, queue: new RecordingQueue(), logger: silentLogger };

@@ -5,7 +5,6 @@ import {
   ForbiddenError,
   MAX_CORRECTION_RULES,
   NotFoundError,
-  REQUIRED_TABLES,
   ReceiptRepository,
   TABLES,
   correctionRulesPartition,
@@ -70,7 +69,6 @@ describe.each(STORE_BACKENDS)('correction rules on $name', ({ start }) => {
 
   beforeAll(async () => {
     ({ store, stop } = await start());
-    for (const table of REQUIRED_TABLES) await store.createTable(table);
     blobDir = await mkdtemp(join(tmpdir(), 'receipts-blobs-'));
     deps = {
       store,

@@ -1,5 +1,4 @@
 import {
-  REQUIRED_TABLES,
   ReceiptRepository,
   TABLES,
   appDataAt,
@@ -44,7 +43,6 @@ for (const backend of backends) {
     let stop: () => Promise<void>;
     beforeAll(async () => {
       ({ store, stop } = await backend.start());
-      for (const table of REQUIRED_TABLES) await store.createTable(table);
     });
     afterAll(async () => {
       await stop();

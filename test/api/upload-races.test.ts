@@ -60,7 +60,6 @@ for (const backend of STORE_BACKENDS) {
     let deps: AppDeps & { blobs: MemoryBlobStore };
     beforeAll(async () => {
       ({ store, stop } = await backend.start());
-      for (const table of REQUIRED_TABLES) await store.createTable(table);
       deps = {
         store,
         blobs: new MemoryBlobStore(),

@@ -1,4 +1,4 @@
-import { REQUIRED_TABLES, type TableStore } from '@receipts/core';
+import type { TableStore } from '@receipts/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WRITE_USE_CASES, sweepFaults } from '../support/write-faults';
 import { STORE_BACKENDS } from '../support/store-backends';
@@ -24,7 +24,6 @@ for (const backend of backends) {
     let stop: () => Promise<void>;
     beforeAll(async () => {
       ({ store, stop } = await backend.start());
-      for (const table of REQUIRED_TABLES) await store.createTable(table);
     });
     afterAll(async () => {
       await stop();

@@ -2,13 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { TableStore } from '@receipts/core';
+import { REQUIRED_TABLES, type TableStore } from '@receipts/core';
 import { AzureTableStore } from '@receipts/store-azure';
 import { DynamoTableStore, createStoreTable } from '@receipts/store-dynamo';
 import { startAzurite } from '../../dev/src/azurite';
 import { startDynalite } from '../../dev/src/dynalite';
 
-/** A real table store started for a test file, and how to stop it. */
+/** A real table store started for a test file, with the app's tables made, and how to stop it. */
 export interface StartedStore {
   store: TableStore;
   stop: () => Promise<void>;
@@ -19,8 +19,13 @@ export interface StoreBackend {
   name: string;
   /** The local stack's `storageBackend` for suites that start a whole stack (startTestStack). */
   storageBackend: 'azure' | 'dynamodb';
-  /** Starts the bare store, for suites that need only a TableStore. */
+  /** Starts the store with the app's tables, for suites that need only a TableStore. */
   start: () => Promise<StartedStore>;
+}
+
+async function withAppTables(started: StartedStore): Promise<StartedStore> {
+  for (const table of REQUIRED_TABLES) await started.store.createTable(table);
+  return started;
 }
 
 /**
@@ -35,13 +40,13 @@ export const STORE_BACKENDS: StoreBackend[] = [
     start: async () => {
       const location = await mkdtemp(join(tmpdir(), 'receipts-azurite-'));
       const azurite = await startAzurite({ location, silent: true });
-      return {
+      return withAppTables({
         store: AzureTableStore.fromConnectionString(azurite.connectionString),
         stop: async () => {
           await azurite.stop();
           await rm(location, { recursive: true, force: true });
         },
-      };
+      });
     },
   },
   {
@@ -55,13 +60,13 @@ export const STORE_BACKENDS: StoreBackend[] = [
         credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
       });
       await createStoreTable(client, 'receipts');
-      return {
+      return withAppTables({
         store: new DynamoTableStore({ client, tableName: 'receipts' }),
         stop: async () => {
           client.destroy();
           await dynalite.stop();
         },
-      };
+      });
     },
   },
 ];

@@ -63,22 +63,16 @@ export async function reserveUpload(
   fileName: string,
 ): Promise<void> {
   const today = now.toISOString().slice(0, 10);
-  await editUsage(store, userId, now, { quotas, fileName }, (usage) => {
-    const uploadsToday = usage.day === today ? usage.uploads : 0;
-    if (uploadsToday >= quotas.uploadsPerDay) throw dailyUploadsReached(uploadsToday, now);
+  await editUsage(store, userId, now, { quotas, fileName }, (stored) => {
+    const usage = onDay(stored, today);
+    if (usage.uploads >= quotas.uploadsPerDay) throw dailyUploadsReached(usage.uploads, now);
     if (usage.bytes + bytes > quotas.storedBytes) {
       throw new TooManyRequestsError(
         `Your receipt images take ${(usage.bytes / MB).toFixed(1)} MB of the ${(quotas.storedBytes / MB).toFixed(0)} MB you may store. Delete receipts you no longer need to upload more.`,
         { code: 'StorageQuota' },
       );
     }
-    return {
-      ...usage,
-      day: today,
-      uploads: uploadsToday + 1,
-      reanalyses: usage.day === today ? usage.reanalyses : 0,
-      bytes: usage.bytes + bytes,
-    };
+    return { ...usage, uploads: usage.uploads + 1, bytes: usage.bytes + bytes };
   });
 }
 
@@ -96,9 +90,9 @@ export async function reserveReanalysis(
   fileName: string,
 ): Promise<void> {
   const today = now.toISOString().slice(0, 10);
-  await editUsage(store, userId, now, { quotas, fileName }, (usage) => {
-    const uploadsToday = usage.day === today ? usage.uploads : 0;
-    const reanalysesToday = usage.day === today ? usage.reanalyses : 0;
+  await editUsage(store, userId, now, { quotas, fileName }, (stored) => {
+    const usage = onDay(stored, today);
+    const { uploads: uploadsToday, reanalyses: reanalysesToday } = usage;
     if (reanalysesToday >= quotas.reanalysesPerDay) {
       const wait = secondsToNextDay(now);
       throw new TooManyRequestsError(
@@ -108,8 +102,13 @@ export async function reserveReanalysis(
     }
     if (uploadsToday >= quotas.uploadsPerDay)
       throw dailyUploadsReached(uploadsToday, now, ' (analysing a receipt again counts as one)');
-    return { ...usage, day: today, uploads: uploadsToday + 1, reanalyses: reanalysesToday + 1 };
+    return { ...usage, uploads: uploadsToday + 1, reanalyses: reanalysesToday + 1 };
   });
+}
+
+/** The usage as of `today`: the day's counts start again at 0 on a new day. */
+function onDay(usage: Usage, today: string): Usage {
+  return usage.day === today ? usage : { ...usage, day: today, uploads: 0, reanalyses: 0 };
 }
 
 function tooManyPending(pending: number): TooManyRequestsError {

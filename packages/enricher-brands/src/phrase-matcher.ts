@@ -60,14 +60,18 @@ const MIN_GLUED_REST = 3;
  * other character a word break.
  */
 export function normalizeText(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toUpperCase()
-    .replace(/['’‘`´]/g, '')
-    .replace(/\s*&\s*/g, '&')
-    .replace(/[^A-Z0-9&]+/g, ' ')
-    .trim();
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .toUpperCase()
+      .replace(/['’‘`´]/g, '')
+      .replace(/\s*&\s*/g, '&')
+      // `+` between letters is printed for `&` (`G+G`, `CAVENDISH + HARVEY`).
+      .replace(/(?<=[A-Z])\s*\+\s*(?=[A-Z])/g, '&')
+      .replace(/[^A-Z0-9&]+/g, ' ')
+      .trim()
+  );
 }
 
 function words(normalized: string): string[] {

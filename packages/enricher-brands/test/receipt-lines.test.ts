@@ -40,6 +40,12 @@ describe('brands on receipt lines as shops print them', () => {
     ['GUTFRIED GEFL./HÄHN. FL', undefined, 'Gutfried', 'Tönnies Holding'],
     ['PLANTA MARJERIN 240G', undefined, 'Planta', 'Upfield'],
     ['M&G R3 GEL PEN 0.5MM', undefined, 'M&G', 'M&G Stationery'],
+    ['JAEGERMEISTER 0,7L', undefined, 'Jägermeister', 'Mast-Jägermeister SE'],
+    ['HOMANN GEFLUEGELSALAT', undefined, 'Homann', 'Unternehmensgruppe Theo Müller'],
+    ['COPPENRATH + WIESE TORTE', undefined, 'Coppenrath & Wiese', 'Dr. August Oetker KG'],
+    ['SAGROTAN HYGIENE-SPRAY', undefined, 'Sagrotan', 'Reckitt'],
+    ['AYAM BRAND SARDIN 155G', undefined, 'Ayam Brand', 'Ayam SARL'],
+    ['MUNCHYS LEXUS CHEESE', undefined, "Munchy's", 'Universal Robina Corporation'],
     ['KRONENBOURG 1664 BLANC', undefined, 'Kronenbourg 1664', 'Carlsberg Group'],
     ['TEMPO TASCHENTUECHER', undefined, 'Tempo', 'Essity'],
     ['KÖLLN HAFERFLOCKEN', undefined, 'Kölln', 'Kölln'],
@@ -101,6 +107,7 @@ describe('brands on receipt lines as shops print them', () => {
     'Chicken Cesar Salad',
     'ITEM 5E55 3008',
     'PLANTA BAJA',
+    'AYAM GORENG',
     'CHATEAU MARGAUX 2015',
   ])('%j names no brand', (line) => {
     expect(read(line)).toBeNull();

@@ -83,8 +83,9 @@ export class DictionaryEnricher implements Enricher, ChainLookup {
 
   /**
    * The brand of a shop that sells nothing else: a chain whose goods all carry its own brand
-   * (`own_brand`, IKEA), or a maker selling its own products, whose name starts with its brand
-   * (`GARDENIA BAKERIES (KL) SDN BHD`) and which is no chain: the latter is marked unsure.
+   * (`own_brand`, IKEA), or a maker selling its own products, whose name starts with its brand's
+   * own name, read exactly (`GARDENIA BAKERIES (KL) SDN BHD`), and which is no chain: the latter is
+   * marked unsure.
    */
   private ownBrandOf(shop: MerchantEntry | null, merchant: string | null | undefined): BrandMatch | null {
     if (shop?.own_brand) {
@@ -95,6 +96,8 @@ export class DictionaryEnricher implements Enricher, ChainLookup {
     const maker = this.brands.match(merchant, (entry) => !entry.needs_shop && !entry.only_at);
     if (!maker || maker.kind !== 'exact' || !startsWithName(merchant, maker.phrase)) return null;
     const entry = maker.value;
+    // The brand's own name, not a short alias that is also a word of shop names (`Tiger` of Tiger Beer).
+    if (!phraseKeyOf(maker.phrase).startsWith(phraseKeyOf(entry.brand))) return null;
     return { brand: entry.brand, owning_corporation: entry.owning_corporation, unsure: true };
   }
 

@@ -176,6 +176,8 @@ describe('shops that sell their own brand', () => {
     // a brand named in the line comes first; a shop whose name only holds a brand later is no maker
     expect(read('COKE 1.5L', 'GARDENIA BAKERIES (KL) SDN BHD')?.brand).toBe('Coca-Cola');
     expect(read('O.C. WHITE', 'KEDAI GARDENIA JAYA')).toBeNull();
+    // nor is one whose name starts with a brand's short alias (Tiger Beer's `Tiger`)
+    expect(read('BROWN SUGAR BOBA', 'TIGER SUGAR SS15')).toBeNull();
     // a chain is a shop, not a maker
     expect(read('PLASTIC BAG', 'GUARDIAN HEALTH AND BEAUTY SDN BHD')).toBeNull();
   });

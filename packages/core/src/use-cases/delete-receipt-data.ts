@@ -8,7 +8,7 @@ import { removeMerchantIfUnused } from '../repository/merchant-repository';
 import { recordVisit } from './possible-duplicates';
 import { releaseStoredBytes } from './quotas';
 import { commitWrite } from './commit-write';
-import { isStale } from './retry-scan';
+import { isStale } from '../api';
 
 /**
  * Deletes a receipt with everything that belongs to it (spec §7 DELETE /api/deleteReceiptData):

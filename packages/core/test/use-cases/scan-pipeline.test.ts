@@ -465,7 +465,7 @@ describe('upload and the scan worker', () => {
   it('never writes the image of an upload that lost the race for the queue entry', async () => {
     const world = await createWorld();
     const repos = repositories(world.store);
-    const create = repos.scans.createQueueEntry.bind(repos);
+    const create = repos.scans.createQueueEntry.bind(repos.scans);
     // Another upload of the name inserts its entry between this upload's checks and its insert.
     const racing = await upload(world, alice, 'other.jpg');
     expect(racing.status).toBe('false');

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   REQUIRED_TABLES,
-  ReceiptRepository,
+  repositories,
   TABLES,
   itemToRow,
   createJsonLogger,
@@ -94,13 +94,13 @@ const BRANDS: [string, string][] = [
 
 /** Seeds one user with RECEIPTS receipts of ITEMS_PER_RECEIPT items each, through the repository. */
 async function seedUser(store: TableStore, uid: string, concurrency: number): Promise<void> {
-  const repo = new ReceiptRepository(store);
+  const repos = repositories(store);
   const merchants = Array.from({ length: 40 }, (_, m) => {
     const name = `Shop ${m} of ${uid}`;
     return { name, id: merchantIdFor(name, `10${m}`) };
   });
   for (const [m, merchant] of merchants.entries()) {
-    await repo.saveMerchant({
+    await repos.merchants.saveMerchant({
       merchant_id: merchant.id,
       name: merchant.name,
       phone_number: '+32 2 555 01 23',
@@ -143,7 +143,7 @@ async function seedUser(store: TableStore, uid: string, concurrency: number): Pr
     );
     const day = String(1 + (r % 28)).padStart(2, '0');
     const month = String(1 + (r % 12)).padStart(2, '0');
-    await repo.saveReceipt({
+    await repos.receipts.saveReceipt({
       receipt_id: receiptId,
       doc_type: 'receipt',
       receipt_type: 'grocery',
@@ -162,21 +162,21 @@ async function seedUser(store: TableStore, uid: string, concurrency: number): Pr
       analyzed_at: new Date().toISOString(),
     });
   });
-  await repo.bumpDataVersion(uid, new Date());
+  await repos.users.bumpDataVersion(uid, new Date());
 }
 
 async function measureAppData(
   services: Services,
   uid: string,
 ): Promise<{ cold: number[]; warm: number[]; bytes: number; gz: number }> {
-  const repo = new ReceiptRepository(services.store);
+  const repos = repositories(services.store);
   const cold: number[] = [];
   const warm: number[] = [];
   let bytes = 0;
   let gz = 0;
   for (let i = 0; i < SAMPLES; i++) {
     // A write of the user's data changes the version: the next read rebuilds the report.
-    await repo.bumpDataVersion(uid, new Date());
+    await repos.users.bumpDataVersion(uid, new Date());
     let t = performance.now();
     const first = await getAppDataHandler(
       apiEvent('GET', '/api/getAppData', {
@@ -348,9 +348,9 @@ async function benchScans(store: TableStore, blobDir: string): Promise<void> {
   }
   await queue.drain();
   const seconds = (performance.now() - t) / 1000;
-  const repo = new ReceiptRepository(store);
-  const receipts = await repo.listReceipts(uid);
-  const left = await repo.listQueue(uid);
+  const repos = repositories(store);
+  const receipts = await repos.receipts.listReceipts(uid);
+  const left = await repos.scans.listQueue(uid);
   say(
     `analysed ${receipts.length} of ${SCANS}; left in the queue: ${left.length} (${left.filter((e) => e.status === 'Failed').length} failed)`,
   );

@@ -13,7 +13,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   REQUIRED_TABLES,
-  ReceiptRepository,
+  repositories,
   TABLES,
   itemIdFor,
   receiptIdFor,
@@ -41,12 +41,12 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-az-partition-'));
   const azurite = await startAzurite({ location: dir, silent: true });
   const store = AzureTableStore.fromConnectionString(azurite.connectionString);
-  const repo = new ReceiptRepository(store);
+  const repos = repositories(store);
   try {
     for (const table of REQUIRED_TABLES) await store.createTable(table);
     const uid = 'benchPartition';
     const all = generatedReceipts(uid, Math.max(...SIZES), 1);
-    await repo.bumpDataVersion(uid, new Date(), { files: [] });
+    await repos.users.bumpDataVersion(uid, new Date(), { files: [] });
     let count = 0;
     console.log('partition rows  receipt read p50  item read p50  data version read p50  load average');
     for (const size of SIZES) {
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
       const item = await timed((i) =>
         store.getEntity(TABLES.items, receiptId(i), itemIdFor(receiptId(i), 0)),
       );
-      const version = await timed(() => repo.getDataState(uid));
+      const version = await timed(() => repos.users.getDataState(uid));
       const ms = (n: number) => `${n.toFixed(2)} ms`.padEnd(17);
       console.log(
         `${String(size).padEnd(16)}${ms(receipt)}${ms(item)}${ms(version)}     ${loadavg()

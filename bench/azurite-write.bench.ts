@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   REQUIRED_TABLES,
-  ReceiptRepository,
+  repositories,
   invalidateReportTotals,
   itemIdFor,
   receiptIdFor,
@@ -76,7 +76,7 @@ async function main() {
     const all = generatedReceipts(uid, largest + 100, 10);
     let count = 0;
     let extra = largest;
-    const repo = new ReceiptRepository(store);
+    const repos = repositories(store);
     for (const size of SIZES) {
       await seedReceipts(store, uid, all.slice(count, size), 8);
       count = size;
@@ -105,8 +105,8 @@ async function main() {
       // After one write the database is dirty: LokiJS saves all of it within 5 s (autosave), while
       // every request waits.
       {
-        const one = (await repo.listReceipts(uid))[0]!;
-        await repo.saveReceipt(one);
+        const one = (await repos.receipts.listReceipts(uid))[0]!;
+        await repos.receipts.saveReceipt(one);
         const after: number[] = [];
         const stop = performance.now() + 7_000;
         while (performance.now() < stop) {
@@ -121,7 +121,7 @@ async function main() {
             .join(' ')}`,
         );
       }
-      const receipts = (await repo.listReceipts(uid)).slice(0, SAMPLES);
+      const receipts = (await repos.receipts.listReceipts(uid)).slice(0, SAMPLES);
       for (const kind of ['edit', 'new'] as const) {
         const totals: number[] = [];
         const clientCpu: number[] = [];
@@ -132,8 +132,8 @@ async function main() {
           let ids: string[];
           if (kind === 'edit') {
             const r = receipts[i]!;
-            ids = (await repo.listItemsOfReceipt(r.receipt_id)).map((item) => item.item_id);
-            await repo.saveReceipt({ ...r, total_amount: (r.total_amount ?? 0) + 1 + i });
+            ids = (await repos.receipts.listItemsOfReceipt(r.receipt_id)).map((item) => item.item_id);
+            await repos.receipts.saveReceipt({ ...r, total_amount: (r.total_amount ?? 0) + 1 + i });
             file = r.file_name;
           } else {
             const r = all[extra++]!;

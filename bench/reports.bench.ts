@@ -25,7 +25,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   REPORT_TABLES,
   REQUIRED_TABLES,
-  ReceiptRepository,
+  repositories,
   clearReportIndexes,
   getAppDataJson,
   invalidateReportTotals,
@@ -116,26 +116,26 @@ async function measure(
   const figures: Figures = new Map();
   const deps = { store, blobs: new LocalBlobStore({ root: blobDir }), logger: silentLogger };
   const identity = { uid, email: null, name: null };
-  const repo = new ReceiptRepository(store);
+  const repos = repositories(store);
 
   // How fast the emulator answers one point read at this size: the floor of every figure below.
   const reads: number[] = [];
-  for (let i = 0; i < SAMPLES; i++) reads.push((await time(() => repo.getDataVersion(uid)))[0]);
+  for (let i = 0; i < SAMPLES; i++) reads.push((await time(() => repos.users.getDataVersion(uid)))[0]);
   figures.set('store point read p50 (baseline)', [percentile(reads, 50), 'ms']);
 
   // A write's update of the report totals, as the worker and the edit routes run it after their
   // rows: an edited total (one receipt's difference), and a new receipt. The store calls each
   // makes are counted too: they must not grow with the user's receipts.
   const { store: countedStore, calls, requests } = counted(store, batchRead);
-  const receipts = (await repo.listReceipts(uid)).slice(0, SAMPLES);
+  const receipts = (await repos.receipts.listReceipts(uid)).slice(0, SAMPLES);
   const edits: number[] = [];
   let editCalls = 0;
   let editRequests = 0;
   for (const [i, receipt] of receipts.entries()) {
     // The edit route reads the receipt's items before it writes (its total check) and hands their
     // keys to the update, which reads them back by key.
-    const items = await repo.listItemsOfReceipt(receipt.receipt_id);
-    await repo.saveReceipt({ ...receipt, total_amount: (receipt.total_amount ?? 0) + 1 + i });
+    const items = await repos.receipts.listItemsOfReceipt(receipt.receipt_id);
+    await repos.receipts.saveReceipt({ ...receipt, total_amount: (receipt.total_amount ?? 0) + 1 + i });
     const written = new Map([[receipt.file_name, items.map((item) => item.item_id)]]);
     const before = [calls(), requests()];
     edits.push(
@@ -183,8 +183,8 @@ async function measure(
   // An edit of one receipt, as the edit routes write it: the next read patches the report data.
   const patched: number[] = [];
   for (const [i, receipt] of receipts.entries()) {
-    await repo.saveReceipt({ ...receipt, total_amount: (receipt.total_amount ?? 0) + 2 + i });
-    await repo.bumpDataVersion(uid, new Date(), { files: [receipt.file_name] });
+    await repos.receipts.saveReceipt({ ...receipt, total_amount: (receipt.total_amount ?? 0) + 2 + i });
+    await repos.users.bumpDataVersion(uid, new Date(), { files: [receipt.file_name] });
     patched.push((await time(() => ask({ table: 'receipts' })))[0]);
   }
   figures.set('first page after an edit (report data patched) p50', [percentile(patched, 50), 'ms']);
@@ -192,8 +192,8 @@ async function measure(
   // dictionary at its first search.
   const searchedAfter: number[] = [];
   for (const [i, receipt] of receipts.entries()) {
-    await repo.saveReceipt({ ...receipt, total_amount: (receipt.total_amount ?? 0) + 3 + i });
-    await repo.bumpDataVersion(uid, new Date(), { files: [receipt.file_name] });
+    await repos.receipts.saveReceipt({ ...receipt, total_amount: (receipt.total_amount ?? 0) + 3 + i });
+    await repos.users.bumpDataVersion(uid, new Date(), { files: [receipt.file_name] });
     await ask({ table: 'receipts' });
     searchedAfter.push((await time(() => ask({ table: 'items', q: 'heinz' })))[0]);
   }
@@ -216,7 +216,7 @@ async function measure(
         run.push(elapsed);
         bytes = Math.max(bytes, Buffer.byteLength(JSON.stringify(page)));
       }
-      floor.push((await time(() => repo.getDataVersion(uid)))[0]);
+      floor.push((await time(() => repos.users.getDataVersion(uid)))[0]);
     }
     figures.set(`${label} p50`, [percentile(runs[0], 50), 'ms']);
     figures.set(`${label} p50, second time (sorts)`, [percentile(runs[1], 50), 'ms']);

@@ -8,7 +8,7 @@ import {
   listAllEntities,
   processScan,
   registerFcmToken,
-  ReceiptRepository,
+  repositories,
   silentLogger,
   unregisterFcmToken,
   uploadReceipt,
@@ -273,18 +273,18 @@ describe.each(backends)('report data on $name', ({ start }) => {
   });
 
   it('moves a push token to the user who registers it last, and notifies only that user', async () => {
-    const repo = new ReceiptRepository(store);
+    const repos = repositories(store);
     await registerFcmToken(deps, ann, { userId: 'ann', fcmToken: 'shared-device' });
     await registerFcmToken(deps, ann, { userId: 'ann', fcmToken: 'ann-phone' });
     await registerFcmToken(deps, annex, { userId: 'ann-x', fcmToken: 'shared-device' });
 
-    expect((await repo.getUser('ann'))?.fcm_tokens).toEqual(['ann-phone']);
-    expect((await repo.getUser('ann-x'))?.fcm_tokens).toEqual(['shared-device']);
+    expect((await repos.users.getUser('ann'))?.fcm_tokens).toEqual(['ann-phone']);
+    expect((await repos.users.getUser('ann-x'))?.fcm_tokens).toEqual(['shared-device']);
     // Registering it again is harmless, and the latest registration wins back and forth.
     await registerFcmToken(deps, annex, { userId: 'ann-x', fcmToken: 'shared-device' });
     await registerFcmToken(deps, ann, { userId: 'ann', fcmToken: 'shared-device' });
-    expect((await repo.getUser('ann'))?.fcm_tokens).toEqual(['ann-phone', 'shared-device']);
-    expect((await repo.getUser('ann-x'))?.fcm_tokens).toEqual([]);
+    expect((await repos.users.getUser('ann'))?.fcm_tokens).toEqual(['ann-phone', 'shared-device']);
+    expect((await repos.users.getUser('ann-x'))?.fcm_tokens).toEqual([]);
 
     const notifier = new RecordingNotifier();
     await uploadReceipt(deps, annex, {
@@ -300,34 +300,37 @@ describe.each(backends)('report data on $name', ({ start }) => {
   });
 
   it('sends only to the owner when racing registrations left a token in two lists', async () => {
-    const repo = new ReceiptRepository(store);
+    const repos = repositories(store);
     await Promise.all([
       registerFcmToken(deps, ann, { userId: 'ann', fcmToken: 'raced-device' }),
       registerFcmToken(deps, annex, { userId: 'ann-x', fcmToken: 'raced-device' }),
     ]);
     // A crash between the owner row and the lists would leave the same: the token in both lists.
-    await repo.addFcmToken('ann', 'raced-device');
-    await repo.addFcmToken('ann-x', 'raced-device');
+    await repos.users.addFcmToken('ann', 'raced-device');
+    await repos.users.addFcmToken('ann-x', 'raced-device');
 
-    const [annTokens, annexTokens] = [await repo.pushTokensOf('ann'), await repo.pushTokensOf('ann-x')];
+    const [annTokens, annexTokens] = [
+      await repos.users.pushTokensOf('ann'),
+      await repos.users.pushTokensOf('ann-x'),
+    ];
     expect([...annTokens, ...annexTokens].filter((t) => t === 'raced-device')).toHaveLength(1);
     // The list of the user who lost it is cleaned up as well.
     const loser = annTokens.includes('raced-device') ? 'ann-x' : 'ann';
-    expect((await repo.getUser(loser))?.fcm_tokens).not.toContain('raced-device');
+    expect((await repos.users.getUser(loser))?.fcm_tokens).not.toContain('raced-device');
   });
 
   it("unregisters a device's token on sign-out, leaving another user's registration of it alone", async () => {
-    const repo = new ReceiptRepository(store);
+    const repos = repositories(store);
     await registerFcmToken(deps, ann, { userId: 'ann', fcmToken: 'laptop' });
     await unregisterFcmToken(deps, ann, { userId: 'ann', fcmToken: 'laptop' });
     await unregisterFcmToken(deps, ann, { userId: 'ann', fcmToken: 'laptop' }); // twice is harmless
-    expect((await repo.getUser('ann'))?.fcm_tokens).not.toContain('laptop');
-    expect(await repo.pushTokensOf('ann')).not.toContain('laptop');
+    expect((await repos.users.getUser('ann'))?.fcm_tokens).not.toContain('laptop');
+    expect(await repos.users.pushTokensOf('ann')).not.toContain('laptop');
 
     // Bob signs in on ann's old laptop: ann signing out elsewhere with a stale copy changes nothing.
     await registerFcmToken(deps, annex, { userId: 'ann-x', fcmToken: 'laptop' });
     await unregisterFcmToken(deps, ann, { userId: 'ann', fcmToken: 'laptop' });
-    expect(await repo.pushTokensOf('ann-x')).toContain('laptop');
+    expect(await repos.users.pushTokensOf('ann-x')).toContain('laptop');
     await expect(unregisterFcmToken(deps, ann, { userId: 'ann-x', fcmToken: 'laptop' })).rejects.toThrow(
       /your own data/,
     );

@@ -5,7 +5,8 @@ import {
   ForbiddenError,
   MAX_CORRECTION_RULES,
   NotFoundError,
-  ReceiptRepository,
+  repositories,
+  type Repositories,
   TABLES,
   correctionRulesPartition,
   deleteAccount,
@@ -62,7 +63,7 @@ describe.each(STORE_BACKENDS)('correction rules on $name', ({ start }) => {
   let blobDir: string;
   let deps: { store: TableStore; blobs: LocalBlobStore; queue: RecordingQueue; logger: typeof silentLogger };
   let worker: ScanWorkerDeps;
-  let repo: ReceiptRepository;
+  let repos: Repositories;
 
   const ann = identity('ann');
   // A user whose id starts with ann's: neither reaches the other's rules.
@@ -78,7 +79,7 @@ describe.each(STORE_BACKENDS)('correction rules on $name', ({ start }) => {
       logger: silentLogger,
     };
     worker = { ...deps, analyzer: new FakeAnalyzer(), maxAttempts: 1 };
-    repo = new ReceiptRepository(store);
+    repos = repositories(store);
   });
   afterAll(async () => {
     await stop?.();
@@ -192,8 +193,8 @@ describe.each(STORE_BACKENDS)('correction rules on $name', ({ start }) => {
       '4-receipt.jpg',
       jaya('2026-02-20', { merchant: 'JAYA GR0CER', postal: null }),
     );
-    const merchant = await repo.getMerchant('ann', misread.receipt.merchant_id);
-    const jayaRow = await repo.getMerchant(
+    const merchant = await repos.merchants.getMerchant('ann', misread.receipt.merchant_id);
+    const jayaRow = await repos.merchants.getMerchant(
       'ann',
       (await scan(ann, '5-receipt.jpg', jaya('2026-02-21'))).receipt.merchant_id,
     );
@@ -214,7 +215,7 @@ describe.each(STORE_BACKENDS)('correction rules on $name', ({ start }) => {
       merchant_from_corrections: true,
     });
 
-    const renamed = await repo.getMerchant('ann', jayaRow!.merchant_id);
+    const renamed = await repos.merchants.getMerchant('ann', jayaRow!.merchant_id);
     await updateMerchant(deps, ann, {
       userId: 'ann',
       merchantId: renamed!.merchant_id,

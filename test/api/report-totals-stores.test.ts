@@ -1,5 +1,5 @@
 import {
-  ReceiptRepository,
+  repositories,
   TABLES,
   appDataAt,
   invalidateReportTotals,
@@ -53,7 +53,7 @@ for (const backend of backends) {
       const deps = { ...env, logger: silentLogger };
       const counts = await runRandomWrites(env, 'randomUser', 4242, 45, async (step, op) => {
         // The report data this process holds, patched with each write, is what all rows give.
-        const state = await new ReceiptRepository(store).getDataState('randomUser');
+        const state = await repositories(store).users.getDataState('randomUser');
         expect(await appDataAt(deps, 'randomUser', state), `step ${step} (${op})`).toEqual(
           await appDataFromAllRows(store, 'randomUser'),
         );
@@ -109,7 +109,7 @@ for (const backend of backends) {
       await seedReceipts(store, user, [receipt!]);
       const fileName = receipt!.fileName;
       const receiptId = receiptIdFor(user, fileName);
-      const repo = new ReceiptRepository(store);
+      const repos = repositories(store);
       const ids = [0, 1, 2].map((i) => itemIdFor(receiptId, i));
       // The keys are right: the items are read by key, without listing the receipt's partition.
       const listed: string[] = [];
@@ -130,7 +130,7 @@ for (const backend of backends) {
 
       // Another writer added an item since (and counted it on the receipt row): a writer that
       // names the three it knew has its update read the receipt's items as they are.
-      const [first] = await repo.listItemsOfReceipt(receiptId);
+      const [first] = await repos.receipts.listItemsOfReceipt(receiptId);
       const added: ItemRow = {
         ...first!,
         item_id: itemIdFor(receiptId, 7),
@@ -141,8 +141,12 @@ for (const backend of backends) {
         owning_corporation: 'WK Kellogg Co',
       };
       await store.upsertEntity(TABLES.items, itemToRow(added), 'Replace');
-      const row = (await repo.getReceipt(user, receiptId))!;
-      await repo.saveReceipt({ ...row, item_count: 4, total_amount: (row.total_amount ?? 0) + 4.5 });
+      const row = (await repos.receipts.getReceipt(user, receiptId))!;
+      await repos.receipts.saveReceipt({
+        ...row,
+        item_count: 4,
+        total_amount: (row.total_amount ?? 0) + 4.5,
+      });
       await recordReceiptWrites(store, user, [fileName], new Date(), new Map([[fileName, ids]]));
       let totals = await incrementalTotals(store, user);
       expect(totals).toEqual(await recomputedTotals(store, user));
@@ -200,9 +204,9 @@ for (const backend of backends) {
       expect(await reportTotalsReady(store, user)).toBe(false);
 
       const [edited] = receipts;
-      const repo = new ReceiptRepository(store);
-      const row = (await repo.getReceipt(user, receiptIdFor(user, edited!.fileName)))!;
-      await repo.saveReceipt({ ...row, total_amount: (row.total_amount ?? 0) + 10 });
+      const repos = repositories(store);
+      const row = (await repos.receipts.getReceipt(user, receiptIdFor(user, edited!.fileName)))!;
+      await repos.receipts.saveReceipt({ ...row, total_amount: (row.total_amount ?? 0) + 10 });
       expect(await recordReceiptWrites(store, user, [edited!.fileName])).toBe('rebuilt');
       expect(await listAllEntities(store, TABLES.totals, { partitionKeyPrefix: `${user}~applied` })).toEqual(
         [],
@@ -213,7 +217,7 @@ for (const backend of backends) {
       ).toHaveLength(12);
       expect(await incrementalTotals(store, user)).toEqual(await recomputedTotals(store, user));
       // And the next write is an update again.
-      await repo.saveReceipt({ ...row, total_amount: (row.total_amount ?? 0) + 20 });
+      await repos.receipts.saveReceipt({ ...row, total_amount: (row.total_amount ?? 0) + 20 });
       expect(await recordReceiptWrites(store, user, [edited!.fileName])).toBe('updated');
       expect(await incrementalTotals(store, user)).toEqual(await recomputedTotals(store, user));
     });
@@ -250,9 +254,9 @@ for (const backend of backends) {
       });
       expect(await reportTotalsReady(store, user)).toBe(false);
 
-      const repo = new ReceiptRepository(store);
-      const row = (await repo.getReceipt(user, receiptIdFor(user, receipts[0]!.fileName)))!;
-      await repo.saveReceipt({ ...row, total_amount: (row.total_amount ?? 0) + 7 });
+      const repos = repositories(store);
+      const row = (await repos.receipts.getReceipt(user, receiptIdFor(user, receipts[0]!.fileName)))!;
+      await repos.receipts.saveReceipt({ ...row, total_amount: (row.total_amount ?? 0) + 7 });
       expect(await recordReceiptWrites(store, user, [receipts[0]!.fileName])).toBe('rebuilt');
       // Nothing of layout 2 is left in Totals: only aggregate rows (and this layout's rows).
       expect(await listAllEntities(store, TABLES.totals, { partitionKeyPrefix: `${user}~applied` })).toEqual(
@@ -268,7 +272,7 @@ for (const backend of backends) {
       expect(markers.map((r) => r.rowKey)).toEqual(['ready~3']);
       expect(await reportTotalsReady(store, user)).toBe(true);
       expect(await incrementalTotals(store, user)).toEqual(await recomputedTotals(store, user));
-      await repo.saveReceipt({ ...row, total_amount: (row.total_amount ?? 0) + 9 });
+      await repos.receipts.saveReceipt({ ...row, total_amount: (row.total_amount ?? 0) + 9 });
       expect(await recordReceiptWrites(store, user, [receipts[0]!.fileName])).toBe('updated');
       expect(await incrementalTotals(store, user)).toEqual(await recomputedTotals(store, user));
     });
@@ -297,9 +301,9 @@ for (const backend of backends) {
       expect(await reportTotalsReady(store, user)).toBe(true);
       expect(await merchantRowsFromTotals(store, user)).toBeNull();
       // …and the next write builds this layout's totals again, removing layout 2's marker.
-      const repo = new ReceiptRepository(store);
-      const row = (await repo.getReceipt(user, receiptIdFor(user, receipts[1]!.fileName)))!;
-      await repo.saveReceipt({ ...row, total_amount: (row.total_amount ?? 0) + 3 });
+      const repos = repositories(store);
+      const row = (await repos.receipts.getReceipt(user, receiptIdFor(user, receipts[1]!.fileName)))!;
+      await repos.receipts.saveReceipt({ ...row, total_amount: (row.total_amount ?? 0) + 3 });
       expect(await recordReceiptWrites(store, user, [receipts[1]!.fileName])).toBe('rebuilt');
       expect(await store.getEntity(TABLES.totals, `${user}~summary`, 'ready~2')).toBeNull();
       expect(await incrementalTotals(store, user)).toEqual(await recomputedTotals(store, user));

@@ -2,7 +2,7 @@ import type { AppError } from '@receipts/core';
 import {
   AccountDeletedError,
   REQUIRED_TABLES,
-  ReceiptRepository,
+  repositories,
   TABLES,
   TooManyRequestsError,
   deleteAccount,
@@ -97,7 +97,7 @@ for (const backend of STORE_BACKENDS) {
         // Every refusal is a quota answer (429) a person can act on, never a store error.
         for (const error of refused) expect(error).toBeInstanceOf(TooManyRequestsError);
         expect(refused.map((e) => (e as AppError).code)).toContain('TooManyPendingScans');
-        const queue = await new ReceiptRepository(store).listQueue(uid);
+        const queue = await repositories(store).scans.listQueue(uid);
         expect(queue.filter((e) => e.status !== 'Failed')).toHaveLength(accepted);
         // The stored bytes are those of the accepted uploads exactly: none lost, none counted twice.
         const kept = new Set(queue.map((e) => e.fileName));
@@ -114,9 +114,9 @@ for (const backend of STORE_BACKENDS) {
       await uploadReceipt(deps, identity(uid), { userId: uid, fileName, imgSrc: image(7) });
       const size = deps.blobs.objects.get(`${uid}/${fileName}`)!.bytes.length;
       expect(await storedBytes(uid)).toBe(size);
-      const repo = new ReceiptRepository(store);
-      const found = (await repo.getQueueEntry(uid, fileName))!;
-      await repo.saveQueueEntry(
+      const repos = repositories(store);
+      const found = (await repos.scans.getQueueEntry(uid, fileName))!;
+      await repos.scans.saveQueueEntry(
         { ...found.entry, status: 'Failed', reason: 'The image could not be read.' },
         found.etag,
       );

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { OcrAnalyzer } from '@receipts/analyzer-ocr';
-import { ReceiptRepository, merchantIdFor, normaliseName, receiptIdFor } from '@receipts/core';
+import { repositories, merchantIdFor, normaliseName, receiptIdFor } from '@receipts/core';
 import type { LocalStack } from '../../dev/src/stack';
 import { SAMPLE_RECEIPTS, receiptPdf, sampleReceiptJpeg } from '../support/receipt-images';
 import { MISSING_PHOTO, screenshot } from './support/browser';
@@ -46,10 +46,10 @@ const pager = () => page.getByRole('navigation', { name: 'Receipts pages' });
  * dated 2020, older than the sample receipts, so an uploaded one sorts first.
  */
 async function seedReceipts(userId: string): Promise<void> {
-  const repo = new ReceiptRepository(stack.services.store);
+  const repos = repositories(stack.services.store);
   const name = 'Seeded Market';
   const merchantId = merchantIdFor(name, '1000');
-  await repo.saveMerchant({
+  await repos.merchants.saveMerchant({
     merchant_id: merchantId,
     name,
     phone_number: null,
@@ -61,7 +61,7 @@ async function seedReceipts(userId: string): Promise<void> {
   });
   for (let i = 0; i < SEEDED; i += 1) {
     const fileName = `170000000000${i}-receipt.jpg`;
-    await repo.saveReceipt({
+    await repos.receipts.saveReceipt({
       receipt_id: receiptIdFor(userId, fileName),
       doc_type: 'receipt',
       receipt_type: 'Supplies',
@@ -80,7 +80,7 @@ async function seedReceipts(userId: string): Promise<void> {
       analyzed_at: new Date().toISOString(),
     });
   }
-  await repo.bumpDataVersion(userId, new Date());
+  await repos.users.bumpDataVersion(userId, new Date());
 }
 
 beforeAll(async () => {
@@ -248,7 +248,7 @@ describe('daily use in a real browser', () => {
     );
     // Named for a person ("PDF, 27 Nov 14:02"); the server's file name is read from the queue.
     const name = ((await firstPage.getAttribute('alt')) ?? '').replace(/^First page of PDF receipt /, '');
-    const queued = (await new ReceiptRepository(stack.services.store).listQueue(uid)).find((q) =>
+    const queued = (await repositories(stack.services.store).scans.listQueue(uid)).find((q) =>
       q.fileName.endsWith('.pdf'),
     );
     const fileName = queued!.fileName;

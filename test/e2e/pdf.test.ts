@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { OcrAnalyzer } from '@receipts/analyzer-ocr';
-import { ReceiptRepository, receiptIdFor } from '@receipts/core';
+import { repositories, receiptIdFor } from '@receipts/core';
 import type { LocalStack } from '../../dev/src/stack';
 import { SAMPLE_RECEIPTS } from '../support/receipt-images';
 import { multiPageReceiptPdf } from '../support/receipt-pdfs';
@@ -81,7 +81,7 @@ describe('a multi-page PDF receipt in a real browser', () => {
     const size = await loaded(picture);
     expect(size.width).toBeGreaterThan(100);
     expect(await picture.getAttribute('alt')).not.toMatch(/-receipt\.pdf/);
-    const queued = (await new ReceiptRepository(stack.services.store).listQueue(uid)).find((q) =>
+    const queued = (await repositories(stack.services.store).scans.listQueue(uid)).find((q) =>
       q.fileName.endsWith('.pdf'),
     );
     fileName = queued?.fileName ?? '';
@@ -91,10 +91,10 @@ describe('a multi-page PDF receipt in a real browser', () => {
   });
 
   it('analyses the PDF into one receipt: items from both pages, the total from page 2', async () => {
-    const repo = new ReceiptRepository(stack.services.store);
+    const repos = repositories(stack.services.store);
     const receiptId = receiptIdFor(uid, fileName);
     const deadline = Date.now() + 120_000;
-    while (!(await repo.getReceipt(uid, receiptId)) && Date.now() < deadline)
+    while (!(await repos.receipts.getReceipt(uid, receiptId)) && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 500));
 
     await go(`/Receipt?receiptId=${encodeURIComponent(receiptId)}`);
@@ -104,11 +104,11 @@ describe('a multi-page PDF receipt in a real browser', () => {
       await visible(products.getByText(item.description, { exact: true }));
     await visible(page.getByText('13.46').first());
     // One receipt for the whole PDF, its three items across the two pages.
-    const receipts = await repo.listReceipts(uid);
+    const receipts = await repos.receipts.listReceipts(uid);
     expect(receipts.map((r) => [r.file_name, r.total_amount])).toEqual([
       [fileName, SAMPLE.truth.receipt.total_amount],
     ]);
-    const items = await repo.listItemsOfReceipt(receiptId);
+    const items = await repos.receipts.listItemsOfReceipt(receiptId);
     expect(items.map((i) => i.description)).toEqual(SAMPLE.truth.items.map((i) => i.description));
   });
 

@@ -1,5 +1,5 @@
 import {
-  ReceiptRepository,
+  repositories,
   TABLES,
   itemIdFor,
   itemToRow,
@@ -35,14 +35,14 @@ export async function seedReceipts(
   receipts: SeedReceipt[],
   concurrency = 4,
 ): Promise<string[]> {
-  const repo = new ReceiptRepository(store);
+  const repos = repositories(store);
   const merchants = new Map<string, string>();
   for (const r of receipts) {
     if (merchants.has(r.merchant)) continue;
     const postal = String(1000 + merchants.size);
     const id = merchantIdFor(r.merchant, postal);
     merchants.set(r.merchant, id);
-    await repo.saveMerchant({
+    await repos.merchants.saveMerchant({
       merchant_id: id,
       name: r.merchant,
       phone_number: null,
@@ -80,7 +80,7 @@ export async function seedReceipts(
         items.slice(i, i + 100).map((item): TransactionAction => ['create', itemToRow(item)]),
       );
     }
-    await repo.saveReceipt({
+    await repos.receipts.saveReceipt({
       receipt_id: receiptId,
       doc_type: 'receipt',
       receipt_type: r.category ?? 'grocery',
@@ -106,7 +106,7 @@ export async function seedReceipts(
       while (next < receipts.length) await write(receipts[next++]!);
     }),
   );
-  await repo.bumpDataVersion(userId, new Date(), { files: receipts.map((r) => r.fileName) });
+  await repos.users.bumpDataVersion(userId, new Date(), { files: receipts.map((r) => r.fileName) });
   return receipts.map((r) => receiptIdFor(userId, r.fileName));
 }
 

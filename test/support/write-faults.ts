@@ -1,7 +1,7 @@
 import {
   ConflictError,
   NotFoundError,
-  ReceiptRepository,
+  repositories,
   StoreError,
   TABLES,
   appDataAt,
@@ -289,8 +289,8 @@ export async function problemsAfter(world: FaultWorld): Promise<string[]> {
   const deps = { ...editPorts(store, blobs, later) };
   const problems: string[] = [];
   const served = await getAppData(deps, who, { userId });
-  const repo = new ReceiptRepository(store);
-  const state = await repo.getDataState(userId);
+  const repos = repositories(store);
+  const state = await repos.users.getDataState(userId);
   if (state.intents.length > 0) problems.push(`${state.intents.length} write intents left`);
   const rebuilt = JSON.parse(JSON.stringify(await appDataFromAllRows(store, userId))) as AppData;
   if (!same(served, rebuilt)) problems.push('getAppData differs from a rebuild');
@@ -313,19 +313,19 @@ export async function problemsAfter(world: FaultWorld): Promise<string[]> {
   }
 
   // Orphans: rows and blobs of receipts that do not exist, merchants without receipts.
-  const receipts = await repo.listReceipts(userId);
+  const receipts = await repos.receipts.listReceipts(userId);
   const receiptIds = new Set(receipts.map((r) => r.receipt_id));
   for (const table of [TABLES.items, TABLES.taxes]) {
     const rows = await listAllEntities(store, table, { partitionKeyPrefix: userKeyPrefix(userId) });
     const orphans = rows.filter((r) => !receiptIds.has(r.partitionKey));
     if (orphans.length > 0) problems.push(`${orphans.length} ${table} rows of no receipt`);
   }
-  for (const m of await repo.listMerchants(userId)) {
+  for (const m of await repos.merchants.listMerchants(userId)) {
     if (!receipts.some((r) => r.merchant_id === m.merchant_id))
       problems.push(`merchant ${m.name} has no receipt`);
   }
   for (const r of receipts) {
-    if (!(await repo.getMerchant(userId, r.merchant_id)))
+    if (!(await repos.merchants.getMerchant(userId, r.merchant_id)))
       problems.push(`receipt ${r.file_name} has no merchant`);
   }
   const files = new Set(receipts.map((r) => r.file_name));

@@ -14,6 +14,7 @@ export * from './api-edits';
 export * from './my-data-api';
 export * from './corrections-api';
 export * from './corrections';
+export * from './csv';
 export * from './repository';
 export * from './use-cases';
 export * from './enrich';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   MAX_DATA_CHANGES,
   MAX_DATA_CHANGES_CHARS,
-  ReceiptRepository,
+  repositories,
   TABLES,
   appDataAt,
   appendDataChange,
@@ -53,7 +53,7 @@ describe('the report data brought up to date from what changed', () => {
       let rebuilds = 0;
       await runRandomWrites({ store, blobs }, user, seed, 60, async (step, op) => {
         // Now and then a person renames a merchant too (every receipt of it shows the new name).
-        const merchants = await new ReceiptRepository(store).listMerchants(user);
+        const merchants = await repositories(store).merchants.listMerchants(user);
         if (merchants.length > 0 && random() < 0.15) {
           const merchant = merchants[Math.floor(random() * merchants.length)]!;
           const etag = (await store.getEntity(TABLES.merchants, user, merchant.merchant_id))!.etag;
@@ -66,7 +66,7 @@ describe('the report data brought up to date from what changed', () => {
           renames++;
         }
         const listed = store.fullListings;
-        const state = await new ReceiptRepository(store).getDataState(user);
+        const state = await repositories(store).users.getDataState(user);
         const data = await appDataAt(deps, user, state);
         if (store.fullListings > listed) rebuilds++;
         expect(data, `seed ${seed}, step ${step} (${op})`).toEqual(await appDataFromAllRows(store, user));
@@ -96,11 +96,11 @@ describe('the report data brought up to date from what changed', () => {
     clearReportIndexes();
     const { store, blobs, deps } = await newEnv();
     await runRandomWrites({ store, blobs }, 'carol', 21, 10);
-    await appDataAt(deps, 'carol', await new ReceiptRepository(store).getDataState('carol'));
+    await appDataAt(deps, 'carol', await repositories(store).users.getDataState('carol'));
     // A write that does not say what it changed (as a data import would) empties the log.
-    await new ReceiptRepository(store).bumpDataVersion('carol', new Date());
+    await repositories(store).users.bumpDataVersion('carol', new Date());
     const listed = store.fullListings;
-    const data = await appDataAt(deps, 'carol', await new ReceiptRepository(store).getDataState('carol'));
+    const data = await appDataAt(deps, 'carol', await repositories(store).users.getDataState('carol'));
     expect(store.fullListings).toBe(listed + 1);
     expect(data).toEqual(await appDataFromAllRows(store, 'carol'));
   });
@@ -136,11 +136,13 @@ describe('the report data brought up to date from what changed', () => {
   it('logs writes made at the same time one after the other', async () => {
     const store = new MemoryTableStore();
     for (const table of Object.values(TABLES)) await store.createTable(table);
-    const repo = new ReceiptRepository(store);
-    const start = await repo.bumpDataVersion('erin', new Date(), { files: ['a.jpg'] });
+    const repos = repositories(store);
+    const start = await repos.users.bumpDataVersion('erin', new Date(), { files: ['a.jpg'] });
     const files = Array.from({ length: 8 }, (_, i) => `${i}.jpg`);
-    await Promise.all(files.map((file) => repo.bumpDataVersion('erin', new Date(), { files: [file] })));
-    const state = await repo.getDataState('erin');
+    await Promise.all(
+      files.map((file) => repos.users.bumpDataVersion('erin', new Date(), { files: [file] })),
+    );
+    const state = await repos.users.getDataState('erin');
     expect(changedSince(state.changes, start, state.version)?.files.sort()).toEqual(files);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   MAX_PDF_PAGES,
   PayloadTooLargeError,
-  ReceiptRepository,
+  repositories,
   UnsupportedMediaTypeError,
   assertDocumentWithinLimits,
   assertFirstPageWithinLimits,
@@ -124,9 +124,7 @@ describe('the decode limits on the upload and in the worker', () => {
     const world = await createWorld();
     const upload = (fileName: string, imgSrc: string) =>
       failure(uploadReceipt(world.deps, identity('ann'), { userId: 'ann', fileName, imgSrc }));
-    expect(await upload('big.png', dataUrlOf(huge, 'image/png'))).toBeInstanceOf(
-      PayloadTooLargeError,
-    );
+    expect(await upload('big.png', dataUrlOf(huge, 'image/png'))).toBeInstanceOf(PayloadTooLargeError);
     expect(await upload('long.pdf', dataUrlOf(await pagesPdf(11), 'application/pdf'))).toBeInstanceOf(
       PayloadTooLargeError,
     );
@@ -138,7 +136,7 @@ describe('the decode limits on the upload and in the worker', () => {
     const world = await createWorld();
     // A file stored before the limits held: its entry and image are there, as an upload left them.
     await world.blobs.put('ann/big.png', huge, 'image/png');
-    await new ReceiptRepository(world.store).createQueueEntry({
+    await repositories(world.store).scans.createQueueEntry({
       userId: 'ann',
       fileName: 'big.png',
       status: 'false',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   TABLES,
-  ReceiptRepository,
+  repositories,
   afterReceiptWrites,
   clearReportIndexes,
   invalidateReportTotals,
@@ -153,7 +153,7 @@ describe('updateReceiptTotals', () => {
     const world = await createWorld();
     await runRandomWrites(world, 'alice', 5, 12);
     const before = await incrementalTotals(world.store, 'alice');
-    for (const receipt of await new ReceiptRepository(world.store).listReceipts('alice')) {
+    for (const receipt of await repositories(world.store).receipts.listReceipts('alice')) {
       expect(await updateReceiptTotals(world.store, 'alice', receipt.file_name)).toBe(0);
     }
     expect(await incrementalTotals(world.store, 'alice')).toEqual(before);
@@ -163,10 +163,10 @@ describe('updateReceiptTotals', () => {
     const store = new InstrumentedStore();
     const world = await worldOn(store);
     await runRandomWrites(world, 'alice', 9, 10);
-    const [receipt] = await new ReceiptRepository(store).listReceipts('alice');
+    const [receipt] = await repositories(store).receipts.listReceipts('alice');
     // Change the receipt's row behind the totals' back, then fail the update after it recorded
     // its change as pending.
-    await new ReceiptRepository(store).saveReceipt({ ...receipt!, total_amount: 999.99 });
+    await repositories(store).receipts.saveReceipt({ ...receipt!, total_amount: 999.99 });
     store.failAggregates = true;
     await expect(updateReceiptTotals(store, 'alice', receipt!.file_name)).rejects.toThrow('unavailable');
     expect(await pendingChanges(store, 'alice')).toEqual([receipt!.file_name]);
@@ -224,8 +224,8 @@ describe('afterReceiptWrites', () => {
     const store = new InstrumentedStore();
     const world = await worldOn(store);
     await runRandomWrites(world, 'alice', 3, 10);
-    const [receipt] = await new ReceiptRepository(store).listReceipts('alice');
-    await new ReceiptRepository(store).saveReceipt({ ...receipt!, total_amount: 123.45 });
+    const [receipt] = await repositories(store).receipts.listReceipts('alice');
+    await repositories(store).receipts.saveReceipt({ ...receipt!, total_amount: 123.45 });
     store.failAggregates = true;
     await afterReceiptWrites({ store, logger: silentLogger }, 'alice', [receipt!.file_name]);
     expect(await reportTotalsReady(store, 'alice')).toBe(false);

@@ -2,6 +2,7 @@ import { MAX_CORRECTION_RULES, type CorrectionRule } from '../corrections-api';
 import { correctionKey, itemRuleId, merchantRuleId, shopKey } from '../corrections';
 import { TABLES } from '../entities';
 import { NotFoundError } from '../errors';
+import { deleteRows } from './table-rows';
 import { listAllEntities, type StoredEntity, type TableEntity, type TableStore } from '../table-store';
 import { KEY_SEPARATOR } from './keys';
 import { str } from './rows';
@@ -164,6 +165,17 @@ export class CorrectionRuleStore {
       });
     }
     await this.delete(userId, ruleId);
+  }
+
+  /**
+   * Deletes all of the user's rules (the account is deleted).
+   * @returns how many were deleted
+   */
+  async removeAll(userId: string): Promise<number> {
+    const rows = await listAllEntities(this.store, TABLES.users, {
+      partitionKey: correctionRulesPartition(userId),
+    });
+    return deleteRows(this.store, TABLES.users, rows);
   }
 
   private async delete(userId: string, ruleId: string): Promise<void> {

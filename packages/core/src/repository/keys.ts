@@ -129,3 +129,13 @@ export function documentUrlFor(userId: string, fileName: string): string {
 export function imageUrlFor(userId: string, fileName: string): string {
   return `/api/getImage?userId=${encodeURIComponent(userId)}&blobName=${encodeURIComponent(fileName)}`;
 }
+
+/** SHA-256 of the bytes, in hex: how images, push tokens and visits are keyed. */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  // Web Crypto: a global in Node 20+ and in browsers; core imports no Node module.
+  // digest takes no view of a SharedArrayBuffer; such bytes are copied first.
+  const own =
+    bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
+  const digest = await crypto.subtle.digest('SHA-256', own);
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}

@@ -14,7 +14,7 @@ import {
   type TransactionAction,
 } from '../table-store';
 import { dictionaryKey, receiptIdFor, shortHash } from './keys';
-import { ReceiptRepository } from './receipt-repository';
+import { repositories } from './repositories';
 import { rowToItem, type ItemRow, type ReceiptRow } from './rows';
 
 /**
@@ -461,13 +461,13 @@ async function currentContribution(
   fileName: string,
   itemIds?: readonly string[],
 ): Promise<Contribution> {
-  const repo = new ReceiptRepository(store);
+  const repos = repositories(store);
   const receiptId = receiptIdFor(userId, fileName);
   // Both after the contribution row was read (see updateReceiptTotals); a receipt row that is gone
   // contributes nothing, whatever items are left.
   if (itemIds && new Set(itemIds).size === itemIds.length) {
     const [receipt, rows] = await Promise.all([
-      repo.getReceipt(userId, receiptId),
+      repos.receipts.getReceipt(userId, receiptId),
       itemIds.length === 0
         ? Promise.resolve([])
         : store.getEntities(
@@ -480,11 +480,11 @@ async function currentContribution(
     if (receipt.item_count === itemIds.length && found.length === itemIds.length) {
       return contributionOf(receipt, found.map(rowToItem));
     }
-    return contributionOf(receipt, await repo.listItemsOfReceipt(receiptId));
+    return contributionOf(receipt, await repos.receipts.listItemsOfReceipt(receiptId));
   }
   const [receipt, items] = await Promise.all([
-    repo.getReceipt(userId, receiptId),
-    repo.listItemsOfReceipt(receiptId),
+    repos.receipts.getReceipt(userId, receiptId),
+    repos.receipts.listItemsOfReceipt(receiptId),
   ]);
   return receipt ? contributionOf(receipt, items) : {};
 }
@@ -776,10 +776,10 @@ export async function rebuildReportTotals(
   buildingEtag: string,
 ): Promise<void> {
   const markers = markersPartition(userId);
-  const repo = new ReceiptRepository(store);
+  const repos = repositories(store);
   await deleteReportTotals(store, userId, { partitionKey: markers, rowKey: BUILDING_ROW });
-  const receipts = await repo.listReceipts(userId);
-  const items = await repo.listItemsOfReceipts(userId, receipts);
+  const receipts = await repos.receipts.listReceipts(userId);
+  const items = await repos.receipts.listItemsOfReceipts(userId, receipts);
   const itemsOf = new Map<string, ItemRow[]>();
   for (const item of items) {
     const list = itemsOf.get(item.receipt_id);
@@ -943,7 +943,7 @@ export async function merchantRowsFromTotals(
 ): Promise<MerchantReportRow[] | null> {
   const [totals, merchants] = await Promise.all([
     listTotals(store, userId, 'merchants'),
-    new ReceiptRepository(store).listMerchants(userId),
+    repositories(store).merchants.listMerchants(userId),
   ]);
   if (!totals) return null;
   const byId = new Map(merchants.map((m) => [m.merchant_id, m]));

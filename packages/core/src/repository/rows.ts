@@ -1,5 +1,14 @@
 import { AccountDeletedError } from '../errors';
-import type { Item, Merchant, QueueEntry, QueueStatus, ReanalysisChange, Receipt, Tax } from '../entities';
+import type {
+  Item,
+  Merchant,
+  QueueEntry,
+  QueueStatus,
+  ReanalysisChange,
+  Receipt,
+  Tax,
+  User,
+} from '../entities';
 import { REVIEW_REASONS, type ReviewReason } from '../review';
 import type { EntityValue, StoredEntity, TableEntity } from '../table-store';
 
@@ -39,6 +48,33 @@ export function jsonList(row: Row, name: string): unknown[] {
 /** A list of strings stored as JSON text; other values are left out. */
 export const jsonStrings = (row: Row, name: string): string[] =>
   jsonList(row, name).filter((v): v is string => typeof v === 'string');
+
+/** A user's row: the profile, the push tokens and the version of the user's report data. */
+export interface UserRow extends User {
+  fcm_tokens: string[];
+  data_version: string | null;
+}
+
+export function rowToUser(row: StoredEntity): UserRow {
+  let tokens: string[] = [];
+  const raw = str(row, 'fcm_tokens');
+  if (raw) {
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (Array.isArray(parsed)) tokens = parsed.filter((t): t is string => typeof t === 'string');
+    } catch {
+      // A damaged token list is dropped: the devices register again on their next sign-in.
+      tokens = [];
+    }
+  }
+  return {
+    user_id: row.partitionKey,
+    user_email: str(row, 'user_email') ?? '',
+    user_name: str(row, 'user_name') ?? '',
+    fcm_tokens: tokens,
+    data_version: str(row, 'data_version'),
+  };
+}
 
 /**
  * The property of a user's row that marks the account as being deleted (an ISO time): every write of

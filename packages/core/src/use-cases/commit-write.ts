@@ -1,12 +1,13 @@
 import { ValidationError } from '../errors';
 import type { Logger } from '../ports';
 import { invalidateReportTotals, type WrittenItems } from '../repository/report-totals';
-import { ReceiptRepository, type DataState } from '../repository/receipt-repository';
+import { repositories } from '../repository/repositories';
+import type { DataState } from '../repository/user-repository';
 import { ALL_FILES, type WriteIntent } from '../repository/write-intents';
 import type { TableStore } from '../table-store';
 import { isWellFormedText, MALFORMED_TEXT_MESSAGE } from '../well-formed-text';
 import { nowOf } from './context';
-import { removeMerchantIfUnused } from './remove-merchant';
+import { removeMerchantIfUnused } from '../repository/merchant-repository';
 import { afterReceiptWrites } from './report-totals';
 
 /**
@@ -58,8 +59,8 @@ export async function commitWrite<P extends WritePlan, T>(
   userId: string,
   steps: { prepare: () => Promise<P>; apply: (plan: P) => Promise<Applied<T>> },
 ): Promise<T> {
-  const repo = new ReceiptRepository(deps.store);
-  await finishPendingWrites(deps, userId, await repo.getDataState(userId));
+  const repos = repositories(deps.store);
+  await finishPendingWrites(deps, userId, await repos.users.getDataState(userId));
   const plan = await steps.prepare();
   const intent: WriteIntent = {
     id: `${nowOf(deps).getTime().toString(36)}-${Math.random().toString(36).slice(2, 10)}`,
@@ -67,7 +68,7 @@ export async function commitWrite<P extends WritePlan, T>(
     merchants: [...new Set(plan.merchants ?? [])],
     at: nowOf(deps).toISOString(),
   };
-  await repo.addWriteIntent(userId, intent);
+  await repos.users.addWriteIntent(userId, intent);
   let applied: Applied<T> | undefined;
   let failure: { error: unknown } | undefined;
   try {
@@ -129,7 +130,7 @@ export async function withStaleWritesFinished(
   const stale = state.intents.filter((i) => now - (Date.parse(i.at) || 0) >= WRITE_INTENT_LEASE_MS);
   if (stale.length === 0) return state;
   await finishPendingWrites(deps, userId, { ...state, intents: stale });
-  return new ReceiptRepository(deps.store).getDataState(userId);
+  return repositories(deps.store).users.getDataState(userId);
 }
 
 /** Step 5 of commitWrite for these intents; `remove` (default: all of them) leave the user's row. */
@@ -140,23 +141,23 @@ async function finishIntents(
   written?: WrittenItems,
   remove: readonly WriteIntent[] = intents,
 ): Promise<void> {
-  const repo = new ReceiptRepository(deps.store);
+  const repos = repositories(deps.store);
   const files = [...new Set(intents.flatMap((i) => i.files))];
   const merchants = [...new Set(intents.flatMap((i) => i.merchants))];
   const ids = remove.map((i) => i.id);
   if (files.includes(ALL_FILES)) {
     // Too many receipts to name: the totals are built again and every copy of the report rebuilt.
     await invalidateReportTotals(deps.store, userId);
-    await repo.bumpDataVersion(userId, nowOf(deps));
-    await repo.removeWriteIntents(userId, ids);
+    await repos.users.bumpDataVersion(userId, nowOf(deps));
+    await repos.users.removeWriteIntents(userId, ids);
     return;
   }
   // A merchant a finished write named and left without receipts (created, or emptied by a move or
   // a merge, before the write stopped) goes, as a merchant goes with its last receipt.
   const tidied = [...new Set(remove.flatMap((i) => i.merchants))];
-  for (const merchantId of tidied) await removeMerchantIfUnused(repo, userId, merchantId);
+  for (const merchantId of tidied) await removeMerchantIfUnused(repos, userId, merchantId);
   await afterReceiptWrites(deps, userId, files, written);
-  await repo.bumpDataVersion(userId, nowOf(deps), { files, merchants }, ids);
+  await repos.users.bumpDataVersion(userId, nowOf(deps), { files, merchants }, ids);
 }
 
 /**

@@ -9,7 +9,7 @@ import { correctItems, correctMerchant, Corrections, correctionKey } from '../co
 import type { Identity, Logger } from '../ports';
 import { CorrectionRuleStore, type LearntCorrection } from '../repository/correction-rules';
 import { normaliseName, UNKNOWN_MERCHANT } from '../repository/keys';
-import type { ReceiptRepository } from '../repository/receipt-repository';
+import type { Repositories } from '../repository/repositories';
 import type { ItemRow, MerchantRow, ReceiptRow } from '../repository/rows';
 import type { TableStore } from '../table-store';
 import { assertOwnUserId, nowOf } from './context';
@@ -127,7 +127,7 @@ export async function enrichWithCorrections(
  */
 export async function learnItemCorrections(
   deps: RuleDeps,
-  repo: ReceiptRepository,
+  repos: Repositories,
   receipt: Pick<ReceiptRow, 'user_id' | 'merchant_id' | 'merchant_name'>,
   before: readonly ItemRow[],
   after: readonly ItemRow[],
@@ -135,7 +135,7 @@ export async function learnItemCorrections(
 ): Promise<void> {
   const probe = itemCorrections(before, after, { name: receipt.merchant_name, owning_corporation: null });
   if (probe.length === 0) return;
-  const shop = merchant ?? (await repo.getMerchant(receipt.user_id, receipt.merchant_id));
+  const shop = merchant ?? (await repos.merchants.getMerchant(receipt.user_id, receipt.merchant_id));
   const learnt = itemCorrections(before, after, {
     name: shop?.name ?? receipt.merchant_name,
     owning_corporation: shop?.owning_corporation ?? null,
@@ -164,12 +164,12 @@ export async function learnMerchantName(
  */
 export async function learnMovedReceipt(
   deps: RuleDeps,
-  repo: ReceiptRepository,
+  repos: Repositories,
   userId: string,
   from: Pick<ReceiptRow, 'merchant_id' | 'merchant_name'>,
   to: Pick<MerchantRow, 'name'>,
 ): Promise<void> {
   if (correctionKey(from.merchant_name) === correctionKey(to.name)) return;
-  if (await repo.merchantHasReceipts(userId, from.merchant_id)) return;
+  if (await repos.receipts.merchantHasReceipts(userId, from.merchant_id)) return;
   await learnMerchantName(deps, userId, from.merchant_name, to.name);
 }

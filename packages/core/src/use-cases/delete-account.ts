@@ -1,15 +1,12 @@
 import { inBatches } from '../in-batches';
 import { isStale } from '../api';
-import { TABLES } from '../entities';
 import { ConflictError, NotFoundError } from '../errors';
 import type { DeleteAccountAnswer } from '../my-data-api';
 import type { BlobStore, Identity, IdentityVerifier } from '../ports';
 import { appDataCacheKey, receiptIdFor } from '../repository/keys';
-import { correctionRulesPartition } from '../repository/correction-rules';
-import { PUSH_TOKEN_PREFIX, ReceiptRepository, pushTokenKey } from '../repository/receipt-repository';
+import { repositories } from '../repository/repositories';
 import { deleteReportTotals } from '../repository/report-totals';
-import { rowToQueue, type QueueRow } from '../repository/rows';
-import { listAllEntities, type StoredEntity, type TableStore } from '../table-store';
+import type { QueueRow } from '../repository/rows';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
 import { forgetReportIndex } from './query-report';
 
@@ -45,25 +42,24 @@ export async function deleteAccount(
 ): Promise<DeleteAccountAnswer> {
   assertOwnUserId(identity, input.userId);
   const uid = identity.uid;
-  const repo = new ReceiptRepository(deps.store);
+  const repos = repositories(deps.store);
 
-  const queued = await listAllEntities(deps.store, TABLES.scanQueue, { partitionKey: uid });
-  if (queued.some((row) => analysedNow(rowToQueue(row), nowOf(deps)))) throw beingAnalysed();
-  await repo.markAccountDeleted(uid, nowOf(deps));
+  const queued = await repos.scans.listQueue(uid);
+  if (queued.some((entry) => analysedNow(entry, nowOf(deps)))) throw beingAnalysed();
+  await repos.users.markAccountDeleted(uid, nowOf(deps));
   let first: Removed;
   try {
     first = await sweepAccount(deps, uid);
   } catch (error) {
     // A worker claimed a scan meanwhile: the account stays as it was, usable, for a later try.
     if (error instanceof ConflictError && error.code === 'BeingAnalysed') {
-      await repo.markAccountDeleted(uid, null);
+      await repos.users.markAccountDeleted(uid, null);
     }
     throw error;
   }
   await deps.identity.deleteAccount(uid);
   const second = await sweepAccount(deps, uid, { late: true });
-  const rows =
-    first.rows + second.rows + (await deleteRows(deps.store, TABLES.users, await userRow(deps.store, uid)));
+  const rows = first.rows + second.rows + (await repos.users.deleteUserRow(uid));
   forgetReportIndex(uid);
   const blobCount = first.blobs + second.blobs;
   deps.logger.info('account deleted', { userId: uid, rows, blobs: blobCount, late: second });
@@ -86,11 +82,6 @@ function beingAnalysed(cause?: unknown): ConflictError {
   );
 }
 
-async function userRow(store: TableStore, uid: string): Promise<StoredEntity[]> {
-  const row = await store.getEntity(TABLES.users, uid, uid);
-  return row ? [row] : [];
-}
-
 /**
  * Deletes what the user has but the user's row, in this order:
  *
@@ -107,16 +98,16 @@ async function userRow(store: TableStore, uid: string): Promise<StoredEntity[]> 
  */
 async function sweepAccount(deps: DeleteAccountDeps, uid: string, pass = { late: false }): Promise<Removed> {
   const { store, blobs } = deps;
-  const repo = new ReceiptRepository(store);
+  const repos = repositories(store);
   let rows = 0;
 
   // 1. Pending work first, fenced by etag like a receipt delete.
-  const queued = await listAllEntities(store, TABLES.scanQueue, { partitionKey: uid });
+  const queued = await repos.scans.listQueueEntries(uid);
   const now = nowOf(deps);
-  if (queued.some((row) => analysedNow(rowToQueue(row), now))) throw beingAnalysed();
-  for (const row of queued) {
+  if (queued.some(({ entry }) => analysedNow(entry, now))) throw beingAnalysed();
+  for (const { entry, etag } of queued) {
     try {
-      await repo.deleteQueueEntry(uid, row.rowKey, row.etag);
+      await repos.scans.deleteQueueEntry(uid, entry.fileName, etag);
       rows++;
     } catch (error) {
       // A worker claimed the scan since it was read: it is being analysed now.
@@ -128,27 +119,19 @@ async function sweepAccount(deps: DeleteAccountDeps, uid: string, pass = { late:
   // 2. Items and taxes before their receipts, as a receipt delete does: a run that stops here finds
   // the partitions again from the receipt rows.
   const [receipts, userBlobs, state] = await Promise.all([
-    listAllEntities(store, TABLES.receipts, { partitionKey: uid }),
+    repos.receipts.listReceipts(uid),
     blobs.list(`${uid}/`),
-    repo.getDataState(uid),
+    repos.users.getDataState(uid),
   ]);
+  const receiptIds = receipts.map((r) => r.receipt_id);
   const fileNames = new Set([
-    ...queued.map((r) => r.rowKey),
+    ...queued.map(({ entry }) => entry.fileName),
     ...userBlobs.map((key) => key.slice(uid.length + 1).replace(/\.analysis\.json$/, '')),
     ...state.intents.flatMap((intent) => intent.files),
   ]);
-  const partitions = new Set([
-    ...receipts.map((r) => r.rowKey),
-    ...[...fileNames].map((f) => receiptIdFor(uid, f)),
-  ]);
+  const partitions = new Set([...receiptIds, ...[...fileNames].map((f) => receiptIdFor(uid, f))]);
   await inBatches([...partitions], DELETES_AT_ONCE, async (receiptId) => {
-    const [items, taxes] = await Promise.all([
-      listAllEntities(store, TABLES.items, { partitionKey: receiptId }),
-      listAllEntities(store, TABLES.taxes, { partitionKey: receiptId }),
-    ]);
-    rows += items.length + taxes.length;
-    if (items.length > 0) await repo.replaceItems(receiptId, []);
-    if (taxes.length > 0) await repo.replaceTaxes(receiptId, []);
+    rows += await repos.receipts.deleteItemsAndTaxes(receiptId);
   });
 
   // 3. Images, analysis JSON and the report cache.
@@ -162,36 +145,16 @@ async function sweepAccount(deps: DeleteAccountDeps, uid: string, pass = { late:
   await blobs.delete(appDataCacheKey(uid));
 
   // 4. Receipts, merchants and the report totals.
-  const merchants = await listAllEntities(store, TABLES.merchants, { partitionKey: uid });
-  rows += await deleteRows(store, TABLES.receipts, receipts);
-  rows += await deleteRows(store, TABLES.merchants, merchants);
+  rows += await repos.receipts.deleteReceipts(uid, receiptIds);
+  rows += await repos.merchants.deleteMerchantsOfUser(uid);
   // Only a scan's worker or an edit writes totals, and neither writes for the user once the queue
   // entries are gone and the mark refuses edits: the sweep again need not list them.
   if (!pass.late) await deleteReportTotals(store, uid);
 
-  // 5. Push tokens the user owns, by key: the user's `~push~` rows, and the token list for tokens
-  // registered before those rows were kept.
-  const userRows = (await listAllEntities(store, TABLES.users, { partitionKey: uid })).filter(
-    (r) => r.rowKey !== uid,
-  );
-  const tokenKeys = new Set([
-    ...userRows
-      .filter((r) => r.rowKey.startsWith(PUSH_TOKEN_PREFIX))
-      .map((r) => r.rowKey.slice(PUSH_TOKEN_PREFIX.length)),
-    ...(await Promise.all(((await repo.getUser(uid))?.fcm_tokens ?? []).map(pushTokenKey))),
-  ]);
-  await inBatches([...tokenKeys], DELETES_AT_ONCE, async (key) => {
-    if (await repo.releasePushTokenOwner(uid, key)) rows++;
-  });
-
-  // 6. The rest of the user's partition of Users: image index, visits, push tokens; and the rules
-  // learnt from the user's corrections, in a partition of their own (the user's id, '~rules').
-  rows += await deleteRows(store, TABLES.users, userRows);
-  rows += await deleteRows(
-    store,
-    TABLES.users,
-    await listAllEntities(store, TABLES.users, { partitionKey: correctionRulesPartition(uid) }),
-  );
+  // 5, 6. The push-token owner rows that name the user, then the rest of the user's partition of
+  // Users (image index, visits, push tokens); and the rules learnt from the user's corrections.
+  rows += await repos.users.deleteAccountRows(uid);
+  rows += await repos.rules.removeAll(uid);
   return { rows, blobs: blobCount };
 }
 
@@ -199,33 +162,4 @@ async function sweepAccount(deps: DeleteAccountDeps, uid: string, pass = { late:
 async function deleteBlobs(blobs: BlobStore, keys: readonly string[]): Promise<number> {
   await inBatches(keys, DELETES_AT_ONCE, (key) => blobs.delete(key));
   return keys.length;
-}
-
-/**
- * Deletes the rows; one already gone is fine, and with `byEtag` one changed since read is left.
- * @returns how many were deleted
- */
-async function deleteRows(
-  store: TableStore,
-  table: string,
-  rows: readonly StoredEntity[],
-  options: { byEtag?: boolean } = {},
-): Promise<number> {
-  let deleted = 0;
-  await inBatches(rows, DELETES_AT_ONCE, async (row) => {
-    try {
-      await store.deleteEntity(
-        table,
-        row.partitionKey,
-        row.rowKey,
-        options.byEtag ? { etag: row.etag } : undefined,
-      );
-      deleted++;
-    } catch (error) {
-      const gone = error instanceof NotFoundError;
-      const changed = options.byEtag && error instanceof ConflictError;
-      if (!gone && !changed) throw error;
-    }
-  });
-  return deleted;
 }

@@ -2,13 +2,13 @@ import type { DeleteReceiptAnswer } from '../api';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors';
 import type { Identity } from '../ports';
 import { analysisKey, imageKey, parseReceiptId } from '../repository/keys';
-import { ReceiptRepository } from '../repository/receipt-repository';
+import { repositories } from '../repository/repositories';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
-import { removeMerchantIfUnused } from './remove-merchant';
+import { removeMerchantIfUnused } from '../repository/merchant-repository';
 import { recordVisit } from './possible-duplicates';
 import { releaseStoredBytes } from './quotas';
 import { commitWrite } from './commit-write';
-import { isStale } from './retry-scan';
+import { isStale } from '../api';
 
 /**
  * Deletes a receipt with everything that belongs to it (spec §7 DELETE /api/deleteReceiptData):
@@ -43,7 +43,7 @@ export async function deleteReceiptData(
     );
   }
 
-  const repo = new ReceiptRepository(deps.store);
+  const repos = repositories(deps.store);
   const { receiptId } = input;
   const blobKeys = [imageKey(uid, fileName), analysisKey(uid, fileName)];
   const beingAnalysed = () =>
@@ -53,10 +53,10 @@ export async function deleteReceiptData(
   return commitWrite(deps, uid, {
     prepare: async () => {
       const [receipt, queued, items, taxes, blobs] = await Promise.all([
-        repo.getReceipt(uid, receiptId),
-        repo.getQueueEntry(uid, fileName),
-        repo.listItemsOfReceipt(receiptId),
-        repo.listTaxesOfReceipt(receiptId),
+        repos.receipts.getReceipt(uid, receiptId),
+        repos.scans.getQueueEntry(uid, fileName),
+        repos.receipts.listItemsOfReceipt(receiptId),
+        repos.receipts.listTaxesOfReceipt(receiptId),
         deps.blobs.list(imageKey(uid, fileName)),
       ]);
       const storedBlobs = blobKeys.filter((key) => blobs.includes(key));
@@ -76,27 +76,30 @@ export async function deleteReceiptData(
         // (and this delete answers 409), and one whose claim this removes writes nothing more (its
         // writes are fenced by the entry it claimed) or takes back what it wrote.
         try {
-          await repo.deleteQueueEntry(uid, fileName, queued.etag);
+          await repos.scans.deleteQueueEntry(uid, fileName, queued.etag);
         } catch (error) {
           if (error instanceof ConflictError) throw beingAnalysed();
           throw error;
         }
       }
-      await Promise.all([repo.replaceItems(receiptId, []), repo.replaceTaxes(receiptId, [])]);
+      await Promise.all([
+        repos.receipts.replaceItems(receiptId, []),
+        repos.receipts.replaceTaxes(receiptId, []),
+      ]);
       await Promise.all(storedBlobs.map((key) => deps.blobs.delete(key)));
       // The same image may be uploaded again once the receipt is gone.
       const hashes = new Set([receipt?.image_sha256, queued?.entry.image_sha256].filter((h) => !!h));
-      await Promise.all([...hashes].map((hash) => repo.deleteImageHash(uid, hash!, fileName)));
+      await Promise.all([...hashes].map((hash) => repos.scans.deleteImageHash(uid, hash!, fileName)));
       if (storedBlobs.includes(imageKey(uid, fileName))) {
         const size = receipt?.image_bytes ?? queued?.entry.image_bytes ?? 0;
         await releaseStoredBytes(deps.store, uid, size).catch((error: unknown) =>
           deps.logger.warn('stored bytes not released', { userId: uid, error: String(error) }),
         );
       }
-      await repo.deleteReceipt(uid, receiptId);
+      await repos.receipts.deleteReceipt(uid, receiptId);
       if (receipt) {
-        await recordVisit(repo, uid, null, receipt);
-        await removeMerchantIfUnused(repo, uid, receipt.merchant_id);
+        await recordVisit(repos, uid, null, receipt);
+        await removeMerchantIfUnused(repos, uid, receipt.merchant_id);
       }
       // The report totals lose this receipt's part when the commit step finishes.
       deps.logger.info('receipt deleted', { userId: uid, receiptId, items: items.length });

@@ -1,12 +1,10 @@
-import { TABLES, type Tax } from '../entities';
+import type { Tax } from '../entities';
+import { csvField, type CsvValue } from '../csv';
 import type { Identity } from '../ports';
-import { ANALYSIS_SUFFIX, userKeyPrefix } from '../repository/keys';
-import { CorrectionRuleStore } from '../repository/correction-rules';
-import { ReceiptRepository } from '../repository/receipt-repository';
-import { rowToTax, type ItemRow, type MerchantRow, type ReceiptRow } from '../repository/rows';
-import { listAllEntities } from '../table-store';
+import { ANALYSIS_SUFFIX } from '../repository/keys';
+import { repositories } from '../repository/repositories';
+import type { ItemRow, MerchantRow, ReceiptRow } from '../repository/rows';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
-import { csvField } from './query-report';
 
 /** One file of a data download: its path inside the archive and its content. */
 export interface ExportFile {
@@ -23,7 +21,6 @@ export interface MyDataExport {
   files: AsyncIterable<ExportFile>;
 }
 
-type CsvValue = Parameters<typeof csvField>[0];
 type Columns<T> = [header: string, value: (row: T) => CsvValue][];
 
 const money = (n: number | null | undefined): CsvValue =>
@@ -128,18 +125,17 @@ export async function downloadMyData(
 ): Promise<MyDataExport> {
   assertOwnUserId(identity, input.userId);
   const uid = identity.uid;
-  const repo = new ReceiptRepository(deps.store);
-  const [user, receipts, merchants, taxRows, queue, rules, blobKeys] = await Promise.all([
-    repo.getUser(uid),
-    repo.listReceipts(uid),
-    repo.listMerchants(uid),
-    listAllEntities(deps.store, TABLES.taxes, { partitionKeyPrefix: userKeyPrefix(uid) }),
-    repo.listQueue(uid),
-    new CorrectionRuleStore(deps.store).list(uid),
+  const repos = repositories(deps.store);
+  const [user, receipts, merchants, taxes, queue, rules, blobKeys] = await Promise.all([
+    repos.users.getUser(uid),
+    repos.receipts.listReceipts(uid),
+    repos.merchants.listMerchants(uid),
+    repos.receipts.listTaxesOfUser(uid),
+    repos.scans.listQueue(uid),
+    repos.rules.list(uid),
     input.images ? deps.blobs.list(`${uid}/`) : Promise.resolve([]),
   ]);
-  const items = await repo.listItemsOfReceipts(uid, receipts);
-  const taxes = taxRows.map(rowToTax);
+  const items = await repos.receipts.listItemsOfReceipts(uid, receipts);
   const now = nowOf(deps);
   const account = {
     user_id: uid,

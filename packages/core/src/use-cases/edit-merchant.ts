@@ -2,11 +2,11 @@ import { STALE_MERCHANT_MESSAGE, type MerchantEditAnswer, type UpdateMerchantBod
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { Identity } from '../ports';
 import { normaliseName } from '../repository/keys';
-import { ReceiptRepository } from '../repository/receipt-repository';
+import { repositories, type Repositories } from '../repository/repositories';
 import type { MerchantRow, ReceiptRow } from '../repository/rows';
 import { assertOwnUserId } from './context';
 import { assertStorableText, commitWrite } from './commit-write';
-import type { EditDeps } from './edit-receipt';
+import type { EditDeps } from './receipt-edits';
 import { retryOnConflict } from '../retry';
 import { learnMerchantName } from './correction-rules';
 
@@ -14,12 +14,12 @@ const stale = (cause?: unknown) =>
   new ConflictError(STALE_MERCHANT_MESSAGE, { code: 'StaleEdit', ...(cause ? { cause } : {}) });
 
 async function loadMerchant(
-  repo: ReceiptRepository,
+  repos: Repositories,
   userId: string,
   merchantId: string,
   etag: string,
 ): Promise<MerchantRow & { etag: string }> {
-  const merchant = await repo.getMerchant(userId, merchantId);
+  const merchant = await repos.merchants.getMerchant(userId, merchantId);
   if (!merchant || !merchant.etag) {
     throw new NotFoundError('There is no such merchant among yours; reload to see your merchants.', {
       code: 'MerchantNotFound',
@@ -29,9 +29,9 @@ async function loadMerchant(
   return merchant as MerchantRow & { etag: string };
 }
 
-async function writeMerchant(repo: ReceiptRepository, merchant: MerchantRow, etag: string): Promise<string> {
+async function writeMerchant(repos: Repositories, merchant: MerchantRow, etag: string): Promise<string> {
   try {
-    return await repo.updateMerchant(merchant, etag);
+    return await repos.merchants.updateMerchant(merchant, etag);
   } catch (error) {
     if (error instanceof ConflictError || error instanceof NotFoundError) throw stale(error);
     throw error;
@@ -49,17 +49,17 @@ export async function updateMerchant(
 ): Promise<MerchantEditAnswer> {
   assertOwnUserId(identity, input.userId);
   assertStorableText({ ...input.changes });
-  const repo = new ReceiptRepository(deps.store);
+  const repos = repositories(deps.store);
   return commitWrite(deps, identity.uid, {
     prepare: async () => {
-      const merchant = await loadMerchant(repo, identity.uid, input.merchantId, input.etag);
+      const merchant = await loadMerchant(repos, identity.uid, input.merchantId, input.etag);
       // A name or address: the totals hold neither, so no receipt's totals change.
       return { files: [], merchants: [merchant.merchant_id], merchant };
     },
     apply: async ({ merchant }) => {
       const next: MerchantRow = { ...merchant, ...input.changes, edited: true };
       next.name_key = normaliseName(next.name);
-      const etag = await writeMerchant(repo, next, merchant.etag);
+      const etag = await writeMerchant(repos, next, merchant.etag);
       if (next.name_key !== merchant.name_key)
         await learnMerchantName(deps, identity.uid, merchant.name, next.name);
       deps.logger.info('merchant edited', { userId: identity.uid, merchantId: merchant.merchant_id });
@@ -89,14 +89,14 @@ export async function mergeMerchants(
     });
   }
   const uid = identity.uid;
-  const repo = new ReceiptRepository(deps.store);
+  const repos = repositories(deps.store);
   return commitWrite(deps, uid, {
     prepare: async () => {
       const [kept, duplicate] = await Promise.all([
-        loadMerchant(repo, uid, input.merchantId, input.etag),
-        loadMerchant(repo, uid, input.duplicateId, input.duplicateEtag),
+        loadMerchant(repos, uid, input.merchantId, input.etag),
+        loadMerchant(repos, uid, input.duplicateId, input.duplicateEtag),
       ]);
-      const receipts = await repo.listReceiptsOfMerchant(uid, duplicate.merchant_id);
+      const receipts = await repos.receipts.listReceiptsOfMerchant(uid, duplicate.merchant_id);
       return {
         files: receipts.map((r) => r.file_name),
         merchants: [kept.merchant_id, duplicate.merchant_id],
@@ -119,13 +119,13 @@ export async function mergeMerchants(
           ...new Set([...(kept.merged_ids ?? []), ...(duplicate.merged_ids ?? []), duplicate.merchant_id]),
         ],
       };
-      const duplicateEtag = await writeMerchant(repo, duplicate, duplicate.etag);
-      const etag = await writeMerchant(repo, merged, kept.etag);
+      const duplicateEtag = await writeMerchant(repos, duplicate, duplicate.etag);
+      const etag = await writeMerchant(repos, merged, kept.etag);
       // Listed again once both are claimed: a scan may have added a receipt to the duplicate since.
-      const receipts = await repo.listReceiptsOfMerchant(uid, duplicate.merchant_id);
-      for (const listed of receipts) await moveOne(repo, listed, duplicate.merchant_id, kept);
+      const receipts = await repos.receipts.listReceiptsOfMerchant(uid, duplicate.merchant_id);
+      for (const listed of receipts) await moveOne(repos, listed, duplicate.merchant_id, kept);
       try {
-        await repo.deleteMerchant(uid, duplicate.merchant_id, duplicateEtag);
+        await repos.merchants.deleteMerchant(uid, duplicate.merchant_id, duplicateEtag);
       } catch (error) {
         if (error instanceof ConflictError) throw stale(error);
         throw error;
@@ -144,17 +144,17 @@ export async function mergeMerchants(
 
 /** Moves one receipt by its etag, reading it again when a person's edit of it came in between. */
 async function moveOne(
-  repo: ReceiptRepository,
+  repos: Repositories,
   listed: ReceiptRow,
   fromMerchantId: string,
   to: MerchantRow,
 ): Promise<void> {
   await retryOnConflict(
     async (n) => {
-      const receipt = n === 0 ? listed : await repo.getReceipt(listed.user_id, listed.receipt_id);
+      const receipt = n === 0 ? listed : await repos.receipts.getReceipt(listed.user_id, listed.receipt_id);
       if (!receipt || receipt.merchant_id !== fromMerchantId) return;
       const edited = [...new Set([...(receipt.edited ?? []), 'merchant'])];
-      await repo.updateReceipt(
+      await repos.receipts.updateReceipt(
         { ...receipt, merchant_id: to.merchant_id, merchant_name: to.name, edited },
         receipt.etag ?? '*',
       );

@@ -4,7 +4,8 @@ import type { Identity } from '../ports';
 import { buildAppData, patchAppData } from '../repository/app-data';
 import { changedSince } from '../repository/data-changes';
 import { appDataCacheKey, receiptIdFor } from '../repository/keys';
-import { ReceiptRepository, type DataState } from '../repository/receipt-repository';
+import { repositories } from '../repository/repositories';
+import type { DataState } from '../repository/user-repository';
 import type { MerchantRow } from '../repository/rows';
 import { withStaleWritesFinished } from './commit-write';
 import { assertOwnUserId, type AppDeps } from './context';
@@ -26,7 +27,7 @@ export async function getAppDataJson(
   assertOwnUserId(identity, input.userId);
   const uid = identity.uid;
   const [read, cached] = await Promise.all([
-    new ReceiptRepository(deps.store).getDataState(uid),
+    repositories(deps.store).users.getDataState(uid),
     readCache(deps, uid),
   ]);
   const state = await withStaleWritesFinished(deps, uid, read);
@@ -55,7 +56,7 @@ export async function appDataAt(deps: DataDeps, userId: string, state: DataState
  * proportional to what changed since the cache was written (a rebuild only when that is not known).
  */
 export async function refreshAppDataCache(deps: DataDeps, userId: string): Promise<void> {
-  const state = await new ReceiptRepository(deps.store).getDataState(userId);
+  const state = await repositories(deps.store).users.getDataState(userId);
   await upToDate(deps, userId, state, { write: 'always' });
 }
 
@@ -152,16 +153,18 @@ async function patched(
 ): Promise<AppData | null> {
   const since = changedSince(state.changes, base.version, state.version);
   if (!since) return null;
-  const repo = new ReceiptRepository(deps.store);
+  const repos = repositories(deps.store);
   const receiptIds = since.files.map((fileName) => receiptIdFor(userId, fileName));
-  const receipts = (await inBatches(receiptIds, READS_AT_ONCE, (id) => repo.getReceipt(userId, id))).filter(
-    (r) => r !== null,
-  );
+  const receipts = (
+    await inBatches(receiptIds, READS_AT_ONCE, (id) => repos.receipts.getReceipt(userId, id))
+  ).filter((r) => r !== null);
   const items = (
-    await inBatches(receipts, READS_AT_ONCE, (r) => repo.listItemsOfReceipt(r.receipt_id))
+    await inBatches(receipts, READS_AT_ONCE, (r) => repos.receipts.listItemsOfReceipt(r.receipt_id))
   ).flat();
   const merchantIds = [...new Set([...since.merchants, ...receipts.map((r) => r.merchant_id)])];
-  const merchantRows = await inBatches(merchantIds, READS_AT_ONCE, (id) => repo.getMerchant(userId, id));
+  const merchantRows = await inBatches(merchantIds, READS_AT_ONCE, (id) =>
+    repos.merchants.getMerchant(userId, id),
+  );
   const merchants = new Map<string, MerchantRow | null>(
     merchantIds.map((id, i) => [id, merchantRows[i] ?? null]),
   );
@@ -170,11 +173,14 @@ async function patched(
 
 /** The report data from all of the user's rows. */
 async function rebuilt(deps: DataDeps, uid: string, version: string): Promise<AppData> {
-  const repo = new ReceiptRepository(deps.store);
-  const [receipts, merchants] = await Promise.all([repo.listReceipts(uid), repo.listMerchants(uid)]);
+  const repos = repositories(deps.store);
+  const [receipts, merchants] = await Promise.all([
+    repos.receipts.listReceipts(uid),
+    repos.merchants.listMerchants(uid),
+  ]);
   // Read after the receipts, and checked against them: a report must never miss the items of a
   // receipt it shows.
-  const items = await repo.listItemsOfReceipts(uid, receipts);
+  const items = await repos.receipts.listItemsOfReceipts(uid, receipts);
   return buildAppData({ version, receipts, merchants, items });
 }
 

@@ -11,7 +11,7 @@ import type {
 import { NotFoundError } from '../errors';
 import type { Identity } from '../ports';
 import type { MerchantReportRow } from '../report-api';
-import { ReceiptRepository } from '../repository/receipt-repository';
+import { repositories } from '../repository/repositories';
 import { itemInIndex, queryReportIndex, receiptInIndex, type ReportIndex } from '../repository/report-index';
 import type { AppDeps } from './context';
 import { ownReportIndex } from './query-report';
@@ -136,7 +136,7 @@ export async function listMerchants(
  * listing of the user's own merchants (their partition), never of anyone else's.
  */
 async function mergedInto(deps: DetailDeps, userId: string, merchantId: string): Promise<string | null> {
-  const merchants = await new ReceiptRepository(deps.store).listMerchants(userId);
+  const merchants = await repositories(deps.store).merchants.listMerchants(userId);
   return merchants.find((m) => m.merged_ids?.includes(merchantId))?.merchant_id ?? null;
 }
 

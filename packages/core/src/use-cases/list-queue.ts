@@ -1,7 +1,7 @@
 import type { ListQueueAnswer } from '../api';
 import type { Identity } from '../ports';
 import { imageUrlFor } from '../repository/keys';
-import { ReceiptRepository } from '../repository/receipt-repository';
+import { repositories } from '../repository/repositories';
 import { queueToEntry } from '../repository/rows';
 import { assertOwnUserId, type AppDeps } from './context';
 
@@ -15,6 +15,6 @@ export async function listQueue(
   input: { userId: string },
 ): Promise<ListQueueAnswer> {
   assertOwnUserId(identity, input.userId);
-  const rows = await new ReceiptRepository(deps.store).listQueue(identity.uid);
+  const rows = await repositories(deps.store).scans.listQueue(identity.uid);
   return rows.map((row) => queueToEntry(row, imageUrlFor(row.userId, row.fileName)));
 }

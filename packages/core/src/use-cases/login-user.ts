@@ -1,6 +1,6 @@
 import type { LoginAnswer, LoginBody } from '../api';
 import type { Identity } from '../ports';
-import { ReceiptRepository } from '../repository/receipt-repository';
+import { repositories } from '../repository/repositories';
 import { assertOwnUserId, type AppDeps } from './context';
 
 /**
@@ -18,6 +18,6 @@ export async function loginUser(
     user_email: identity.email ?? body.user_email,
     user_name: body.user_name || identity.name || '',
   };
-  await new ReceiptRepository(deps.store).saveUserProfile(user);
+  await repositories(deps.store).users.saveUserProfile(user);
   return { user_id: user.user_id, user_email: user.user_email };
 }

@@ -1,5 +1,5 @@
 import type { PdfPreviewer } from '../ports';
-import { sha256Hex } from '../repository/receipt-repository';
+import { sha256Hex } from '../repository/keys';
 import { assertFirstPageWithinLimits } from './pdf-pages';
 
 export interface CachedPdfPreviewerOptions {

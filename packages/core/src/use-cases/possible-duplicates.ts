@@ -1,4 +1,5 @@
-import { sha256Hex, type ReceiptRepository } from '../repository/receipt-repository';
+import type { Repositories } from '../repository/repositories';
+import { sha256Hex } from '../repository/keys';
 import type { ReceiptRow } from '../repository/rows';
 import type { ReviewReason } from '../review';
 
@@ -46,17 +47,17 @@ export function sameVisit(a: VisitFields, b: VisitFields): boolean {
  * this one ("Keep both", either way round) do not count.
  */
 export async function findPossibleDuplicate(
-  repo: ReceiptRepository,
+  repos: Repositories,
   receipt: ReceiptRow,
 ): Promise<string | null> {
   const key = await visitKeyOf(receipt);
   if (!key) return null;
   const kept = new Set(receipt.not_duplicate_of ?? []);
-  const ids = (await repo.visitReceipts(receipt.user_id, key)).filter(
+  const ids = (await repos.receipts.visitReceipts(receipt.user_id, key)).filter(
     (id) => id !== receipt.receipt_id && !kept.has(id),
   );
   // The rows say what the receipts are now: a listed receipt may have been edited or deleted since.
-  const others = await Promise.all(ids.map((id) => repo.getReceipt(receipt.user_id, id)));
+  const others = await Promise.all(ids.map((id) => repos.receipts.getReceipt(receipt.user_id, id)));
   const matches = others.filter(
     (other): other is ReceiptRow =>
       other !== null &&
@@ -75,11 +76,11 @@ export async function findPossibleDuplicate(
  * sets the warning only. Call before writing the row.
  */
 export async function flagPossibleDuplicate(
-  repo: ReceiptRepository,
+  repos: Repositories,
   receipt: ReceiptRow,
   { review }: { review: boolean },
 ): Promise<void> {
-  const other = await findPossibleDuplicate(repo, receipt);
+  const other = await findPossibleDuplicate(repos, receipt);
   receipt.possible_duplicate_of = other;
   const reasons: ReviewReason[] = (receipt.review_reasons ?? []).filter((r) => r !== 'possible_duplicate');
   if (other && review) reasons.push('possible_duplicate');
@@ -92,7 +93,7 @@ export async function flagPossibleDuplicate(
  * any) or deleted (`receipt` null).
  */
 export async function recordVisit(
-  repo: ReceiptRepository,
+  repos: Repositories,
   userId: string,
   receipt: ReceiptRow | null,
   previous: ReceiptRow | null,
@@ -101,6 +102,7 @@ export async function recordVisit(
     receipt ? visitKeyOf(receipt) : null,
     previous ? visitKeyOf(previous) : null,
   ]);
-  if (oldKey && previous && oldKey !== key) await repo.removeFromVisit(userId, oldKey, previous.receipt_id);
-  if (key && receipt) await repo.addToVisit(userId, key, receipt.receipt_id);
+  if (oldKey && previous && oldKey !== key)
+    await repos.receipts.removeFromVisit(userId, oldKey, previous.receipt_id);
+  if (key && receipt) await repos.receipts.addToVisit(userId, key, receipt.receipt_id);
 }

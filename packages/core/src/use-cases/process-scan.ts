@@ -21,14 +21,14 @@ import {
 } from './analysis-rows';
 import { enrichWithCorrections } from './correction-rules';
 import { matchMerchant } from './merchant-match';
-import { analysisKey, imageKey, receiptIdFor } from '../repository/keys';
-import { ReceiptRepository, sha256Hex } from '../repository/receipt-repository';
+import { analysisKey, imageKey, receiptIdFor, sha256Hex } from '../repository/keys';
+import { repositories, type Repositories } from '../repository/repositories';
 import type { ItemRow, MerchantRow, QueueRow, ReceiptRow } from '../repository/rows';
 import { nowOf } from './context';
 import { flagPossibleDuplicate, recordVisit } from './possible-duplicates';
 import { assertDocumentWithinLimits } from './pdf-pages';
 import { refreshAppDataCache } from './get-app-data';
-import { removeMerchantIfUnused } from './remove-merchant';
+import { removeMerchantIfUnused } from '../repository/merchant-repository';
 
 import { afterReceiptWrites } from './report-totals';
 
@@ -108,8 +108,8 @@ export async function processScan(deps: ScanWorkerDeps, job: ScanJob): Promise<S
     logger.error('scan job refused: malformed', { job });
     return { outcome: 'skipped', reason: 'malformed job' };
   }
-  const repo = new ReceiptRepository(deps.store);
-  const found = await repo.getQueueEntry(job.userId, job.fileName);
+  const repos = repositories(deps.store);
+  const found = await repos.scans.getQueueEntry(job.userId, job.fileName);
   if (!found) {
     logger.info('scan skipped: no queue entry (already analysed or deleted)', { ...job });
     return { outcome: 'skipped' };
@@ -134,7 +134,7 @@ export async function processScan(deps: ScanWorkerDeps, job: ScanJob): Promise<S
   // The claim's etag fences every later write of this delivery: one of two simultaneous deliveries
   // gives way here, and a user's delete (which removes the entry with the etag it read) or a later
   // delivery that takes over an expired claim changes it, which this delivery notices below.
-  const fence = new ClaimFence(repo, claimed);
+  const fence = new ClaimFence(repos, claimed);
   if (!(await fence.take(found.etag))) {
     logger.info('scan skipped: claimed by another delivery', { ...job });
     return { outcome: 'skipped' };
@@ -162,14 +162,14 @@ export async function processScan(deps: ScanWorkerDeps, job: ScanJob): Promise<S
     result = { ...result, ...assessReview(result, nowOf(deps).toISOString().slice(0, 10)) };
     // Analysis takes long; the user may have deleted the scan meanwhile.
     if (!(await fence.renew(nowOf(deps)))) return dropped(deps, job, 'before writing');
-    ({ receipt, itemIds } = await persistAnalysis(deps, repo, job, result, image.bytes));
+    ({ receipt, itemIds } = await persistAnalysis(deps, repos, job, result, image.bytes));
   } catch (error) {
     return recordFailure(deps, fence, error);
   }
   // Deleted while the rows were written: the delete may have run before some of them, so this
   // delivery takes back what it wrote.
   if (!(await fence.renew(nowOf(deps)))) {
-    await rollBack(deps, repo, receipt);
+    await rollBack(deps, repos, receipt);
     return dropped(deps, job, 'while writing');
   }
 
@@ -178,14 +178,14 @@ export async function processScan(deps: ScanWorkerDeps, job: ScanJob): Promise<S
   // reloads finds the receipt in the totals. The receipts and items tables are rebuilt on read.
   // The items just written are read back by key.
   await afterReceiptWrites(deps, job.userId, [job.fileName], new Map([[job.fileName, itemIds]]));
-  await repo.bumpDataVersion(job.userId, nowOf(deps), { files: [job.fileName] });
+  await repos.users.bumpDataVersion(job.userId, nowOf(deps), { files: [job.fileName] });
   // The report data is rebuilt here, off the user's path, and the entry removed only after: a client
   // that sees its queue shrink and reloads gets the new receipt from the cache, not from a rebuild
   // that takes seconds for a large account. (An edit leaves it to the next read.)
   await refreshAppDataCache(deps, job.userId).catch((error: unknown) =>
     deps.logger.warn('report cache not refreshed', { ...job, error: String(error) }),
   );
-  await repo.deleteQueueEntry(job.userId, job.fileName, fence.etag);
+  await repos.scans.deleteQueueEntry(job.userId, job.fileName, fence.etag);
   logger.info('scan analysed', {
     userId: job.userId,
     fileName: job.fileName,
@@ -195,7 +195,7 @@ export async function processScan(deps: ScanWorkerDeps, job: ScanJob): Promise<S
     attempts: claimed.attempts,
     ms: Date.now() - started,
   });
-  await notify(deps, repo, receipt);
+  await notify(deps, repos, receipt);
   return { outcome: 'analysed', receiptId: receipt.receipt_id };
 }
 
@@ -220,7 +220,7 @@ async function withinDecodeLimits(bytes: Uint8Array, contentType: string): Promi
 class ClaimFence {
   etag = '';
   constructor(
-    private readonly repo: ReceiptRepository,
+    private readonly repos: Repositories,
     public entry: QueueRow,
   ) {}
 
@@ -237,7 +237,7 @@ class ClaimFence {
   /** Replaces the entry, if the claim still holds; false when it was lost. */
   async write(entry: QueueRow, etag = this.etag): Promise<boolean> {
     try {
-      this.etag = await this.repo.saveQueueEntry(entry, etag);
+      this.etag = await this.repos.scans.saveQueueEntry(entry, etag);
       this.entry = entry;
       return true;
     } catch (error) {
@@ -268,17 +268,17 @@ function dropped(deps: ScanWorkerDeps, job: ScanJob, when: string): ScanResult {
  * Removes what persistAnalysis wrote, after the scan was deleted during the writes. A receipt row
  * written since by another delivery (a later analysed_at) is left alone.
  */
-async function rollBack(deps: ScanWorkerDeps, repo: ReceiptRepository, receipt: ReceiptRow): Promise<void> {
+async function rollBack(deps: ScanWorkerDeps, repos: Repositories, receipt: ReceiptRow): Promise<void> {
   const { user_id: userId, receipt_id: receiptId, file_name: fileName } = receipt;
-  const stored = await repo.getReceipt(userId, receiptId);
+  const stored = await repos.receipts.getReceipt(userId, receiptId);
   if (stored && stored.analyzed_at !== receipt.analyzed_at) return;
-  await Promise.all([repo.replaceItems(receiptId, []), repo.replaceTaxes(receiptId, [])]);
+  await Promise.all([repos.receipts.replaceItems(receiptId, []), repos.receipts.replaceTaxes(receiptId, [])]);
   await deps.blobs.delete(analysisKey(userId, fileName)).catch(() => undefined);
-  await repo.deleteReceipt(userId, receiptId);
-  await recordVisit(repo, userId, null, receipt);
-  await removeMerchantIfUnused(repo, userId, receipt.merchant_id);
+  await repos.receipts.deleteReceipt(userId, receiptId);
+  await recordVisit(repos, userId, null, receipt);
+  await removeMerchantIfUnused(repos, userId, receipt.merchant_id);
   await afterReceiptWrites(deps, userId, [fileName]);
-  await repo.bumpDataVersion(userId, nowOf(deps), { files: [fileName] });
+  await repos.users.bumpDataVersion(userId, nowOf(deps), { files: [fileName] });
 }
 
 function claimExpired(updatedAt: string, now: Date, deps: Pick<ScanWorkerDeps, 'claimLeaseMs'>): boolean {
@@ -329,7 +329,7 @@ async function recordFailure(deps: ScanWorkerDeps, fence: ClaimFence, error: unk
  */
 async function persistAnalysis(
   deps: ScanWorkerDeps,
-  repo: ReceiptRepository,
+  repos: Repositories,
   job: ScanJob,
   result: AnalysisResult,
   image: Uint8Array,
@@ -338,26 +338,26 @@ async function persistAnalysis(
   const receiptId = receiptIdFor(userId, fileName);
   const ids = { userId, receiptId };
   const [merchants, previous] = await Promise.all([
-    repo.listMerchants(userId),
-    repo.getReceipt(userId, receiptId),
+    repos.merchants.listMerchants(userId),
+    repos.receipts.getReceipt(userId, receiptId),
   ]);
   const merchant: MerchantRow = matchMerchant({ userId, analysed: result.merchant, merchants, previous });
   const currency = receiptCurrency(result, previous);
   const keepItems = keepsEditedItems(previous);
   const items: ItemRow[] = keepItems
-    ? await repo.listItemsOfReceipt(receiptId)
+    ? await repos.receipts.listItemsOfReceipt(receiptId)
     : itemRowsOf(result, ids, currency);
 
   await Promise.all([
-    keepItems ? Promise.resolve() : repo.replaceItems(receiptId, items),
-    repo.replaceTaxes(receiptId, taxRowsOf(result, ids, currency)),
+    keepItems ? Promise.resolve() : repos.receipts.replaceItems(receiptId, items),
+    repos.receipts.replaceTaxes(receiptId, taxRowsOf(result, ids, currency)),
   ]);
-  await repo.saveMerchant(merchant);
+  await repos.merchants.saveMerchant(merchant);
 
   const { brands, corporations } = dictionaryEntriesOf(items, merchant);
   await Promise.all([
-    ...[...brands].map(([name, owner]) => repo.saveBrand(name, owner)),
-    ...[...corporations].map((name) => repo.saveCorporation(name)),
+    ...[...brands].map(([name, owner]) => repos.dictionaries.saveBrand(name, owner)),
+    ...[...corporations].map((name) => repos.dictionaries.saveCorporation(name)),
   ]);
 
   const analyzedAt = nowOf(deps).toISOString();
@@ -381,25 +381,25 @@ async function persistAnalysis(
     previous,
     now: nowOf(deps),
   });
-  await flagPossibleDuplicate(repo, receipt, { review: true });
+  await flagPossibleDuplicate(repos, receipt, { review: true });
   // Written last: its presence is what makes the receipt (and its items) part of the reports.
-  await repo.saveReceipt(receipt);
+  await repos.receipts.saveReceipt(receipt);
   // Again after the receipt: a delete of the merchant's last other receipt that ran since the first
   // write removed the merchant, and either sees this receipt or is followed by this write.
-  await repo.saveMerchant(merchant);
+  await repos.merchants.saveMerchant(merchant);
   // After the row: a scan that finds the receipt listed under its visit can read it.
-  await recordVisit(repo, userId, receipt, previous);
+  await recordVisit(repos, userId, receipt, previous);
 
   if (previous && previous.merchant_id !== merchant.merchant_id) {
-    await removeMerchantIfUnused(repo, userId, previous.merchant_id, receiptId);
+    await removeMerchantIfUnused(repos, userId, previous.merchant_id, receiptId);
   }
   return { receipt, itemIds: items.map((item) => item.item_id) };
 }
 
-async function notify(deps: ScanWorkerDeps, repo: ReceiptRepository, receipt: ReceiptRow): Promise<void> {
+async function notify(deps: ScanWorkerDeps, repos: Repositories, receipt: ReceiptRow): Promise<void> {
   if (!deps.notifier) return;
   try {
-    const tokens = await repo.pushTokensOf(receipt.user_id);
+    const tokens = await repos.users.pushTokensOf(receipt.user_id);
     if (tokens.length === 0) return;
     const total =
       receipt.total_amount === null
@@ -410,7 +410,7 @@ async function notify(deps: ScanWorkerDeps, repo: ReceiptRepository, receipt: Re
       body: `${receipt.merchant_name}${total ? `:${total}` : ''}`,
       data: { receiptId: receipt.receipt_id, fileName: receipt.file_name },
     });
-    await repo.removeFcmTokens(receipt.user_id, invalidTokens);
+    await repos.users.removeFcmTokens(receipt.user_id, invalidTokens);
   } catch (error) {
     // The receipt is saved; a lost notification must not make the scan fail or repeat.
     deps.logger.warn('notification failed', { userId: receipt.user_id, error: String(error) });

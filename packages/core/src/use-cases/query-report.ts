@@ -27,7 +27,8 @@ import {
   merchantRowsFromTotals,
   reportTotalsReady,
 } from '../repository/report-totals';
-import { ReceiptRepository } from '../repository/receipt-repository';
+import { csvField, type CsvValue } from '../csv';
+import { repositories } from '../repository/repositories';
 import type { TableStore } from '../table-store';
 import { withStaleWritesFinished } from './commit-write';
 import { assertOwnUserId, type AppDeps } from './context';
@@ -70,7 +71,7 @@ export async function reportIndexOf(deps: ReportDeps, userId: string): Promise<R
   const state = await withStaleWritesFinished(
     deps,
     userId,
-    await new ReceiptRepository(deps.store).getDataState(userId),
+    await repositories(deps.store).users.getDataState(userId),
   );
   const known = indexes.get(userId);
   if (known && known.version === state.version) {
@@ -172,7 +173,7 @@ async function pageFromTotals<T extends SummaryTable>(
 ): Promise<ReportPage<T> | null> {
   const [ready, version, rows] = await Promise.all([
     reportTotalsReady(store, userId),
-    new ReceiptRepository(store).getDataVersion(userId),
+    repositories(store).users.getDataVersion(userId),
     TOTALS_ROWS[query.table](store, userId),
   ]);
   // Totals of another layout, or aggregates rebuilt by code of another layout: the report index serves.
@@ -214,22 +215,7 @@ const CSV_COLUMNS: { [T in ExportTable]: [header: string, value: (row: ReportRow
   ],
 };
 
-type CsvValue = string | number | boolean | null | { money: number };
 const money = (n: number | null): CsvValue => (n === null ? null : { money: n });
-
-/**
- * One CSV field. Numbers keep a dot decimal point (money with two decimals); text that a spreadsheet
- * would take for a formula (starting with = + - @) gets a leading apostrophe; fields with a comma,
- * quote or line break are quoted.
- */
-export function csvField(value: CsvValue): string {
-  if (value === null) return '';
-  if (typeof value === 'object') return value.money.toFixed(2);
-  if (typeof value === 'number') return String(value);
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 /** The file name of an export, e.g. `receipts-2024-05-31.csv`. */
 export function exportFileName(table: ExportTable, now: Date): string {

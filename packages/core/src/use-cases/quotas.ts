@@ -1,15 +1,7 @@
 import { ConflictError, NotFoundError, TooManyRequestsError } from '../errors';
-import { RETRY_LIMITS, retryOnConflict } from '../retry';
-import { TABLES } from '../entities';
-import { ReceiptRepository } from '../repository/receipt-repository';
-import {
-  PENDING_UPLOADS,
-  num,
-  pendingUploads,
-  refuseDeletedAccount,
-  str,
-  type Reservation,
-} from '../repository/rows';
+import { repositories } from '../repository/repositories';
+import type { Reservation } from '../repository/rows';
+import type { QuotaUsage } from '../repository/user-repository';
 import type { TableStore } from '../table-store';
 
 /** Per-user limits on uploads, kept on the server (see the README's Configuration). */
@@ -107,7 +99,7 @@ export async function reserveReanalysis(
 }
 
 /** The usage as of `today`: the day's counts start again at 0 on a new day. */
-function onDay(usage: Usage, today: string): Usage {
+function onDay(usage: QuotaUsage, today: string): QuotaUsage {
   return usage.day === today ? usage : { ...usage, day: today, uploads: 0, reanalyses: 0 };
 }
 
@@ -144,16 +136,6 @@ export async function releaseStoredBytes(
   }));
 }
 
-interface Usage {
-  day: string;
-  uploads: number;
-  /** Receipts analysed again on `day`. */
-  reanalyses: number;
-  bytes: number;
-  /** Pending scans reserved by uploads whose queue entry was not seen yet. */
-  pending: Reservation[];
-}
-
 /**
  * Edits the quota counts on the user's row, by etag: uploads of one user at once all write this row,
  * so the counts never go past a limit. With `quotas`, the scans pending are counted in the same
@@ -169,48 +151,27 @@ async function editUsage(
   userId: string,
   now: Date,
   pendingCheck: { quotas?: UploadQuotas; fileName?: string },
-  edit: (usage: Usage) => Usage,
+  edit: (usage: QuotaUsage) => QuotaUsage,
 ): Promise<void> {
   const { quotas, fileName } = pendingCheck;
-  const queued = quotas && fileName !== undefined ? await new ReceiptRepository(store).listQueue(userId) : [];
+  const { users, scans } = repositories(store);
+  const queued = quotas && fileName !== undefined ? await scans.listQueue(userId) : [];
   const waiting = queued.filter((e) => e.status !== 'Failed').map((e) => e.fileName);
   // An entry that failed after the reservation was made: that upload is past pending.
   const failedSince = (r: Reservation) =>
     queued.some((e) => e.fileName === r.f && e.status === 'Failed' && Date.parse(e.updated_at) >= r.at);
   try {
-    await retryOnConflict(
-      async () => {
-        const row = await store.getEntity(TABLES.users, userId, userId);
-        refuseDeletedAccount(row);
-        let pending = row ? pendingUploads(row) : [];
-        if (quotas && fileName !== undefined) {
-          pending = pending.filter((r) => r.at > now.getTime() - PENDING_RESERVATION_MS && r.f !== fileName);
-          const reserved = pending.filter((r) => !failedSince(r)).map((r) => r.f);
-          const count = new Set([...waiting, ...reserved]).size;
-          if (count >= quotas.pendingScans) throw tooManyPending(count);
-          pending.push({ f: fileName, at: now.getTime() });
-        }
-        const next = edit({
-          day: (row && str(row, 'quota_day')) ?? '',
-          uploads: (row && num(row, 'quota_uploads')) ?? 0,
-          reanalyses: (row && num(row, 'quota_reanalyses')) ?? 0,
-          bytes: (row && num(row, 'stored_bytes')) ?? 0,
-          pending,
-        });
-        const entity = {
-          partitionKey: userId,
-          rowKey: userId,
-          quota_day: next.day,
-          quota_uploads: next.uploads,
-          quota_reanalyses: next.reanalyses,
-          stored_bytes: next.bytes,
-          [PENDING_UPLOADS]: JSON.stringify(next.pending),
-        };
-        if (row) await store.updateEntity(TABLES.users, entity, 'Merge', { etag: row.etag });
-        else await store.createEntity(TABLES.users, { ...entity, user_id: userId });
-      },
-      { tries: RETRY_LIMITS.busyRowTries, maxPauseMs: RETRY_LIMITS.quotaMaxPauseMs },
-    );
+    await users.editQuotaUsage(userId, (stored) => {
+      let pending = stored.pending;
+      if (quotas && fileName !== undefined) {
+        pending = pending.filter((r) => r.at > now.getTime() - PENDING_RESERVATION_MS && r.f !== fileName);
+        const reserved = pending.filter((r) => !failedSince(r)).map((r) => r.f);
+        const count = new Set([...waiting, ...reserved]).size;
+        if (count >= quotas.pendingScans) throw tooManyPending(count);
+        pending.push({ f: fileName, at: now.getTime() });
+      }
+      return edit({ ...stored, pending });
+    });
   } catch (error) {
     if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;
     // The store's conflict names the table and keys; the person gets when to go on instead.

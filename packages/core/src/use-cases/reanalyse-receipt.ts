@@ -8,9 +8,9 @@ import {
 } from '../errors';
 import type { Identity } from '../ports';
 import { analysisKey, imageKey, parseReceiptId } from '../repository/keys';
-import { ReceiptRepository } from '../repository/receipt-repository';
+import { repositories } from '../repository/repositories';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
-import { loadReceiptForEdit } from './edit-receipt';
+import { loadReceiptForEdit } from './receipt-edits';
 import { DEFAULT_UPLOAD_QUOTAS, reserveReanalysis } from './quotas';
 
 /**
@@ -23,8 +23,8 @@ export async function reanalyseReceipt(
   identity: Identity,
   input: { userId: string; receiptId: string; etag: string },
 ): Promise<ReanalyseAnswer> {
-  const repo = new ReceiptRepository(deps.store);
-  const receipt = await loadReceiptForEdit(repo, identity, input);
+  const repos = repositories(deps.store);
+  const receipt = await loadReceiptForEdit(repos, identity, input);
   const uid = identity.uid;
   const fileName = receipt.file_name || parseReceiptId(receipt.receipt_id)!.fileName;
   const image = await deps.blobs.list(imageKey(uid, fileName));
@@ -35,7 +35,7 @@ export async function reanalyseReceipt(
   }
   const at = nowOf(deps);
   const now = at.toISOString();
-  const queued = await repo.getQueueEntry(uid, fileName);
+  const queued = await repos.scans.getQueueEntry(uid, fileName);
   if (queued && queued.entry.status !== 'Failed') throw alreadyQueued();
   // Counted before it is queued: another analysis is paid for as an upload is.
   await reserveReanalysis(deps.store, deps.quotas ?? DEFAULT_UPLOAD_QUOTAS, uid, at, fileName);
@@ -53,8 +53,8 @@ export async function reanalyseReceipt(
   };
   try {
     // A failed earlier run is replaced by its etag; otherwise insert-only, so two clicks queue once.
-    if (queued) await repo.saveQueueEntry(entry, queued.etag);
-    else await repo.createQueueEntry(entry);
+    if (queued) await repos.scans.saveQueueEntry(entry, queued.etag);
+    else await repos.scans.createQueueEntry(entry);
   } catch (error) {
     if (error instanceof ConflictError || error instanceof NotFoundError) throw alreadyQueued(error);
     throw error;
@@ -63,7 +63,7 @@ export async function reanalyseReceipt(
     await deps.queue.enqueue({ userId: uid, fileName });
   } catch (error) {
     deps.logger.error('enqueue failed', { userId: uid, fileName, error: String(error) });
-    await repo.deleteQueueEntry(uid, fileName).catch(() => undefined);
+    await repos.scans.deleteQueueEntry(uid, fileName).catch(() => undefined);
     throw new ServiceUnavailableError(
       'The receipt could not be queued for analysis; try again in a moment.',
       {

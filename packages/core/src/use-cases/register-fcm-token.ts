@@ -1,5 +1,5 @@
 import type { Identity } from '../ports';
-import { ReceiptRepository } from '../repository/receipt-repository';
+import { repositories } from '../repository/repositories';
 import { assertOwnUserId, type AppDeps } from './context';
 
 /**
@@ -12,7 +12,7 @@ export async function registerFcmToken(
   input: { userId: string; fcmToken: string },
 ): Promise<{ registered: true }> {
   assertOwnUserId(identity, input.userId);
-  await new ReceiptRepository(deps.store).registerFcmToken(identity.uid, input.fcmToken);
+  await repositories(deps.store).users.registerFcmToken(identity.uid, input.fcmToken);
   return { registered: true };
 }
 
@@ -27,6 +27,6 @@ export async function unregisterFcmToken(
   input: { userId: string; fcmToken: string },
 ): Promise<{ unregistered: true }> {
   assertOwnUserId(identity, input.userId);
-  await new ReceiptRepository(deps.store).unregisterFcmToken(identity.uid, input.fcmToken);
+  await repositories(deps.store).users.unregisterFcmToken(identity.uid, input.fcmToken);
   return { unregistered: true };
 }

@@ -2,7 +2,7 @@ import { isStale, type RemoveScanAnswer } from '../api';
 import { ConflictError, NotFoundError } from '../errors';
 import type { Identity } from '../ports';
 import { analysisKey, imageKey, receiptIdFor } from '../repository/keys';
-import { ReceiptRepository } from '../repository/receipt-repository';
+import { repositories } from '../repository/repositories';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
 import { releaseStoredBytes } from './quotas';
 
@@ -20,7 +20,7 @@ export async function removeScan(
   assertOwnUserId(identity, input.userId);
   const uid = identity.uid;
   const { fileName } = input;
-  const repo = new ReceiptRepository(deps.store);
+  const repos = repositories(deps.store);
   const notFound = (cause?: unknown) =>
     new NotFoundError(`There is no scan named "${fileName}" in your queue.`, { code: 'ScanNotFound', cause });
   const busy = (cause?: unknown) =>
@@ -29,18 +29,18 @@ export async function removeScan(
       { code: 'AlreadyQueued', cause },
     );
 
-  const found = await repo.getQueueEntry(uid, fileName);
+  const found = await repos.scans.getQueueEntry(uid, fileName);
   if (!found) throw notFound();
   if (found.entry.status !== 'Failed' && !isStale(found.entry.updated_at, nowOf(deps))) throw busy();
 
   // The etag keeps a retry that queued the scan meanwhile from being undone.
   try {
-    await repo.deleteQueueEntry(uid, fileName, found.etag);
+    await repos.scans.deleteQueueEntry(uid, fileName, found.etag);
   } catch (error) {
     if (error instanceof ConflictError) throw busy(error);
     throw error;
   }
-  if (!(await repo.getReceipt(uid, receiptIdFor(uid, fileName)))) {
+  if (!(await repos.receipts.getReceipt(uid, receiptIdFor(uid, fileName)))) {
     const keys = [imageKey(uid, fileName), analysisKey(uid, fileName)];
     const stored = await deps.blobs.list(imageKey(uid, fileName));
     await Promise.all(keys.filter((key) => stored.includes(key)).map((key) => deps.blobs.delete(key)));
@@ -51,7 +51,7 @@ export async function removeScan(
       );
     }
     // No receipt holds the image now, so it may be uploaded again.
-    if (found.entry.image_sha256) await repo.deleteImageHash(uid, found.entry.image_sha256, fileName);
+    if (found.entry.image_sha256) await repos.scans.deleteImageHash(uid, found.entry.image_sha256, fileName);
   }
   deps.logger.info('scan removed', { userId: uid, fileName, status: found.entry.status });
   return { removed: true, fileName };

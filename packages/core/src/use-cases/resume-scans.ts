@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError } from '../errors';
 import type { Logger, ScanQueue } from '../ports';
-import { ReceiptRepository } from '../repository/receipt-repository';
+import { repositories } from '../repository/repositories';
 import type { TableStore } from '../table-store';
 import { nowOf } from './context';
 
@@ -17,13 +17,13 @@ export async function resumeScans(deps: {
   logger: Logger;
   now?: () => Date;
 }): Promise<number> {
-  const repo = new ReceiptRepository(deps.store);
-  const found = await repo.listUnfinishedScanEntries();
+  const repos = repositories(deps.store);
+  const found = await repos.scans.listUnfinishedScanEntries();
   const now = nowOf(deps).toISOString();
   for (const { entry, etag } of found) {
     if (entry.status === 'Analyzing') {
       try {
-        await repo.saveQueueEntry({ ...entry, status: 'false', updated_at: now }, etag);
+        await repos.scans.saveQueueEntry({ ...entry, status: 'false', updated_at: now }, etag);
       } catch (error) {
         // Changed or removed meanwhile: the worker reads the entry afresh anyway.
         if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;

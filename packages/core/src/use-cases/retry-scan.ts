@@ -1,7 +1,7 @@
 import { isStale } from '../api';
 import { ConflictError, NotFoundError, ServiceUnavailableError } from '../errors';
 import type { Identity } from '../ports';
-import { ReceiptRepository } from '../repository/receipt-repository';
+import { repositories } from '../repository/repositories';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
 
 export { isStale };
@@ -13,8 +13,8 @@ export async function retryScan(
   input: { userId: string; fileName: string },
 ): Promise<{ fileName: string; status: 'false' }> {
   assertOwnUserId(identity, input.userId);
-  const repo = new ReceiptRepository(deps.store);
-  const found = await repo.getQueueEntry(identity.uid, input.fileName);
+  const repos = repositories(deps.store);
+  const found = await repos.scans.getQueueEntry(identity.uid, input.fileName);
   if (!found) {
     throw new NotFoundError(`There is no scan named "${input.fileName}" in your queue.`, {
       code: 'ScanNotFound',
@@ -29,7 +29,7 @@ export async function retryScan(
   // The etag makes two retries at once queue the scan once. The store's own words for the loser
   // name tables and keys; the user gets what happened instead.
   try {
-    await repo.saveQueueEntry(
+    await repos.scans.saveQueueEntry(
       { ...found.entry, status: 'false', reason: null, attempts: 0, updated_at: now.toISOString() },
       found.etag,
     );
@@ -58,7 +58,7 @@ export async function retryScan(
       fileName: input.fileName,
       error: String(error),
     });
-    await repo.saveQueueEntry({
+    await repos.scans.saveQueueEntry({
       ...found.entry,
       status: 'Failed',
       reason: 'The receipt could not be queued for analysis. Retry it.',

@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError } from '../errors';
 import type { Logger, ScanJob, ScanQueue } from '../ports';
-import { ReceiptRepository } from '../repository/receipt-repository';
+import { repositories, type Repositories } from '../repository/repositories';
 import type { QueueRow } from '../repository/rows';
 import type { TableStore } from '../table-store';
 import { nowOf } from './context';
@@ -41,16 +41,16 @@ export interface SweepResult {
  * left to them.
  */
 export async function sweepScans(deps: SweepDeps): Promise<SweepResult> {
-  const repo = new ReceiptRepository(deps.store);
+  const repos = repositories(deps.store);
   const now = nowOf(deps);
   const lease = deps.claimLeaseMs ?? SCAN_CLAIM_LEASE_MS;
   const result: SweepResult = { requeued: 0, failed: 0 };
-  for (const { entry, etag } of await repo.listUnfinishedScanEntries()) {
+  for (const { entry, etag } of await repos.scans.listUnfinishedScanEntries()) {
     const idle = now.getTime() - (Date.parse(entry.updated_at) || 0);
     const job = { userId: entry.userId, fileName: entry.fileName };
     if (entry.status === 'false' && idle > LOST_SCAN_MS) {
       // Touched first, so the next sweep does not queue it again while this job waits.
-      if (!(await writeIfUnchanged(repo, { ...entry, updated_at: now.toISOString() }, etag))) continue;
+      if (!(await writeIfUnchanged(repos, { ...entry, updated_at: now.toISOString() }, etag))) continue;
       await deps.queue.enqueue(job);
       result.requeued += 1;
       deps.logger.warn('sweep: queued a scan that had no job', { ...job, idleMs: idle });
@@ -61,7 +61,7 @@ export async function sweepScans(deps: SweepDeps): Promise<SweepResult> {
         reason: STUCK_SCAN_REASON,
         updated_at: now.toISOString(),
       };
-      if (!(await writeIfUnchanged(repo, failed, etag))) continue;
+      if (!(await writeIfUnchanged(repos, failed, etag))) continue;
       result.failed += 1;
       deps.logger.warn('sweep: failed a scan stuck in Analyzing', { ...job, idleMs: idle });
     }
@@ -79,8 +79,8 @@ export async function failDeadLetteredScan(
   deps: { store: TableStore; logger: Logger; now?: () => Date },
   job: ScanJob,
 ): Promise<boolean> {
-  const repo = new ReceiptRepository(deps.store);
-  const found = await repo.getQueueEntry(job.userId, job.fileName);
+  const repos = repositories(deps.store);
+  const found = await repos.scans.getQueueEntry(job.userId, job.fileName);
   if (!found || found.entry.status === 'Failed') return false;
   const failed: QueueRow = {
     ...found.entry,
@@ -88,14 +88,14 @@ export async function failDeadLetteredScan(
     reason: DEAD_LETTER_REASON,
     updated_at: nowOf(deps).toISOString(),
   };
-  const marked = await writeIfUnchanged(repo, failed, found.etag);
+  const marked = await writeIfUnchanged(repos, failed, found.etag);
   if (marked) deps.logger.warn('dead-lettered scan marked failed', { ...job });
   return marked;
 }
 
-async function writeIfUnchanged(repo: ReceiptRepository, entry: QueueRow, etag: string): Promise<boolean> {
+async function writeIfUnchanged(repos: Repositories, entry: QueueRow, etag: string): Promise<boolean> {
   try {
-    await repo.saveQueueEntry(entry, etag);
+    await repos.scans.saveQueueEntry(entry, etag);
     return true;
   } catch (error) {
     if (error instanceof ConflictError || error instanceof NotFoundError) return false;

@@ -9,8 +9,9 @@ import {
   ValidationError,
 } from '../errors';
 import type { Identity } from '../ports';
-import { ANALYSIS_SUFFIX, UNKNOWN_MERCHANT, imageKey, receiptIdFor } from '../repository/keys';
-import { ReceiptRepository, sha256Hex, type ImageHashRow } from '../repository/receipt-repository';
+import { ANALYSIS_SUFFIX, UNKNOWN_MERCHANT, imageKey, receiptIdFor, sha256Hex } from '../repository/keys';
+import { repositories, type Repositories } from '../repository/repositories';
+import type { ImageHashRow } from '../repository/scan-repository';
 import { ACCOUNT_DELETED_AT, str, type QueueRow } from '../repository/rows';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
 import { parseImageDataUrl } from './image-data-url';
@@ -46,13 +47,13 @@ export async function uploadReceipt(
   // a picture's pixels are what decoding it costs.
   await assertDocumentWithinLimits(bytes, contentType);
 
-  const repo = new ReceiptRepository(deps.store);
+  const repos = repositories(deps.store);
   const uid = identity.uid;
   const sha256 = await sha256Hex(bytes);
   const [receipt, existing, earlier] = await Promise.all([
-    repo.getReceipt(uid, receiptIdFor(uid, fileName)),
-    repo.getQueueEntry(uid, fileName),
-    repo.getImageHash(uid, sha256),
+    repos.receipts.getReceipt(uid, receiptIdFor(uid, fileName)),
+    repos.scans.getQueueEntry(uid, fileName),
+    repos.scans.getImageHash(uid, sha256),
   ]);
   if (receipt) {
     throw new ConflictError(
@@ -71,8 +72,8 @@ export async function uploadReceipt(
 
   // Refused before anything is counted against the user's quotas or written.
   const heldElsewhere = earlier !== null && earlier.row.fileName !== fileName;
-  if (heldElsewhere && (await holdsImage(repo, uid, earlier.row.fileName, sha256))) {
-    throw await duplicateImage(repo, uid, earlier.row.fileName);
+  if (heldElsewhere && (await holdsImage(repos, uid, earlier.row.fileName, sha256))) {
+    throw await duplicateImage(repos, uid, earlier.row.fileName);
   }
 
   const at = nowOf(deps);
@@ -101,7 +102,9 @@ export async function uploadReceipt(
   // under a scan that a worker may be reading.
   let etag: string;
   try {
-    etag = existing ? await repo.saveQueueEntry(entry, existing.etag) : await repo.createQueueEntry(entry);
+    etag = existing
+      ? await repos.scans.saveQueueEntry(entry, existing.etag)
+      : await repos.scans.createQueueEntry(entry);
   } catch (error) {
     await release(bytes.length, fileName);
     if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;
@@ -116,13 +119,15 @@ export async function uploadReceipt(
   const hashRow: ImageHashRow = { userId: uid, sha256, fileName, uploaded_at: now };
   let indexed = false;
   try {
-    if (!earlier) await repo.saveImageHash(hashRow);
-    else if (heldElsewhere) await repo.saveImageHash(hashRow, earlier.etag);
+    if (!earlier) await repos.scans.saveImageHash(hashRow);
+    else if (heldElsewhere) await repos.scans.saveImageHash(hashRow, earlier.etag);
     indexed = earlier === null || heldElsewhere;
   } catch (error) {
     await release(bytes.length, fileName);
     await (
-      existing ? repo.saveQueueEntry(existing.entry, etag) : repo.deleteQueueEntry(uid, fileName, etag)
+      existing
+        ? repos.scans.saveQueueEntry(existing.entry, etag)
+        : repos.scans.deleteQueueEntry(uid, fileName, etag)
     ).catch((cleanup: unknown) =>
       deps.logger.warn('queue entry of a duplicate upload not undone', {
         userId: uid,
@@ -131,9 +136,9 @@ export async function uploadReceipt(
       }),
     );
     if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;
-    const winner = await repo.getImageHash(uid, sha256);
+    const winner = await repos.scans.getImageHash(uid, sha256);
     if (winner && winner.row.fileName !== fileName)
-      throw await duplicateImage(repo, uid, winner.row.fileName, error);
+      throw await duplicateImage(repos, uid, winner.row.fileName, error);
     throw new ConflictError('This image was uploaded twice at the same time; this upload was not kept.', {
       code: 'UploadedTwice',
       cause: error,
@@ -141,7 +146,7 @@ export async function uploadReceipt(
   }
   const forget = () =>
     indexed
-      ? repo.deleteImageHash(uid, sha256, fileName).catch((cleanup: unknown) =>
+      ? repos.scans.deleteImageHash(uid, sha256, fileName).catch((cleanup: unknown) =>
           deps.logger.warn('image index row of a failed upload not removed', {
             userId: uid,
             fileName,
@@ -151,7 +156,7 @@ export async function uploadReceipt(
       : Promise.resolve();
   if (existing?.entry.image_sha256 && existing.entry.image_sha256 !== sha256) {
     // The failed scan this replaces held other bytes: they may be uploaded again.
-    await repo.deleteImageHash(uid, existing.entry.image_sha256, fileName).catch((cleanup: unknown) =>
+    await repos.scans.deleteImageHash(uid, existing.entry.image_sha256, fileName).catch((cleanup: unknown) =>
       deps.logger.warn('image index row of a replaced scan not removed', {
         userId: uid,
         fileName,
@@ -165,7 +170,7 @@ export async function uploadReceipt(
   } catch (error) {
     await release(bytes.length, fileName);
     await forget();
-    await repo.deleteQueueEntry(uid, fileName, etag).catch((cleanup: unknown) =>
+    await repos.scans.deleteQueueEntry(uid, fileName, etag).catch((cleanup: unknown) =>
       deps.logger.warn('queue entry of a failed upload not removed', {
         userId: uid,
         fileName,
@@ -180,7 +185,7 @@ export async function uploadReceipt(
   if (!user || str(user, ACCOUNT_DELETED_AT)) {
     await forget();
     await deps.blobs.delete(imageKey(uid, fileName));
-    await repo.deleteQueueEntry(uid, fileName, etag).catch((error: unknown) => {
+    await repos.scans.deleteQueueEntry(uid, fileName, etag).catch((error: unknown) => {
       if (!(error instanceof NotFoundError || error instanceof ConflictError)) throw error;
     });
     throw new AccountDeletedError();
@@ -190,7 +195,7 @@ export async function uploadReceipt(
   } catch (error) {
     // The image and the entry are kept: the user can retry the scan instead of uploading again.
     deps.logger.error('enqueue failed', { userId: uid, fileName, error: String(error) });
-    await repo.saveQueueEntry({
+    await repos.scans.saveQueueEntry({
       ...entry,
       status: 'Failed',
       reason: 'The receipt was saved but could not be queued for analysis. Retry it.',
@@ -212,14 +217,14 @@ export async function uploadReceipt(
  * and counts).
  */
 async function holdsImage(
-  repo: ReceiptRepository,
+  repos: Repositories,
   userId: string,
   fileName: string,
   sha256: string,
 ): Promise<boolean> {
   const [receipt, queued] = await Promise.all([
-    repo.getReceipt(userId, receiptIdFor(userId, fileName)),
-    repo.getQueueEntry(userId, fileName),
+    repos.receipts.getReceipt(userId, receiptIdFor(userId, fileName)),
+    repos.scans.getQueueEntry(userId, fileName),
   ]);
   const same = (hash: string | null | undefined) => !hash || hash === sha256;
   return (
@@ -229,15 +234,15 @@ async function holdsImage(
 
 /** The 409 for an image the user already uploaded as `fileName`, saying where to find it. */
 async function duplicateImage(
-  repo: ReceiptRepository,
+  repos: Repositories,
   userId: string,
   fileName: string,
   cause?: unknown,
 ): Promise<DuplicateImageError> {
   const receiptId = receiptIdFor(userId, fileName);
   const [receipt, queued] = await Promise.all([
-    repo.getReceipt(userId, receiptId),
-    repo.getQueueEntry(userId, fileName),
+    repos.receipts.getReceipt(userId, receiptId),
+    repos.scans.getQueueEntry(userId, fileName),
   ]);
   const uploaded = `You already uploaded this image as "${fileName}"`;
   let message: string;

@@ -2,7 +2,7 @@ import {
   ConflictError,
   TABLES,
   TransactionError,
-  ReceiptRepository,
+  repositories,
   brandRowsFromTotals,
   buildAppData,
   buildReportIndex,
@@ -113,12 +113,12 @@ export async function runRandomWrites(
     retryDelaySeconds: () => 1,
   };
   const edits = { ...deps, brandCatalog: SCENARIO_CATALOG };
-  const repo = new ReceiptRepository(env.store);
+  const repos = repositories(env.store);
   const counts: ScenarioCounts = {};
   let uploads = 0;
 
   const receipts = async () =>
-    (await repo.listReceipts(userId)).sort((a, b) => a.file_name.localeCompare(b.file_name));
+    (await repos.receipts.listReceipts(userId)).sort((a, b) => a.file_name.localeCompare(b.file_name));
   const etagOf = async (table: string, partitionKey: string, rowKey: string) =>
     (await env.store.getEntity(table, partitionKey, rowKey))?.etag ?? '';
   const item = () => {
@@ -175,7 +175,7 @@ export async function runRandomWrites(
                     : { total_amount: null };
         await updateReceipt(edits, who, { ...input, changes });
       } else if (roll < 0.6) {
-        const items = await repo.listItemsOfReceipt(target.receipt_id);
+        const items = await repos.receipts.listItemsOfReceipt(target.receipt_id);
         const line = item();
         const existingItem = items.length > 0 && random() < 0.5 ? pick(items) : undefined;
         op = existingItem ? 'edit item' : 'add item';
@@ -191,19 +191,19 @@ export async function runRandomWrites(
           },
         });
       } else if (roll < 0.7) {
-        const items = await repo.listItemsOfReceipt(target.receipt_id);
+        const items = await repos.receipts.listItemsOfReceipt(target.receipt_id);
         if (items.length === 0) continue;
         op = 'delete item';
         await deleteItem(edits, who, { ...input, itemId: pick(items).item_id });
       } else if (roll < 0.78) {
-        const merchants = (await repo.listMerchants(userId)).filter(
+        const merchants = (await repos.merchants.listMerchants(userId)).filter(
           (m) => m.merchant_id !== target.merchant_id,
         );
         if (merchants.length === 0) continue;
         op = 'move';
         await moveReceipt(edits, who, { ...input, merchantId: pick(merchants).merchant_id });
       } else if (roll < 0.83) {
-        const merchants = await repo.listMerchants(userId);
+        const merchants = await repos.merchants.listMerchants(userId);
         if (merchants.length < 2) continue;
         op = 'merge';
         const kept = pick(merchants);
@@ -237,10 +237,13 @@ const byKey =
 
 /** The user's report data as built from all of their rows at their current data version. */
 export async function appDataFromAllRows(store: TableStore, userId: string): Promise<AppData> {
-  const repo = new ReceiptRepository(store);
-  const { version } = await repo.getDataState(userId);
-  const [receipts, merchants] = await Promise.all([repo.listReceipts(userId), repo.listMerchants(userId)]);
-  const items = await repo.listItemsOfReceipts(userId, receipts);
+  const repos = repositories(store);
+  const { version } = await repos.users.getDataState(userId);
+  const [receipts, merchants] = await Promise.all([
+    repos.receipts.listReceipts(userId),
+    repos.merchants.listMerchants(userId),
+  ]);
+  const items = await repos.receipts.listItemsOfReceipts(userId, receipts);
   return buildAppData({ version, receipts, merchants, items });
 }
 
@@ -250,9 +253,12 @@ export async function appDataFromAllRows(store: TableStore, userId: string): Pro
  * per-month totals of its receipts and items.
  */
 export async function recomputedTotals(store: TableStore, userId: string) {
-  const repo = new ReceiptRepository(store);
-  const [receipts, merchants] = await Promise.all([repo.listReceipts(userId), repo.listMerchants(userId)]);
-  const items = await repo.listItemsOfReceipts(userId, receipts);
+  const repos = repositories(store);
+  const [receipts, merchants] = await Promise.all([
+    repos.receipts.listReceipts(userId),
+    repos.merchants.listMerchants(userId),
+  ]);
+  const items = await repos.receipts.listItemsOfReceipts(userId, receipts);
   const data = buildAppData({ version: 'recomputed', receipts, merchants, items });
   const index = buildReportIndex(data);
   const rows = <T extends ReportTable>(table: T) =>

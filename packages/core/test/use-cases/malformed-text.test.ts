@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ReceiptRepository,
+  repositories,
   ValidationError,
   saveItem,
   silentLogger,
@@ -52,7 +52,7 @@ describe('text a store cannot hold', () => {
     ).rejects.toThrow(/merchant_name holds a broken character/);
     expect(counter.methods.filter((m) => WRITE_METHODS.has(m))).toEqual([]);
     // The receipt is as it was, and editable with the etag the report gives.
-    const row = await new ReceiptRepository(store).getReceipt('lone', receipt.receipt_id);
+    const row = await repositories(store).receipts.getReceipt('lone', receipt.receipt_id);
     expect(row?.etag).toBe(receipt.etag);
     await expect(
       updateReceipt(deps, identity('lone'), { ...edit, changes: { merchant_name: 'Heinz Shop' } }),

@@ -6,7 +6,7 @@ import {
   ForbiddenError,
   REQUIRED_TABLES,
   TABLES,
-  ReceiptRepository,
+  repositories,
   ServiceUnavailableError,
   deleteAccount,
   exportKey,
@@ -197,7 +197,7 @@ describe('deleteAccount', () => {
     expect(accounts.deleted).toEqual(['alice']);
     expect(await rowsMentioning(world, 'bob')).toEqual(bobRowsBefore);
     expect(blobsOf(world, 'bob')).toEqual(bobBlobsBefore);
-    expect(await new ReceiptRepository(world.store).pushTokensOf('bob')).toEqual(['bob-phone']);
+    expect(await repositories(world.store).users.pushTokensOf('bob')).toEqual(['bob-phone']);
 
     // The scan that was still queued is dropped by the worker, which writes nothing back.
     expect(await world.drain()).toEqual([expect.objectContaining({ outcome: 'skipped' })]);
@@ -207,9 +207,9 @@ describe('deleteAccount', () => {
 
   it('answers 409 and deletes nothing while a scan is being analysed', async () => {
     const { world, deps, accounts } = await seeded();
-    const repo = new ReceiptRepository(world.store);
-    const queued = (await repo.getQueueEntry('alice', '1714000000004-receipt.jpg'))!;
-    await repo.saveQueueEntry(
+    const repos = repositories(world.store);
+    const queued = (await repos.scans.getQueueEntry('alice', '1714000000004-receipt.jpg'))!;
+    await repos.scans.saveQueueEntry(
       { ...queued.entry, status: 'Analyzing', updated_at: world.deps.now().toISOString() },
       queued.etag,
     );
@@ -236,8 +236,10 @@ describe('deleteAccount', () => {
     // Everything but the sign-in account and the user's row, marked as being deleted, is gone
     // already; the mark refuses the user's writes meanwhile.
     expect(await rowsMentioning(world, 'alice')).toEqual(['Users: alice / alice']);
-    expect(await world.store.getEntity(TABLES.users, 'alice', 'alice')).toHaveProperty(['account_deleted_at']);
-    await expect(new ReceiptRepository(world.store).registerFcmToken('alice', 'late-phone')).rejects.toThrow(
+    expect(await world.store.getEntity(TABLES.users, 'alice', 'alice')).toHaveProperty([
+      'account_deleted_at',
+    ]);
+    await expect(repositories(world.store).users.registerFcmToken('alice', 'late-phone')).rejects.toThrow(
       AccountDeletedError,
     );
     expect(accounts.deleted).toEqual([]);
@@ -252,7 +254,7 @@ describe('deleteAccount', () => {
     const { world, deps } = await seeded();
     await registerFcmToken(world.deps, bob, { userId: 'bob', fcmToken: 'alice-phone' });
     await deleteAccount(deps, alice, { userId: 'alice' });
-    expect((await new ReceiptRepository(world.store).pushTokensOf('bob')).sort()).toEqual([
+    expect((await repositories(world.store).users.pushTokensOf('bob')).sort()).toEqual([
       'alice-phone',
       'bob-phone',
     ]);

@@ -17,7 +17,8 @@ import {
   retryScan,
   SCAN_CLAIM_LEASE_MS,
   uploadReceipt,
-  ReceiptRepository,
+  ScanRepository,
+  repositories,
   itemIdFor,
 } from '../../src';
 import { dataUrlOf, fakeReceiptImage, identity, type FakeReceipt } from '../support/fakes';
@@ -174,7 +175,7 @@ describe('upload and the scan worker', () => {
       brand: null,
       owning_corporation: null,
     }));
-    await new ReceiptRepository(world.store).replaceItems(receiptId, leftover);
+    await repositories(world.store).receipts.replaceItems(receiptId, leftover);
     await upload(world, alice, 'again.jpg');
     await world.drain();
     const rows = world.store.dump(TABLES.items).filter((r) => r.partitionKey === receiptId);
@@ -249,10 +250,10 @@ describe('upload and the scan worker', () => {
     const world = await createWorld();
     await upload(world);
     const job = world.queue.jobs.shift()!.job;
-    const repo = new ReceiptRepository(world.store);
-    const found = (await repo.getQueueEntry('alice', job.fileName))!;
+    const repos = repositories(world.store);
+    const found = (await repos.scans.getQueueEntry('alice', job.fileName))!;
     // What a run that died mid-analysis leaves behind.
-    await repo.saveQueueEntry({
+    await repos.scans.saveQueueEntry({
       ...found.entry,
       status: 'Analyzing',
       attempts: 1,
@@ -270,9 +271,9 @@ describe('upload and the scan worker', () => {
     await upload(world, alice, '1-receipt.jpg');
     await upload(world, alice, '2-receipt.jpg');
     world.queue.jobs.length = 0;
-    const repo = new ReceiptRepository(world.store);
-    const found = (await repo.getQueueEntry('alice', '1-receipt.jpg'))!;
-    await repo.saveQueueEntry({
+    const repos = repositories(world.store);
+    const found = (await repos.scans.getQueueEntry('alice', '1-receipt.jpg'))!;
+    await repos.scans.saveQueueEntry({
       ...found.entry,
       status: 'Analyzing',
       attempts: 1,
@@ -463,13 +464,13 @@ describe('upload and the scan worker', () => {
 
   it('never writes the image of an upload that lost the race for the queue entry', async () => {
     const world = await createWorld();
-    const repo = new ReceiptRepository(world.store);
-    const create = repo.createQueueEntry.bind(repo);
+    const repos = repositories(world.store);
+    const create = repos.scans.createQueueEntry.bind(repos.scans);
     // Another upload of the name inserts its entry between this upload's checks and its insert.
     const racing = await upload(world, alice, 'other.jpg');
     expect(racing.status).toBe('false');
-    const getQueueEntry = ReceiptRepository.prototype.getQueueEntry;
-    ReceiptRepository.prototype.getQueueEntry = async function (userId, fileName) {
+    const getQueueEntry = ScanRepository.prototype.getQueueEntry;
+    ScanRepository.prototype.getQueueEntry = async function (userId, fileName) {
       const found = await getQueueEntry.call(this, userId, fileName);
       if (fileName === 'raced.jpg' && !found) await create({ ...sampleEntry, fileName: 'raced.jpg' });
       return found;
@@ -477,7 +478,7 @@ describe('upload and the scan worker', () => {
     try {
       await expect(upload(world, alice, 'raced.jpg')).rejects.toMatchObject({ code: 'UploadedTwice' });
     } finally {
-      ReceiptRepository.prototype.getQueueEntry = getQueueEntry;
+      ScanRepository.prototype.getQueueEntry = getQueueEntry;
     }
     expect(world.blobs.objects.has('alice/raced.jpg')).toBe(false);
     expect(world.queue.jobs.map((j) => j.job.fileName)).toEqual(['other.jpg']);
@@ -601,7 +602,7 @@ describe('getAppData', () => {
     world.blobs.put = async () => {
       throw new Error('disk full');
     };
-    await new ReceiptRepository(world.store).bumpDataVersion('alice', new Date());
+    await repositories(world.store).users.bumpDataVersion('alice', new Date());
     const rebuilt = await getAppData(world.deps, alice, { userId: 'alice' });
     expect(rebuilt.version).not.toBe(first.version);
     expect(world.store.calls.listEntities).toBeGreaterThan(listsAfterScan);

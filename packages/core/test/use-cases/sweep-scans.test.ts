@@ -8,7 +8,7 @@ import {
   listQueue,
   sweepScans,
   uploadReceipt,
-  ReceiptRepository,
+  repositories,
 } from '../../src';
 import { dataUrlOf, fakeReceiptImage, identity } from '../support/fakes';
 import { createWorld } from '../support/world';
@@ -39,12 +39,12 @@ describe('the scan queue sweeper', () => {
 
   it('fails a scan stuck in Analyzing past its lease, with a reason the user can read', async () => {
     const world = await worldWithScans('stuck.jpg', 'fresh.jpg');
-    const repo = new ReceiptRepository(world.store);
-    const stuck = (await repo.getQueueEntry('alice', 'stuck.jpg'))!;
-    await repo.saveQueueEntry({ ...stuck.entry, status: 'Analyzing', attempts: 1 }, stuck.etag);
+    const repos = repositories(world.store);
+    const stuck = (await repos.scans.getQueueEntry('alice', 'stuck.jpg'))!;
+    await repos.scans.saveQueueEntry({ ...stuck.entry, status: 'Analyzing', attempts: 1 }, stuck.etag);
     world.advance(SCAN_CLAIM_LEASE_MS + 1000);
-    const fresh = (await repo.getQueueEntry('alice', 'fresh.jpg'))!;
-    await repo.saveQueueEntry(
+    const fresh = (await repos.scans.getQueueEntry('alice', 'fresh.jpg'))!;
+    await repos.scans.saveQueueEntry(
       { ...fresh.entry, status: 'Analyzing', attempts: 1, updated_at: world.deps.now().toISOString() },
       fresh.etag,
     );

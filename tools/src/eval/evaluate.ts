@@ -130,6 +130,8 @@ export interface EvalSummary {
   };
   /** Receipts whose items add up to the right total. */
   itemsAddUp?: Share;
+  /** Item precision, recall and F1 against the set's own truth (CORD), as in {@link ItemAccuracy}. */
+  items?: Omit<ItemAccuracy, 'failures'>;
   /** Receipts the app would flag "needs review". */
   flagged: Share;
   /** Receipts with a wrong total or date that were not flagged. */
@@ -432,6 +434,7 @@ export function summarise(results: ReceiptEvaluation[]): EvalSummary {
   const counted = results.filter((r) => r.itemCount);
   const labelled = results.filter((r) => r.labelled);
   const withTotal = results.filter((r) => r.itemsAddUp !== undefined);
+  const withItems = results.filter((r) => r.items);
   const flagged = results.filter((r) => r.needsReview);
   let labelledSummary: EvalSummary['labelled'];
   if (labelled.length > 0) {
@@ -451,6 +454,7 @@ export function summarise(results: ReceiptEvaluation[]): EvalSummary {
       : {}),
     ...(labelledSummary ? { labelled: labelledSummary } : {}),
     ...(withTotal.length > 0 ? { itemsAddUp: share(withTotal, (r) => r.itemsAddUp === true) } : {}),
+    ...(withItems.length > 0 ? { items: itemAccuracy(withItems) } : {}),
     flagged: share(results, (r) => r.needsReview),
     silent: share(results, (r) => !keyFieldsRight(r) && !r.needsReview),
     falseAlarms: { count: flagged.filter(keyFieldsRight).length, of: results.length },
@@ -516,17 +520,11 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
   let items: ItemAccuracy | undefined;
   let totalAndTax: EvalReport['totalAndTax'];
   if (withItems.length > 0) {
-    const expected = withItems.reduce((s, r) => s + r.items!.expected.length, 0);
-    const got = withItems.reduce((s, r) => s + r.items!.got.length, 0);
-    const matched = withItems.reduce((s, r) => s + r.items!.matched, 0);
-    const precision = got === 0 ? 0 : matched / got;
-    const recall = expected === 0 ? 0 : matched / expected;
-    const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
     const failures = withItems
       .map((r) => ({ id: r.id, ...scoreItems(r.items!.expected, r.items!.got) }))
       .filter((x) => x.missed.length > 0 || x.extra.length > 0)
       .map(({ id, missed, extra }) => ({ id, missed, extra }));
-    items = { expected, got, matched, precision, recall, f1, failures };
+    items = { ...itemAccuracy(withItems), failures };
     const scoredTotal = withItems.filter((r) => 'total' in r.expected);
     const both = scoredTotal.filter((r) => r.correct.total && r.correct.tax).length;
     totalAndTax = { correct: both, total: scoredTotal.length, accuracy: both / scoredTotal.length };
@@ -554,6 +552,17 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
         }),
     results,
   };
+}
+
+/** Item precision, recall and F1 over receipts whose truth lists their items. */
+function itemAccuracy(withItems: ReceiptEvaluation[]): Omit<ItemAccuracy, 'failures'> {
+  const expected = withItems.reduce((s, r) => s + r.items!.expected.length, 0);
+  const got = withItems.reduce((s, r) => s + r.items!.got.length, 0);
+  const matched = withItems.reduce((s, r) => s + r.items!.matched, 0);
+  const precision = got === 0 ? 0 : matched / got;
+  const recall = expected === 0 ? 0 : matched / expected;
+  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  return { expected, got, matched, precision, recall, f1 };
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
@@ -592,6 +601,14 @@ export function formatSummaries(report: Pick<EvalReport, 'summary' | 'halves' | 
     ]);
   }
   if (report.summary.itemsAddUp) rows.push(['items add up', (s) => shareText(s.itemsAddUp)]);
+  if (report.summary.items)
+    rows.push([
+      'item P/R/F1',
+      (s) =>
+        s.items
+          ? `${(s.items.precision * 100).toFixed(0)}/${(s.items.recall * 100).toFixed(0)}/${(s.items.f1 * 100).toFixed(1)}`
+          : '-',
+    ]);
   rows.push(['flagged', (s) => shareText(s.flagged)]);
   rows.push(['silent', (s) => shareText(s.silent)]);
   rows.push(['false alarm', (s) => shareText(s.falseAlarms)]);

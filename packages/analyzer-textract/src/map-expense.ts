@@ -207,6 +207,7 @@ export function mapAnalyzeExpense(
     ...(chosenTotal && chosenTotal.verdict.contradictions.length > 0
       ? { contradicted: ['receipt.total_amount' as const] }
       : {}),
+    prints_date: dateField !== undefined || printsDate(summary, chosen),
   };
   return { ...result, confidence: checkedConfidence(result) };
 }
@@ -731,6 +732,32 @@ function firstDate(summary: Field[], order: DateOrder): { iso: string; field: Fi
     }
   }
   return undefined;
+}
+
+/** A date's shape, read or not: three numbers joined by `/ . -` (`31/13/2O19` too), or a month's name by a number. */
+const DATE_LIKE =
+  /\b\d{1,4}\s?[./-]\s?[\dOo]{1,2}\s?[./-]\s?[\dOo]{2,4}\b|\b\d{1,2}\s?(jan|feb|mar|apr|may|mei|jun|jul|aug|agu|agt|sep|oct|okt|nov|dec|des)[a-z]*\.?\s?\d{2,4}\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s\d{1,2},?\s\d{2,4}\b/i;
+/** Labels that name a date in the languages of the receipts we read. */
+const DATE_LABEL = /\b(date|dated|tanggal|tgl|tarikh|datum|fecha|data)\b/i;
+
+/**
+ * Whether the receipt prints a date, read or not: a date field with a value, a field labelled as a
+ * date, or text shaped like one in the summary or the page's lines. A receipt that prints none may
+ * take its upload day (core's `uploadDateFor`); one whose date did not read is flagged instead.
+ */
+function printsDate(summary: Field[], documents: ExpenseDocument[]): boolean {
+  const lines = documents
+    .flatMap((d) => records<Block>(d.Blocks))
+    .filter((b) => b.BlockType === 'LINE')
+    .map((b) => text(b.Text) ?? '');
+  return (
+    summary.some(
+      (f) =>
+        (DATE_TYPES.includes(f.type) && f.value !== '') ||
+        DATE_LABEL.test(f.label ?? '') ||
+        DATE_LIKE.test(`${f.label ?? ''} ${f.value}`),
+    ) || lines.some((line) => DATE_LIKE.test(line) || DATE_LABEL.test(line))
+  );
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   type SaveReceiptBody,
 } from '../api-edits';
 import { totalChecksOut, type AnalysisResult } from '../analysis';
+import { needsReview } from '../review';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors';
 import type { Identity } from '../ports';
 import {
@@ -511,7 +512,7 @@ export async function keepBothReceipts(
         possible_duplicate_of: null,
         not_duplicate_of: [...new Set([...(receipt.not_duplicate_of ?? []), other])],
         review_reasons: reasons,
-        needs_review: reasons.length > 0,
+        needs_review: needsReview(reasons),
       },
       receipt.etag,
     );

@@ -43,7 +43,8 @@ export interface FakeReceipt {
   postal?: string | null;
   phone?: string;
   city?: string;
-  date: string;
+  /** null: the receipt prints no date. */
+  date: string | null;
   /** `HH:MM:SS`; '10:00:00' when not given, '' for a receipt without a time. */
   time?: string;
   currency?: string;
@@ -112,6 +113,7 @@ export class FakeAnalyzer implements Analyzer {
       taxes: receipt.tax ? [{ description: 'VAT', rate: 21, amount: receipt.tax }] : [],
       confidence: {},
       raw: { receipt },
+      ...(receipt.date === null ? { prints_date: false } : {}),
     };
   }
 }

@@ -4,6 +4,7 @@ import {
   ValidationError,
   assessReview,
   totalChecksOut,
+  uploadDateFor,
   type AnalysisResult,
   type AnalyzedItem,
   type AnalyzedMerchant,
@@ -80,9 +81,14 @@ export interface ReceiptEvaluation {
   itemCount?: { expected: number; got: number };
   /** Whether the items read (alone, or with the tax) add up to the right total. */
   itemsAddUp?: boolean;
-  /** Whether the app would ask a person to check this reading (`assessReview` of @receipts/core). */
+  /**
+   * Whether the app would ask a person to check this reading (`assessReview` of @receipts/core), a
+   * receipt that prints no date taking the day of the analysis as its upload day (`uploadDateFor`).
+   */
   needsReview: boolean;
   reviewReasons: string[];
+  /** Whether it would be flagged if a receipt printing no date were not given its upload day. */
+  needsReviewWithoutUploadDate: boolean;
   /** Set when the analyzer failed on this receipt; every field then counts as wrong. */
   error?: string;
 }
@@ -139,12 +145,11 @@ export interface EvalSummary {
   /** Flagged receipts whose total and date were right. */
   falseAlarms: Share;
   /**
-   * The two figures above with `no_date` set aside: receipts flagged for another reason too, and of
-   * those, the ones whose total and date were right. Receipts that print no date (restaurant bills,
-   * CORD) are flagged for it; these say what else flags them.
+   * The two figures above if receipts that print no date (restaurant bills, CORD) did not take their
+   * upload day and were flagged `no_date`, as before #24.
    */
-  flaggedBesidesNoDate: Share;
-  falseAlarmsBesidesNoDate: Share;
+  flaggedWithoutUploadDate: Share;
+  falseAlarmsWithoutUploadDate: Share;
 }
 
 export interface EvalReport {
@@ -385,9 +390,15 @@ async function evaluateOne(
   const labels = options.labelsDir ? await readLabels(options.labelsDir, id) : null;
   const labelled = labels ? scoreLabelledItems(labels, read) : undefined;
   const countExpected = truth.itemsCount ?? labels?.length ?? null;
-  const review = result
-    ? assessReview(result, options.today ?? new Date().toISOString().slice(0, 10))
-    : { needs_review: true, review_reasons: [] };
+  const today = options.today ?? new Date().toISOString().slice(0, 10);
+  const analysed = result ? assessReview(result, today) : { needs_review: true, review_reasons: [] };
+  // As the app makes the receipt row: a receipt that prints no date takes its upload day (today).
+  const fromUpload = result ? uploadDateFor(result, analysed, today) : null;
+  const review = fromUpload?.assessment ?? analysed;
+  if (fromUpload && 'date' in got) {
+    got.date = fromUpload.transaction_date;
+    correct.date = fieldMatches('date', truth.values.date, got.date);
+  }
   const rightTotal = truth.values.total ? Number(normaliseTotal(truth.values.total)) : null;
   return {
     id,
@@ -405,6 +416,7 @@ async function evaluateOne(
       : {}),
     needsReview: review.needs_review,
     reviewReasons: review.review_reasons,
+    needsReviewWithoutUploadDate: analysed.needs_review,
     ...(error ? { error } : {}),
   };
 }
@@ -417,10 +429,6 @@ const share = (results: ReceiptEvaluation[], test: (r: ReceiptEvaluation) => boo
 /** Whether the total and the date (where the truth gives them) were read right. */
 const keyFieldsRight = (r: ReceiptEvaluation) =>
   r.correct.total !== false && r.correct.date !== false && r.error === undefined;
-
-/** Whether a receipt is flagged for a reason other than a date it does not print. */
-const flaggedBesidesNoDate = (r: ReceiptEvaluation) =>
-  r.needsReview && (r.reviewReasons.length === 0 || r.reviewReasons.some((x) => x !== 'no_date'));
 
 /** The figures of some receipts: fields, item count, labelled items, items adding up, review. */
 export function summarise(results: ReceiptEvaluation[]): EvalSummary {
@@ -458,8 +466,8 @@ export function summarise(results: ReceiptEvaluation[]): EvalSummary {
     flagged: share(results, (r) => r.needsReview),
     silent: share(results, (r) => !keyFieldsRight(r) && !r.needsReview),
     falseAlarms: { count: flagged.filter(keyFieldsRight).length, of: results.length },
-    flaggedBesidesNoDate: share(results, flaggedBesidesNoDate),
-    falseAlarmsBesidesNoDate: share(results, (r) => flaggedBesidesNoDate(r) && keyFieldsRight(r)),
+    flaggedWithoutUploadDate: share(results, (r) => r.needsReviewWithoutUploadDate),
+    falseAlarmsWithoutUploadDate: share(results, (r) => r.needsReviewWithoutUploadDate && keyFieldsRight(r)),
   };
 }
 
@@ -612,9 +620,9 @@ export function formatSummaries(report: Pick<EvalReport, 'summary' | 'halves' | 
   rows.push(['flagged', (s) => shareText(s.flagged)]);
   rows.push(['silent', (s) => shareText(s.silent)]);
   rows.push(['false alarm', (s) => shareText(s.falseAlarms)]);
-  if (report.summary.flaggedBesidesNoDate.count !== report.summary.flagged.count) {
-    rows.push(['flagged, no_date aside', (s) => shareText(s.flaggedBesidesNoDate)]);
-    rows.push(['false alarm, no_date aside', (s) => shareText(s.falseAlarmsBesidesNoDate)]);
+  if (report.summary.flaggedWithoutUploadDate.count !== report.summary.flagged.count) {
+    rows.push(['flagged, no upload date', (s) => shareText(s.flaggedWithoutUploadDate)]);
+    rows.push(['false alarm, no upload date', (s) => shareText(s.falseAlarmsWithoutUploadDate)]);
   }
   const width = 24;
   const label = Math.max(12, ...rows.map(([name]) => name.length));

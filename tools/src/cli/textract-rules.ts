@@ -7,7 +7,9 @@
  * (even and odd positions in name order, as `npm run eval` splits them) and over the other public
  * responses (textract/textractor, textract/response-parser). On CORD, whose truth lists the items,
  * it also prints how many more items the rule matches in full (`+n`) or fewer (`-n`). The table in
- * the analyzer's README is this output. Reads $RECEIPT_FIXTURES_DIR unless `--fixtures` is given.
+ * the analyzer's README is this output. CORD cells read `changed (+matched/±read)`: receipts changed,
+ * then the items the rule adds to those matched in full, and to those read (a rule that leaves a
+ * wrong row out shows `+0/-1`). Reads $RECEIPT_FIXTURES_DIR unless `--fixtures` is given.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -73,22 +75,25 @@ async function main(): Promise<number> {
   ];
   const groups = [...new Set(responses.map((r) => r.group))];
   const all = responses.map((r) => itemsOf(mapAnalyzeExpense(r.json)));
-  console.log(`rule                    ${groups.map((g) => g.padEnd(12)).join(' ')}`);
+  console.log(`rule                    ${groups.map((g) => g.padEnd(14)).join(' ')}`);
   for (const rule of ITEM_RULES) {
     const cells = groups.map((group) => {
       let changed = 0;
       let gained = 0;
+      let read = 0;
       responses.forEach((r, i) => {
         if (r.group !== group) return;
         const without = itemsOf(mapAnalyzeExpense(r.json, { without: [rule as ItemRule] }));
         if (JSON.stringify(without) === JSON.stringify(all[i])) return;
         changed++;
+        read += all[i]!.length - without.length;
         if (r.truth) gained += scoreItems(r.truth, all[i]!).matched - scoreItems(r.truth, without).matched;
       });
       const truthKnown = group.startsWith('CORD');
-      return `${changed}${truthKnown && changed > 0 ? ` (${gained >= 0 ? '+' : ''}${gained})` : ''}`;
+      const signed = (n: number) => (n >= 0 ? `+${n}` : `${n}`);
+      return `${changed}${truthKnown && changed > 0 ? ` (${signed(gained)}/${signed(read)})` : ''}`;
     });
-    console.log(`${rule.padEnd(23)} ${cells.map((c) => c.padEnd(12)).join(' ')}`);
+    console.log(`${rule.padEnd(23)} ${cells.map((c) => c.padEnd(14)).join(' ')}`);
   }
   return 0;
 }

@@ -294,6 +294,21 @@ describe('mapAnalyzeExpense: dates and times', () => {
     expect(r.receipt.transaction_date).toBe(iso);
   });
 
+  it('says whether the receipt prints a date at all, read or not', () => {
+    const printed = (...summary: ReturnType<typeof field>[]) =>
+      mapAnalyzeExpense(expenseResponse({ summary: [field('TOTAL', '28,000'), ...summary] }));
+    // A restaurant bill with a queue number and a time, but no date: the upload day may stand in.
+    const none = printed(field('OTHER', '102', { label: 'Queue No:' }), field('OTHER', '12:41'));
+    expect(none.receipt.transaction_date).toBeNull();
+    expect(none.prints_date).toBe(false);
+    // A date printed but unreadable, or only labelled: the receipt must be asked about.
+    const garbled = printed(field('INVOICE_RECEIPT_DATE', '3l/O2/2O1'));
+    expect(garbled.receipt.transaction_date).toBeNull();
+    expect(garbled.prints_date).toBe(true);
+    expect(printed(field('OTHER', '31/13/2019', { label: 'Tgl' })).prints_date).toBe(true);
+    expect(printed(field('INVOICE_RECEIPT_DATE', '25/12/2018')).prints_date).toBe(true);
+  });
+
   it('reads ambiguous dates month first for US documents', () => {
     const byCurrency = mapAnalyzeExpense(
       expenseResponse({

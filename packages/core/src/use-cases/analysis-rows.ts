@@ -185,10 +185,9 @@ export function receiptRowOf(input: ReceiptRowInput): ReceiptRow {
       ? { merchant_from_corrections: true }
       : {}),
   };
-  // Analysed again, a date taken from the upload stays the first upload's day.
-  const uploadDay = previous?.review_reasons?.includes('date_from_upload')
-    ? previous.transaction_date
-    : (input.uploadDay ?? null);
+  // Analysed again (the queue entry is then new), a receipt that prints no date keeps the date it
+  // had: the first upload's day, or one set since.
+  const uploadDay = previous?.transaction_date ?? input.uploadDay ?? null;
   const fromUpload = uploadDateFor(
     result,
     { needs_review: receipt.needs_review ?? false, review_reasons: receipt.review_reasons ?? [] },

@@ -275,6 +275,10 @@ describe('a receipt that prints no date', () => {
     const first = receipt(dateless(), null, '2025-03-10');
     const again = receipt(dateless(), first, '2025-04-02');
     expect(again.transaction_date).toBe('2025-03-10');
+    expect(again.reanalysis_changes).toEqual([]);
+    // Marked reviewed (the note cleared), then analysed again: still the first upload's day.
+    const reviewed = { ...first, needs_review: false, review_reasons: [] };
+    expect(receipt(dateless(), reviewed, '2025-04-02').transaction_date).toBe('2025-03-10');
     const edited = { ...first, total_amount: 7.5, edited: ['total_amount'] };
     expect(
       reviewAsItStands(edited, [{ total_price: 2.5 }, { total_price: 5 }], dateless(), '2025-03-09'),

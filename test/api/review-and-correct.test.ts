@@ -425,6 +425,7 @@ describe.each(STORE_BACKENDS)('review and correct on $storageBackend', ({ storag
       fakeReceiptImage({
         merchant: 'Bakmi GM',
         date: null,
+        printsNoDate: true,
         total: 48000,
         items: [{ description: 'BAKMI', price: 48000 }],
       }),

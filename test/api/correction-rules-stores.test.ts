@@ -14,6 +14,7 @@ import {
   listAllEntities,
   listCorrectionRules,
   mergeMerchants,
+  moveReceipt,
   processScan,
   saveItem,
   saveReceipt,
@@ -236,6 +237,42 @@ describe.each(STORE_BACKENDS)('correction rules on $name', ({ start }) => {
     );
     expect(other.receipt.merchant_name).toBe('JAYA GR0CER');
     expect(other.receipt.merchant_from_corrections).toBeUndefined();
+  });
+
+  it('learns a receipt moved off the merchant it alone had, and nothing from a move that leaves receipts behind', async () => {
+    const mo = identity('mo');
+    const village = (date: string, merchant: string) =>
+      jaya(date, { merchant, postal: merchant === 'Village Grocer' ? '50450' : null });
+    const kept = await scan(mo, '1-receipt.jpg', village('2026-03-01', 'Village Grocer'));
+    const misread = await scan(mo, '2-receipt.jpg', village('2026-03-02', 'V1LLAGE GR0CER'));
+    expect(misread.receipt.merchant_id).not.toBe(kept.receipt.merchant_id);
+    await moveReceipt(deps, mo, {
+      userId: 'mo',
+      receiptId: misread.receipt.receipt_id,
+      etag: misread.receipt.etag!,
+      merchantId: kept.receipt.merchant_id,
+    });
+    expect((await listCorrectionRules(deps, mo, { userId: 'mo' })).rules).toEqual([
+      expect.objectContaining({ kind: 'merchant', text: 'V1LLAGE GR0CER', merchant_name: 'Village Grocer' }),
+    ]);
+    const next = await scan(mo, '3-receipt.jpg', village('2026-03-03', 'V1LLAGE GR0CER'));
+    expect(next.receipt).toMatchObject({
+      merchant_id: kept.receipt.merchant_id,
+      merchant_from_corrections: true,
+    });
+
+    // Two receipts of one shop; moving one of them corrects that receipt only.
+    await scan(mo, '4-receipt.jpg', village('2026-03-04', 'KEDAI RUNCIT AH SENG'));
+    const one = await scan(mo, '5-receipt.jpg', village('2026-03-05', 'KEDAI RUNCIT AH SENG'));
+    await moveReceipt(deps, mo, {
+      userId: 'mo',
+      receiptId: one.receipt.receipt_id,
+      etag: one.receipt.etag!,
+      merchantId: kept.receipt.merchant_id,
+    });
+    expect((await listCorrectionRules(deps, mo, { userId: 'mo' })).rules).toHaveLength(1);
+    const after = await scan(mo, '6-receipt.jpg', village('2026-03-06', 'KEDAI RUNCIT AH SENG'));
+    expect(after.receipt.merchant_name).toBe('KEDAI RUNCIT AH SENG');
   });
 
   it("removes the rules with the account, and no one else's", async () => {

@@ -22,6 +22,8 @@ export interface SourceEntry {
   needs_shop?: boolean;
   /** A chain's receipt category: `grocery`, `restaurant`, `retail`, `fuel` or `pharmacy`. */
   category?: string;
+  /** A chain's own brand, carried by everything it sells: a brand of brands.json. */
+  own_brand?: string;
   source?: string;
   note?: string;
 }
@@ -163,7 +165,7 @@ function clashes(entries: Keyed[], fold: boolean): string[] {
  * - a retailer's own label (`only_at`) names chains that merchants.json knows, one of them owned by the brand's
  *   owner;
  * - no key is so short that it would be found in ordinary words;
- * - every chain has a receipt category.
+ * - every chain has a receipt category, and a chain's own brand (`own_brand`) is a brand of the list.
  */
 export function checkDataset(brands: SourceFile, merchants: SourceFile): string[] {
   const problems: string[] = [];
@@ -198,6 +200,10 @@ export function checkDataset(brands: SourceFile, merchants: SourceFile): string[
   for (const e of chainEntries) {
     if (!(CHAIN_CATEGORIES as readonly string[]).includes(e.category ?? ''))
       problems.push(`merchants: ${e.name} needs a category, one of ${CHAIN_CATEGORIES.join(', ')}`);
+    if (e.own_brand !== undefined && !brandEntries.some((b) => b.name === e.own_brand))
+      problems.push(
+        `merchants: ${e.name} sells its own brand ${e.own_brand}, which brands.json does not list`,
+      );
   }
 
   const seenBrands = new Map<string, string>();

@@ -31,6 +31,8 @@ export interface MerchantEntry extends OwnedEntry {
   chain: string;
   /** The receipt category its shops sell in (one of {@link CHAIN_CATEGORIES}). */
   category: string;
+  /** The brand (as named in brands.json) that everything the chain sells carries, e.g. IKEA. */
+  own_brand?: string;
 }
 
 /** The receipt categories a chain may have (the app's categories that shops sell in). */

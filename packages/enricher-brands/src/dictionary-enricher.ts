@@ -1,6 +1,7 @@
 import type { BrandContext, BrandMatch, ChainLookup, Enricher, KnownChain } from '@receipts/core';
 import { BRANDS, MERCHANTS, type BrandEntry, type MerchantEntry } from './dataset';
-import { PhraseMatcher } from './phrase-matcher';
+import { AbbreviationReader, initialsOf } from './abbreviations';
+import { PhraseMatcher, phraseKey as phraseKeyOf } from './phrase-matcher';
 
 export interface DictionaryEnricherOptions {
   /** Brands to match; the shipped dataset by default. */
@@ -18,17 +19,29 @@ export interface DictionaryEnricherOptions {
  */
 export class DictionaryEnricher implements Enricher, ChainLookup {
   private readonly brands: PhraseMatcher<BrandEntry>;
+  private readonly shortened: AbbreviationReader<BrandEntry>;
   private readonly merchants: PhraseMatcher<MerchantEntry>;
   private readonly byName = new Map<string, BrandEntry>();
 
   constructor(options: DictionaryEnricherOptions = {}) {
     for (const entry of options.brands ?? BRANDS) this.byName.set(entry.brand, entry);
-    this.brands = new PhraseMatcher(
-      (options.brands ?? BRANDS).map((entry) => ({
-        value: entry,
-        phrases: [...(entry.aliases_only ? [] : [entry.brand]), ...(entry.aliases ?? [])],
-        notWith: entry.not_with ?? [],
-      })),
+    const brands = options.brands ?? BRANDS;
+    const phrasesOf = (entry: BrandEntry) => [
+      ...(entry.aliases_only ? [] : [entry.brand]),
+      ...(entry.aliases ?? []),
+    ];
+    this.brands = new PhraseMatcher([
+      ...brands.map((entry) => ({ value: entry, phrases: phrasesOf(entry), notWith: entry.not_with ?? [] })),
+      // A retailer's own label of several words, by its initials, on that retailer's receipts only.
+      ...brands.flatMap((entry) => {
+        const initials = entry.only_at?.length ? initialsOf(entry.brand) : null;
+        return initials
+          ? [{ value: { ...entry, needs_shop: true }, phrases: [initials], notWith: entry.not_with ?? [] }]
+          : [];
+      }),
+    ]);
+    this.shortened = new AbbreviationReader(
+      brands.map((entry) => ({ value: entry, phrases: phrasesOf(entry) })),
     );
     this.merchants = new PhraseMatcher(
       (options.merchants ?? MERCHANTS).map((entry) => ({
@@ -53,16 +66,39 @@ export class DictionaryEnricher implements Enricher, ChainLookup {
   brandFor(description: string, context: BrandContext = {}): BrandMatch | null {
     const shop = context.merchant ? this.chainFor(context.merchant) : null;
     const soldHere = (entry: BrandEntry) => shop !== null && (entry.only_at ?? []).includes(shop.chain);
-    const found = this.brands.match(description, (entry) => !entry.needs_shop || soldHere(entry));
-    if (!found) return null;
-    const entry = found.value;
-    const here = soldHere(entry);
-    const elsewhere = !here && shop !== null && (entry.only_at ?? []).length > 0;
-    return {
-      brand: entry.brand,
-      owning_corporation: here && shop ? shop.owning_corporation : entry.owning_corporation,
-      ...(found.kind !== 'exact' || elsewhere ? { unsure: true } : {}),
-    };
+    const accept = (entry: BrandEntry) => !entry.needs_shop || soldHere(entry);
+    const found = this.brands.match(description, accept);
+    const entry = found?.value ?? this.shortened.read(description, accept);
+    if (entry) {
+      const here = soldHere(entry);
+      const elsewhere = !here && shop !== null && (entry.only_at ?? []).length > 0;
+      return {
+        brand: entry.brand,
+        owning_corporation: here && shop ? shop.owning_corporation : entry.owning_corporation,
+        ...(found?.kind !== 'exact' || elsewhere ? { unsure: true } : {}),
+      };
+    }
+    return this.ownBrandOf(shop, context.merchant);
+  }
+
+  /**
+   * The brand of a shop that sells nothing else: a chain whose goods all carry its own brand
+   * (`own_brand`, IKEA), or a maker selling its own products, whose name starts with its brand's
+   * own name, read exactly (`GARDENIA BAKERIES (KL) SDN BHD`), and which is no chain: the latter is
+   * marked unsure.
+   */
+  private ownBrandOf(shop: MerchantEntry | null, merchant: string | null | undefined): BrandMatch | null {
+    if (shop?.own_brand) {
+      const entry = this.byName.get(shop.own_brand);
+      return entry ? { brand: entry.brand, owning_corporation: entry.owning_corporation } : null;
+    }
+    if (shop || !merchant) return null;
+    const maker = this.brands.match(merchant, (entry) => !entry.needs_shop && !entry.only_at);
+    if (!maker || maker.kind !== 'exact' || !startsWithName(merchant, maker.phrase)) return null;
+    const entry = maker.value;
+    // The brand's own name, not a short alias that is also a word of shop names (`Tiger` of Tiger Beer).
+    if (!phraseKeyOf(maker.phrase).startsWith(phraseKeyOf(entry.brand))) return null;
+    return { brand: entry.brand, owning_corporation: entry.owning_corporation, unsure: true };
   }
 
   /**
@@ -95,4 +131,9 @@ export class DictionaryEnricher implements Enricher, ChainLookup {
     const brand = this.brandFor(description, context);
     return brand ? (this.byName.get(brand.brand) ?? null) : null;
   }
+}
+
+/** Whether a merchant's name starts with a name (its first words are the name's). */
+function startsWithName(merchant: string, name: string): boolean {
+  return phraseKeyOf(merchant).startsWith(phraseKeyOf(name));
 }

@@ -2,7 +2,8 @@
  * Finds known names (brands, store chains) in short, noisy texts such as receipt line descriptions.
  *
  * Rules (see README.md):
- * - Case, accents, apostrophes and punctuation do not matter: `HEINZ`, `Heinz`, `Kellogg's`, `KELLOGGS`.
+ * - Case, accents, apostrophes and punctuation do not matter: `HEINZ`, `Heinz`, `Kellogg's`, `KELLOGGS`;
+ *   umlauts may be spelt out as German tills print them (`KOELLN` is Kölln).
  * - A name matches whole words only: `DOVE` is not found in `DOVETAIL`. Letters and digits next to
  *   each other count as separate words, so `COKE1.5L` holds `COKE`.
  * - Spaces and hyphens inside a name may be missing or extra: `COCACOLA`, `COCA COLA`, `COCA-COLA`.
@@ -60,14 +61,18 @@ const MIN_GLUED_REST = 3;
  * other character a word break.
  */
 export function normalizeText(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toUpperCase()
-    .replace(/['’‘`´]/g, '')
-    .replace(/\s*&\s*/g, '&')
-    .replace(/[^A-Z0-9&]+/g, ' ')
-    .trim();
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .toUpperCase()
+      .replace(/['’‘`´]/g, '')
+      .replace(/\s*&\s*/g, '&')
+      // `+` between letters is printed for `&` (`G+G`, `CAVENDISH + HARVEY`).
+      .replace(/(?<=[A-Z])\s*\+\s*(?=[A-Z])/g, '&')
+      .replace(/[^A-Z0-9&]+/g, ' ')
+      .trim()
+  );
 }
 
 function words(normalized: string): string[] {
@@ -77,6 +82,17 @@ function words(normalized: string): string[] {
 /** Splits words where letters and digits meet: `COKE1` -> `COKE`, `1`. */
 function splitDigits(tokens: string[]): string[] {
   return tokens.flatMap((t) => t.split(/(?<=[A-Z&])(?=\d)|(?<=\d)(?=[A-Z&])/));
+}
+
+/**
+ * A name and, when it has umlauts or ß, its spelling without them, as German tills print it
+ * (`Bärenmarke` → `Baerenmarke`, `Rügenwalder Mühle` → `Ruegenwalder Muehle`, `Weiß` → `Weiss`).
+ */
+export function withUmlautsSpelt(phrase: string): string[] {
+  const spelt = phrase
+    .replace(/[äÄöÖüÜ]/g, (c) => ({ ä: 'ae', Ä: 'AE', ö: 'oe', Ö: 'OE', ü: 'ue', Ü: 'UE' })[c] ?? c)
+    .replace(/ß/g, 'ss');
+  return spelt === phrase ? [phrase] : [phrase, spelt];
 }
 
 /** Maps characters OCR confuses to one of them. */
@@ -106,7 +122,7 @@ export class PhraseMatcher<T> {
     let maxKey = 0;
     for (const entry of entries) {
       const notWith = (entry.notWith ?? []).map(phraseKey).filter((w) => w !== '');
-      for (const phrase of entry.phrases) {
+      for (const phrase of entry.phrases.flatMap(withUmlautsSpelt)) {
         const key = phraseKey(phrase);
         if (key === '') continue;
         maxKey = Math.max(maxKey, key.length);

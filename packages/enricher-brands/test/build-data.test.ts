@@ -64,6 +64,23 @@ describe('checking the dataset', () => {
     ]);
   });
 
+  it("refuses a chain's own brand that the brands do not list", () => {
+    const ownBrand = (brand: string): SourceFile => ({
+      groups: [
+        {
+          owning_corporation: 'Shop Group',
+          source: 'shop.example',
+          chains: [{ chain: 'Shop', category: 'retail', own_brand: brand }],
+        },
+      ],
+    });
+    const known = ok.groups[0]!.brands![0]!;
+    expect(checkDataset(ok, ownBrand(typeof known === 'string' ? known : (known.brand ?? '')))).toEqual([]);
+    expect(checkDataset(ok, ownBrand('Nowhere'))).toEqual([
+      'merchants: Shop sells its own brand Nowhere, which brands.json does not list',
+    ]);
+  });
+
   it('refuses a brand listed twice and a name or alias standing for two owners', () => {
     const problems = checkDataset(
       brands([

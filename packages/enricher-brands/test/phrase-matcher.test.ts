@@ -21,6 +21,19 @@ describe('PhraseMatcher', () => {
     expect(find('“COKE”')).toBe('coke');
   });
 
+  it('reads umlauts spelt out as German tills print them, and + between letters as &', () => {
+    const german = new PhraseMatcher([
+      { value: 'baeren', phrases: ['Bärenmarke'] },
+      { value: 'weiss', phrases: ['Weißer Riese'] },
+      { value: 'gg', phrases: ['G&G'] },
+    ]);
+    expect(german.match('BAERENMARKE KAFFEESAHNE')?.value).toBe('baeren');
+    expect(german.match('BARENMARKE 10%')?.value).toBe('baeren');
+    expect(german.match('WEISSER RIESE PULVER')?.value).toBe('weiss');
+    expect(german.match('G+G BIO MUELLBEUTEL')?.value).toBe('gg');
+    expect(normalizeText('2+1 GRATIS')).toBe('2 1 GRATIS');
+  });
+
   it('matches whole words only', () => {
     expect(find('DOVE BAR')).toBe('dove');
     expect(find('DOVETAIL')).toBeNull();

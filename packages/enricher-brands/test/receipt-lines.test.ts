@@ -31,6 +31,21 @@ describe('brands on receipt lines as shops print them', () => {
     ['MARLBORO RED 20S', undefined, 'Marlboro', 'Philip Morris International'],
     // Germany and the EU
     ['JACOBS KRÖNUNG 500G', undefined, 'Jacobs', "JDE Peet's"],
+    ['IKEA TEAPOT 1L', undefined, 'IKEA', 'Inter IKEA Group'],
+    ['STOLZENFELS SEKT 0,2L', 'ALDI GmbH & Co. KG', 'Stolzenfels', 'Aldi Nord'],
+    ['CHATEAU SAHNE/CARAMEL', 'ALDI GmbH & Co. KG', 'Château', 'Aldi Nord'],
+    ['ALBI APFELSAFT 1L', undefined, 'albi', 'albi GmbH & Co. KG'],
+    ['SOBIESKI VODKA 0,7L', undefined, 'Sobieski', 'Marie Brizard Wine & Spirits'],
+    ['GIFFLAR ZIMTROELLC', undefined, 'Pågen', 'Pågen AB'],
+    ['GUTFRIED GEFL./HÄHN. FL', undefined, 'Gutfried', 'Tönnies Holding'],
+    ['PLANTA MARJERIN 240G', undefined, 'Planta', 'Upfield'],
+    ['M&G R3 GEL PEN 0.5MM', undefined, 'M&G', 'M&G Stationery'],
+    ['JAEGERMEISTER 0,7L', undefined, 'Jägermeister', 'Mast-Jägermeister SE'],
+    ['HOMANN GEFLUEGELSALAT', undefined, 'Homann', 'Unternehmensgruppe Theo Müller'],
+    ['COPPENRATH + WIESE TORTE', undefined, 'Coppenrath & Wiese', 'Dr. August Oetker KG'],
+    ['SAGROTAN HYGIENE-SPRAY', undefined, 'Sagrotan', 'Reckitt'],
+    ['AYAM BRAND SARDIN 155G', undefined, 'Ayam Brand', 'Ayam SARL'],
+    ['MUNCHYS LEXUS CHEESE', undefined, "Munchy's", 'Universal Robina Corporation'],
     ['KRONENBOURG 1664 BLANC', undefined, 'Kronenbourg 1664', 'Carlsberg Group'],
     ['TEMPO TASCHENTUECHER', undefined, 'Tempo', 'Essity'],
     ['KÖLLN HAFERFLOCKEN', undefined, 'Kölln', 'Kölln'],
@@ -61,7 +76,7 @@ describe('brands on receipt lines as shops print them', () => {
     'TEPUNG JAGUNG CAP BINTANG 20X4',
     'TIME FRAME, MYDIN MAY BASED ON ITS ABSOLUTE',
     'VANILLA ESSENCE 30ML',
-    'IKEA TEAPOT 1L',
+    'TEAPOT 1L',
     'APPLE FUJI 1KG',
     'PAGO CON TARJETA',
     'BINDING WIRE 1KG',
@@ -91,8 +106,80 @@ describe('brands on receipt lines as shops print them', () => {
     'Choco Melt',
     'Chicken Cesar Salad',
     'ITEM 5E55 3008',
+    'PLANTA BAJA',
+    'AYAM GORENG',
+    'CHATEAU MARGAUX 2015',
   ])('%j names no brand', (line) => {
     expect(read(line)).toBeNull();
+  });
+});
+
+describe('names a receipt prints shortened', () => {
+  it.each([
+    // earlier words cut to their first letters, the last one whole
+    ['TH.HENRY TONIC WAT', 'Thomas Henry'],
+    ['MI SEDAAP MI GORENG AS', 'Mie Sedaap'],
+    // `+` printed for `&`
+    ['G+G BIO MUELLBEUTE', 'gut & günstig'],
+  ])('%j is %s, unsure unless read as written', (line, brand) => {
+    expect(read(line, 'MARKTKAUF')?.brand).toBe(brand);
+  });
+
+  it('marks a name read from cut words unsure', () => {
+    expect(read('TH.HENRY TONIC WAT')?.unsure).toBe(true);
+    expect(read('THOMAS HENRY TONIC')?.unsure).toBeUndefined();
+  });
+
+  it('reads a cut word only when the rest of the name follows whole and one name fits', () => {
+    expect(read('TH TONIC WATER')).toBeNull();
+    expect(read('T.HENRY TONIC')).toBeNull(); // one letter is too little of a word
+    expect(read('HENRY TONIC')).toBeNull();
+  });
+
+  it.each([
+    'CARD NUMBER 1234',
+    'COTTON WHITE MOP',
+    'LUNCH BOX 3P SET',
+    'VEGE ITEM',
+    'CENT ROUNDING',
+    'LEERD CARACTERE 12',
+  ])('does not read a cut first word alone: %j', (line) => {
+    expect(read(line)).toBeNull();
+  });
+
+  it("reads a retailer's own label by its initials at that retailer only", () => {
+    expect(read('G&G FEU.TOIL.PAP', 'EDEKA CENTER')).toMatchObject({ brand: 'gut & günstig' });
+    expect(read('rQ MANDARINEN 1kg', 'real,- SB-Warenhaus')).toEqual({
+      brand: 'real Quality',
+      owning_corporation: 'SCP Group',
+    });
+    expect(read('RQ MANDARINEN 1KG', 'EDEKA')).toBeNull();
+    expect(read('RQ MANDARINEN 1KG')).toBeNull();
+  });
+});
+
+describe('shops that sell their own brand', () => {
+  it("give a chain's own brand to every item of its receipts", () => {
+    expect(read('POANG Polster f Ses', 'IKEA Deutschland GmbH & Co. KG')).toEqual({
+      brand: 'IKEA',
+      owning_corporation: 'Inter IKEA Group',
+    });
+    expect(read('POANG Polster f Ses', 'MÖBEL BOSS')).toBeNull();
+  });
+
+  it("give a maker's brand, unsure, to the items of its own bill", () => {
+    expect(read('O.C. WHITE', 'GARDENIA BAKERIES (KL) SDN BHD')).toEqual({
+      brand: 'Gardenia',
+      owning_corporation: 'QAF Limited',
+      unsure: true,
+    });
+    // a brand named in the line comes first; a shop whose name only holds a brand later is no maker
+    expect(read('COKE 1.5L', 'GARDENIA BAKERIES (KL) SDN BHD')?.brand).toBe('Coca-Cola');
+    expect(read('O.C. WHITE', 'KEDAI GARDENIA JAYA')).toBeNull();
+    // nor is one whose name starts with a brand's short alias (Tiger Beer's `Tiger`)
+    expect(read('BROWN SUGAR BOBA', 'TIGER SUGAR SS15')).toBeNull();
+    // a chain is a shop, not a maker
+    expect(read('PLASTIC BAG', 'GUARDIAN HEALTH AND BEAUTY SDN BHD')).toBeNull();
   });
 });
 

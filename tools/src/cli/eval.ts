@@ -27,7 +27,10 @@
  * (tools/eval/labels/SET/ID.json) where a receipt has them, and every receipt is put through the
  * app's own review check (`assessReview`): the receipts flagged "needs review", the wrong totals or
  * dates not flagged ("silent") and the flagged receipts whose total and date were right ("false
- * alarms") are counted.
+ * alarms") are counted. The items read are enriched with brands as the app does (`enrichAnalysis`
+ * with the brand dictionary) and, where the labels name brands, scored: brand precision (of the items
+ * paired with a label and given a brand, the share with the label's brand), recall (of the labelled
+ * items naming a brand, the share read and given it) and the share of all items read with a brand.
  *
  * It prints, per field, the share of receipts read exactly right; for CORD also the share with total
  * and tax both right and item precision, recall and F1 (items paired one to one; an item counts when
@@ -53,7 +56,7 @@ import { parseArgs } from 'node:util';
 import { OCR_ENGINES, OcrAnalyzer, type OcrEngine } from '@receipts/analyzer-ocr';
 import { DictionaryEnricher } from '@receipts/enricher-brands';
 import { isAppError } from '@receipts/core';
-import { evaluate, formatReport, type EvalReport, type EvalSplit } from '../eval/evaluate';
+import { brandFigures, evaluate, formatReport, type EvalReport, type EvalSplit } from '../eval/evaluate';
 import { DiskReadingCache } from '../eval/reading-cache';
 
 /** Our own item labels, one folder per set (tools/eval/labels/README.md). */
@@ -99,6 +102,7 @@ function summaryLine(name: string, report: EvalReport): string {
         ...(f.address ? [`address ${pct(f.address.accuracy)}`] : []),
         ...(s.itemCount ? [`item count ${of(s.itemCount)}`] : []),
         ...(s.labelled ? [`item F1 ${pct(s.labelled.f1)}`] : []),
+        ...(s.brands ? [`brands ${brandFigures(s.brands)}`] : []),
         ...(s.itemsAddUp ? [`add up ${of(s.itemsAddUp)}`] : []),
       ];
   parts.push(`flagged ${of(s.flagged)}`, `silent ${of(s.silent)}`, `false alarms ${of(s.falseAlarms)}`);
@@ -192,6 +196,7 @@ async function main(argv: string[]): Promise<number> {
         dir: set.dir,
         ocr,
         chains,
+        enricher: chains,
         limit,
         ...(set.analyzer === 'ocr' && labelsFor(set.dir) ? { labelsDir: labelsFor(set.dir)! } : {}),
         concurrency: set.analyzer === 'ocr' ? workers : 1,
@@ -213,6 +218,18 @@ async function main(argv: string[]): Promise<number> {
     if (reports.length > 1) {
       console.log(`\nsummary${split ? ` (${split} half)` : ''}`);
       for (const { name, report } of reports) console.log(summaryLine(name, report));
+      const branded = reports.filter((r) => r.report.summary.brands);
+      if (branded.length > 0) {
+        console.log(
+          `\nbrands (precision/recall of the labelled items read, share of items read with a brand)`,
+        );
+        for (const { name, report } of branded) {
+          const halves = report.halves
+            ? `   even ${brandFigures(report.halves.even.brands)}   odd ${brandFigures(report.halves.odd.brands)}`
+            : '';
+          console.log(`${name.padEnd(16)} ${brandFigures(report.summary.brands)}${halves}`);
+        }
+      }
     }
     if (cache && ocr) console.log(`\nOCR readings: ${cache.hits} from ${cache.dir}, ${cache.misses} made`);
     if (values.out) {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import {
   ValidationError,
   assessReview,
+  enrichAnalysis,
   totalChecksOut,
   uploadDateFor,
   type AnalysisResult,
@@ -10,10 +11,11 @@ import {
   type AnalyzedMerchant,
   type Analyzer,
   type ChainLookup,
+  type Enricher,
 } from '@receipts/core';
 import { mapAnalyzeExpense } from '@receipts/analyzer-textract';
 import { normaliseChain, normaliseDate, normaliseText, normaliseTotal } from './normalise';
-import { readLabels, scoreLabelledItems, type EvalItem, type LabelScore } from './labels';
+import { readLabels, scoreLabelledItems, type BrandScore, type EvalItem, type LabelScore } from './labels';
 
 export type { EvalItem } from './labels';
 
@@ -37,6 +39,11 @@ export interface EvalOptions {
   ocr?: Analyzer;
   /** Known store chains for the Textract mapping (the OCR analyzer is given its own). */
   chains?: ChainLookup;
+  /**
+   * Fills in the items' brands as the app does after analysis (`enrichAnalysis`), so that they are
+   * scored against the labels' brands; without it the items keep what the analyzer gave.
+   */
+  enricher?: Enricher;
   /** Only the first N receipts (in name order, after the split). */
   limit?: number;
   /** Only the receipts at even (0, 2, 4, …) or odd positions of the folder in name order. */
@@ -134,6 +141,8 @@ export interface EvalSummary {
     recall: number;
     f1: number;
   };
+  /** The brands of the items read against the labels' (summed {@link BrandScore}s, misses aside). */
+  brands?: Omit<BrandScore, 'misses'>;
   /** Receipts whose items add up to the right total. */
   itemsAddUp?: Share;
   /** Item precision, recall and F1 against the set's own truth (CORD), as in {@link ItemAccuracy}. */
@@ -272,6 +281,8 @@ function itemOf(item: AnalyzedItem): EvalItem {
     quantity: item.quantity,
     unitPrice: item.unit_price,
     amount: item.total_price,
+    brand: item.brand ?? null,
+    ...(item.brand_unsure ? { brandUnsure: true } : {}),
   };
 }
 
@@ -370,6 +381,7 @@ async function evaluateOne(
     error = e instanceof Error ? e.message : String(e);
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (result && options.enricher) result = enrichAnalysis(result, options.enricher);
   const all = result ? fieldsOf(result) : null;
   const got = Object.fromEntries(scored.map((f) => [f, all ? all[f] : null])) as EvalFieldValues;
   const itemsKnown = truth.items !== undefined;
@@ -430,6 +442,24 @@ const share = (results: ReceiptEvaluation[], test: (r: ReceiptEvaluation) => boo
 const keyFieldsRight = (r: ReceiptEvaluation) =>
   r.correct.total !== false && r.correct.date !== false && r.error === undefined;
 
+/** The brand figures of several receipts added up. */
+function sumBrands(scores: BrandScore[]): Omit<BrandScore, 'misses'> {
+  const sum = { given: 0, right: 0, unsure: 0, labelled: 0, found: 0, read: 0, branded: 0 };
+  for (const s of scores) for (const k of Object.keys(sum) as Array<keyof typeof sum>) sum[k] += s[k];
+  return sum;
+}
+
+/**
+ * Brand precision (of the paired items given a brand, the share right), recall (of the labelled
+ * brands, the share found) and the share of items read with a brand, as
+ * `P/R 97/81  share 25.0 (40/160)  unsure 3`.
+ */
+export function brandFigures(b: Omit<BrandScore, 'misses'> | undefined): string {
+  if (!b) return '-';
+  const pc = (n: number, d: number) => (d === 0 ? '-' : ((n / d) * 100).toFixed(0));
+  return `P/R ${pc(b.right, b.given)}/${pc(b.found, b.labelled)}  share ${pc(b.branded, b.read)} (${b.branded}/${b.read})`;
+}
+
 /** The figures of some receipts: fields, item count, labelled items, items adding up, review. */
 export function summarise(results: ReceiptEvaluation[]): EvalSummary {
   const scored = [...new Set(results.flatMap((r) => Object.keys(r.expected) as EvalField[]))];
@@ -454,6 +484,7 @@ export function summarise(results: ReceiptEvaluation[]): EvalSummary {
     const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
     labelledSummary = { receipts: labelled.length, expected, got, matched, precision, recall, f1 };
   }
+  const brands = labelled.length > 0 ? sumBrands(labelled.map((r) => r.labelled!.brands)) : undefined;
   return {
     receipts: results.length,
     fields,
@@ -461,6 +492,7 @@ export function summarise(results: ReceiptEvaluation[]): EvalSummary {
       ? { itemCount: share(counted, (r) => r.itemCount!.expected === r.itemCount!.got) }
       : {}),
     ...(labelledSummary ? { labelled: labelledSummary } : {}),
+    ...(brands && brands.labelled > 0 ? { brands } : {}),
     ...(withTotal.length > 0 ? { itemsAddUp: share(withTotal, (r) => r.itemsAddUp === true) } : {}),
     ...(withItems.length > 0 ? { items: itemAccuracy(withItems) } : {}),
     flagged: share(results, (r) => r.needsReview),
@@ -608,6 +640,13 @@ export function formatSummaries(report: Pick<EvalReport, 'summary' | 'halves' | 
         s.labelled ? `${s.labelled.matched}/${s.labelled.expected} items, ${s.labelled.got} read` : '-',
     ]);
   }
+  if (report.summary.brands) {
+    const of = (n: number, d: number) => (d === 0 ? '-' : `${((n / d) * 100).toFixed(1)} (${n}/${d})`);
+    rows.push(['brand precision', (s) => (s.brands ? of(s.brands.right, s.brands.given) : '-')]);
+    rows.push(['brand recall', (s) => (s.brands ? of(s.brands.found, s.brands.labelled) : '-')]);
+    rows.push(['brand share', (s) => (s.brands ? of(s.brands.branded, s.brands.read) : '-')]);
+    rows.push(['brands unsure', (s) => (s.brands ? `${s.brands.unsure} of ${s.brands.given}` : '-')]);
+  }
   if (report.summary.itemsAddUp) rows.push(['items add up', (s) => shareText(s.itemsAddUp)]);
   if (report.summary.items)
     rows.push([
@@ -688,6 +727,16 @@ export function formatReport(report: EvalReport, options: { flags?: boolean } = 
       for (const m of r.labelled!.missed) lines.push(`    expected ${itemText(m)}`);
       for (const e of r.labelled!.extra) lines.push(`    read     ${itemText(e)}`);
     }
+  }
+  const brandMisses = report.results.filter((r) => r.labelled && r.labelled.brands.misses.length > 0);
+  if (brandMisses.length > 0) {
+    lines.push('');
+    lines.push(`brands: ${brandMisses.length} receipts with a brand wrong or not found (of the items read)`);
+    for (const r of brandMisses)
+      for (const m of r.labelled!.brands.misses)
+        lines.push(
+          `  ${r.id}  ${JSON.stringify(m.description)}  expected ${JSON.stringify(m.expected)}  got ${JSON.stringify(m.got)}`,
+        );
   }
   const silent = report.results.filter((r) => !keyFieldsRight(r) && !r.needsReview);
   if (silent.length > 0) {

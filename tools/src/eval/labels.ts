@@ -9,6 +9,13 @@ export interface EvalItem {
   quantity: number | null;
   unitPrice: number | null;
   amount: number | null;
+  /**
+   * The brand the item names: in our labels the brand's name or null (none named); on an item read,
+   * what enrichment gave it. Absent where nobody said (CORD truth, an analysis not enriched).
+   */
+  brand?: string | null;
+  /** On an item read: the brand was a weak match, for a person to check (`brand_unsure`). */
+  brandUnsure?: boolean;
 }
 
 /**
@@ -27,6 +34,30 @@ export interface LabelScore {
   matched: number;
   missed: EvalItem[];
   extra: EvalItem[];
+  /** The brands of the items read against the labels' (see {@link scoreBrands}). */
+  brands: BrandScore;
+}
+
+/**
+ * How the brands of the items read compare with the labels': precision over the paired items read
+ * with a brand, recall over the labelled items naming one, and the share of all items read with one.
+ */
+export interface BrandScore {
+  /** Items read with a brand that are paired with a label (so that the brand can be checked). */
+  given: number;
+  /** Of those, the ones with the brand the label names. */
+  right: number;
+  /** Of those given, the ones marked unsure. */
+  unsure: number;
+  /** Labelled items naming a brand. */
+  labelled: number;
+  /** Of those, the ones paired with an item read with that brand. */
+  found: number;
+  /** All items read, and those with a brand (paired or not). */
+  read: number;
+  branded: number;
+  /** Paired items whose brand read differs from the label's (a wrong brand, a missed one). */
+  misses: Array<{ description: string; expected: string | null; got: string | null }>;
 }
 
 /** The labelled items of receipt `id`, or null when it has no label file. */
@@ -46,6 +77,7 @@ export async function readLabels(dir: string, id: string): Promise<EvalItem[] | 
     quantity: num(i['quantity']),
     unitPrice: num(i['unitPrice']),
     amount: num(i['amount']),
+    ...(typeof i['brand'] === 'string' || i['brand'] === null ? { brand: i['brand'] } : {}),
   }));
 }
 
@@ -90,20 +122,73 @@ export function labelMatches(label: EvalItem, got: EvalItem): boolean {
   );
 }
 
+/**
+ * Two brand names are the same when their letters and digits are, accents aside (`Coca-Cola`,
+ * `COCA COLA`; `Château`, `CHATEAU`).
+ */
+export function sameBrand(a: string | null | undefined, b: string | null | undefined): boolean {
+  const key = (x: string | null | undefined) =>
+    normaliseText((x ?? '').normalize('NFKD').replace(/\p{M}/gu, '')).replace(/ /g, '');
+  return key(a) !== '' && key(a) === key(b);
+}
+
+/**
+ * Scores the brands of items read against their labels, given the pairs `[label, item read]`: a brand
+ * read counts (for precision) only where it is paired with a label, whose brand it must equal; a
+ * labelled brand is found when its item was read and given that brand.
+ */
+export function scoreBrands(
+  labels: readonly EvalItem[],
+  got: readonly EvalItem[],
+  pairs: ReadonlyArray<readonly [number, number]>,
+): BrandScore {
+  const score: BrandScore = {
+    given: 0,
+    right: 0,
+    unsure: 0,
+    labelled: labels.filter((l) => typeof l.brand === 'string').length,
+    found: 0,
+    read: got.length,
+    branded: got.filter((g) => typeof g.brand === 'string' && g.brand !== '').length,
+    misses: [],
+  };
+  for (const [l, g] of pairs) {
+    const label = labels[l]!;
+    const item = got[g]!;
+    if (label.brand === undefined) continue;
+    const read = typeof item.brand === 'string' && item.brand !== '' ? item.brand : null;
+    const right = read !== null && sameBrand(label.brand, read);
+    if (read !== null) {
+      score.given++;
+      if (item.brandUnsure) score.unsure++;
+      if (right) score.right++;
+    }
+    if (label.brand !== null && right) score.found++;
+    if (!right && (read !== null || label.brand !== null))
+      score.misses.push({ description: item.description, expected: label.brand, got: read });
+  }
+  return score;
+}
+
 /** Pairs labelled and read items one to one, each label with the first unused read item matching it. */
 export function scoreLabelledItems(labels: EvalItem[], got: EvalItem[]): LabelScore {
   const used = new Set<number>();
   const missed: EvalItem[] = [];
-  for (const label of labels) {
+  const pairs: Array<[number, number]> = [];
+  labels.forEach((label, l) => {
     const at = got.findIndex((g, i) => !used.has(i) && labelMatches(label, g));
     if (at < 0) missed.push(label);
-    else used.add(at);
-  }
+    else {
+      used.add(at);
+      pairs.push([l, at]);
+    }
+  });
   return {
     expected: labels.length,
     got: got.length,
     matched: used.size,
     missed,
     extra: got.filter((_, i) => !used.has(i)),
+    brands: scoreBrands(labels, got, pairs),
   };
 }

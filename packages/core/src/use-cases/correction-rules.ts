@@ -153,3 +153,23 @@ export async function learnMerchantName(
   if (normaliseName(from) === normaliseName(UNKNOWN_MERCHANT)) return;
   await learnCorrections(deps, userId, [{ kind: 'merchant', text: from, merchantName: to }]);
 }
+
+/**
+ * Learns from a receipt moved to another of the person's merchants. When it was the last receipt of
+ * the merchant it leaves, that merchant stood only for how this receipt's shop was read, and the move
+ * is a merge of it into the chosen one: the spelling goes to the chosen merchant from now on, as a
+ * merge teaches. A move that leaves receipts behind corrects this receipt only (the spelling still
+ * names a shop of the person's) and teaches nothing.
+ * @param from - the receipt as it was before the move (its merchant and that merchant's name)
+ */
+export async function learnMovedReceipt(
+  deps: RuleDeps,
+  repo: ReceiptRepository,
+  userId: string,
+  from: Pick<ReceiptRow, 'merchant_id' | 'merchant_name'>,
+  to: Pick<MerchantRow, 'name'>,
+): Promise<void> {
+  if (correctionKey(from.merchant_name) === correctionKey(to.name)) return;
+  if (await repo.merchantHasReceipts(userId, from.merchant_id)) return;
+  await learnMerchantName(deps, userId, from.merchant_name, to.name);
+}

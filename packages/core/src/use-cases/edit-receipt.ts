@@ -26,7 +26,7 @@ import { assertStorableText, commitWrite, type Applied } from './commit-write';
 import { removeMerchantIfUnused } from './remove-merchant';
 import { flagPossibleDuplicate, recordVisit } from './possible-duplicates';
 import { reviewAsItStands } from './analysis-rows';
-import { learnItemCorrections, learnMerchantName } from './correction-rules';
+import { learnItemCorrections, learnMerchantName, learnMovedReceipt } from './correction-rules';
 
 /** What the edit use cases need: the request ports, and the brand dataset for item brands. */
 export type EditDeps = Pick<AppDeps, 'store' | 'blobs' | 'logger' | 'now'> & {
@@ -555,6 +555,7 @@ export async function moveReceipt(
       await flagPossibleDuplicate(repo, moved, { review: false });
       const etag = await writeReceipt(repo, moved, receipt.etag);
       await recordVisit(repo, identity.uid, moved, receipt);
+      await learnMovedReceipt(deps, repo, identity.uid, receipt, merchant);
       await removeMerchantIfUnused(repo, identity.uid, receipt.merchant_id);
       deps.logger.info('receipt moved', { userId: identity.uid, receiptId: receipt.receipt_id });
       return { answer: { receiptId: receipt.receipt_id, etag } };

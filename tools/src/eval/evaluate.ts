@@ -94,8 +94,11 @@ export interface ReceiptEvaluation {
    */
   needsReview: boolean;
   reviewReasons: string[];
-  /** Whether it would be flagged if a receipt printing no date were not given its upload day. */
-  needsReviewWithoutUploadDate: boolean;
+  /**
+   * Whether it would be flagged if a receipt printing no date were not given its upload day (absent:
+   * as `needsReview`).
+   */
+  needsReviewWithoutUploadDate?: boolean;
   /** Set when the analyzer failed on this receipt; every field then counts as wrong. */
   error?: string;
 }
@@ -442,6 +445,9 @@ const share = (results: ReceiptEvaluation[], test: (r: ReceiptEvaluation) => boo
 const keyFieldsRight = (r: ReceiptEvaluation) =>
   r.correct.total !== false && r.correct.date !== false && r.error === undefined;
 
+/** Whether a receipt would be flagged if one printing no date were not given its upload day. */
+const flaggedWithoutUploadDate = (r: ReceiptEvaluation) => r.needsReviewWithoutUploadDate ?? r.needsReview;
+
 /** The brand figures of several receipts added up. */
 function sumBrands(scores: BrandScore[]): Omit<BrandScore, 'misses'> {
   const sum = { given: 0, right: 0, unsure: 0, labelled: 0, found: 0, read: 0, branded: 0 };
@@ -498,8 +504,8 @@ export function summarise(results: ReceiptEvaluation[]): EvalSummary {
     flagged: share(results, (r) => r.needsReview),
     silent: share(results, (r) => !keyFieldsRight(r) && !r.needsReview),
     falseAlarms: { count: flagged.filter(keyFieldsRight).length, of: results.length },
-    flaggedWithoutUploadDate: share(results, (r) => r.needsReviewWithoutUploadDate),
-    falseAlarmsWithoutUploadDate: share(results, (r) => r.needsReviewWithoutUploadDate && keyFieldsRight(r)),
+    flaggedWithoutUploadDate: share(results, flaggedWithoutUploadDate),
+    falseAlarmsWithoutUploadDate: share(results, (r) => flaggedWithoutUploadDate(r) && keyFieldsRight(r)),
   };
 }
 

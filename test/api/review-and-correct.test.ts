@@ -419,4 +419,28 @@ describe.each(STORE_BACKENDS)('review and correct on $storageBackend', ({ storag
     expect(flagged.review_reasons).toEqual(['future_date']);
     expect(figuresOf(after)).toEqual(await recomputeFromRows(env.stack.services.store, alice.userId));
   });
+
+  it('gives a receipt that prints no date the day it was uploaded, noted, and leaves it out of review', async () => {
+    const image = dataUrlOf(
+      fakeReceiptImage({
+        merchant: 'Bakmi GM',
+        date: null,
+        printsNoDate: true,
+        total: 48000,
+        items: [{ description: 'BAKMI', price: 48000 }],
+      }),
+    );
+    const upload = await bob.call('POST', '/api/upload', {
+      body: { userId: bob.userId, imgSrc: image, fileName: '1710000000003-receipt.jpg', day: '2024-03-07' },
+    });
+    expect(upload.status).toBe(202);
+    expect(await bob.waitForQueue()).toEqual([]);
+    const answer = await bob.getAppData();
+    const receipt = answer.body.reportReceipts.find((r) => r.merchant_name === 'Bakmi GM')!;
+    expect(receipt).toMatchObject({
+      transaction_date: '2024-03-07',
+      needs_review: false,
+      review_reasons: ['date_from_upload'],
+    });
+  });
 });

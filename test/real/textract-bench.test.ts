@@ -31,11 +31,15 @@ const SROIE_FLOORS = {
   company: [44, 22, 22],
 } as const;
 
-/** CORD: receipts with total and tax both right, and items matched in full: [whole, even, odd]. */
+/**
+ * CORD: receipts with total and tax both right, and items matched in full: [whole, even, odd]. The
+ * item floors were set again (lower) when the item rules fitted to single receipts were dropped
+ * (#23: each rule is one about receipt structure; see packages/analyzer-textract/README.md).
+ */
 const CORD_FLOORS = {
   totalAndTax: [45, 23, 22],
-  itemsMatched: [113, 48, 65],
-  itemF1: [0.91, 0.88, 0.94],
+  itemsMatched: [108, 47, 61],
+  itemF1: [0.874, 0.862, 0.884],
 } as const;
 
 describe('Textract mapping on the SROIE responses', () => {
@@ -65,5 +69,16 @@ describe('Textract mapping on the CORD responses (Indonesian rupiah)', () => {
       // The target for total and tax: 98 %.
       expect(report.totalAndTax!.accuracy).toBeGreaterThanOrEqual(0.98);
     });
+  });
+});
+
+describe('Textract item rules generalise', () => {
+  it('reads the items of both CORD halves alike (F1 within 3 points)', async () => {
+    const [even, odd] = await Promise.all(
+      (['even', 'odd'] as const).map((split) =>
+        evaluate({ analyzer: 'textract', dir: join(bench, 'cord'), split }),
+      ),
+    );
+    expect(Math.abs(even!.items!.f1 - odd!.items!.f1)).toBeLessThanOrEqual(0.03);
   });
 });

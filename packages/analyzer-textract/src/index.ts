@@ -1,2 +1,2 @@
-export { amountsToSum, mapAnalyzeExpense, cleanText } from './map-expense';
+export { ITEM_RULES, amountsToSum, mapAnalyzeExpense, cleanText, type ItemRule } from './map-expense';
 export { TextractAnalyzer, type TextractAnalyzerOptions } from './textract-analyzer';

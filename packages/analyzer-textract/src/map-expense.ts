@@ -80,8 +80,9 @@ import {
  */
 export function mapAnalyzeExpense(
   response: AnalyzeExpenseResponse | unknown,
-  { chains }: { chains?: ChainLookup } = {},
+  { chains, without = [] }: { chains?: ChainLookup; without?: readonly ItemRule[] } = {},
 ): AnalysisResult {
+  const rules = new Set<ItemRule>(ITEM_RULES.filter((r) => !without.includes(r)));
   if (!isRecord(response) || !Array.isArray(response['ExpenseDocuments'])) {
     throw new ValidationError(
       'This is not an Amazon Textract AnalyzeExpense response: it has no "ExpenseDocuments" list.',
@@ -132,7 +133,7 @@ export function mapAnalyzeExpense(
 
   const mappedItems: AnalyzedItem[] = [];
   for (const lineItem of items) {
-    const mapped = mapLineItem(lineItem, ctx);
+    const mapped = mapLineItem(lineItem, ctx, rules);
     if (!mapped) continue;
     const index = mappedItems.length;
     mappedItems.push(mapped.item);
@@ -155,7 +156,7 @@ export function mapAnalyzeExpense(
   // A total with tax in it is no sum of the items.
   const subtotal = subtotalField ? money(subtotalField.value, ctx) : null;
   const itemsTarget = subtotal ?? (taxes.total === null ? total : null);
-  if (itemsTarget !== null) {
+  if (itemsTarget !== null && rules.has('amount-from-arithmetic')) {
     amountsToSum(mappedItems, itemsTarget).forEach((item, index) => {
       if (item === mappedItems[index]) return;
       // Read back from the arithmetic, not as printed.
@@ -206,6 +207,7 @@ export function mapAnalyzeExpense(
     ...(chosenTotal && chosenTotal.verdict.contradictions.length > 0
       ? { contradicted: ['receipt.total_amount' as const] }
       : {}),
+    prints_date: dateField !== undefined || printsDate(summary, chosen),
   };
   return { ...result, confidence: checkedConfidence(result) };
 }
@@ -732,6 +734,32 @@ function firstDate(summary: Field[], order: DateOrder): { iso: string; field: Fi
   return undefined;
 }
 
+/** A date's shape, read or not: three numbers joined by `/ . -` (`31/13/2O19` too), or a month's name by a number. */
+const DATE_LIKE =
+  /\b\d{1,4}\s?[./-]\s?[\dOo]{1,2}\s?[./-]\s?[\dOo]{2,4}\b|\b\d{1,2}\s?(jan|feb|mar|apr|may|mei|jun|jul|aug|agu|agt|sep|oct|okt|nov|dec|des)[a-z]*\.?\s?\d{2,4}\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s\d{1,2},?\s\d{2,4}\b/i;
+/** Labels that name a date in the languages of the receipts we read. */
+const DATE_LABEL = /\b(date|dated|tanggal|tgl|tarikh|datum|fecha|data)\b/i;
+
+/**
+ * Whether the receipt prints a date, read or not: a date field with a value, a field labelled as a
+ * date, or text shaped like one in the summary or the page's lines. A receipt that prints none may
+ * take its upload day (core's `uploadDateFor`); one whose date did not read is flagged instead.
+ */
+function printsDate(summary: Field[], documents: ExpenseDocument[]): boolean {
+  const lines = documents
+    .flatMap((d) => records<Block>(d.Blocks))
+    .filter((b) => b.BlockType === 'LINE')
+    .map((b) => text(b.Text) ?? '');
+  return (
+    summary.some(
+      (f) =>
+        (DATE_TYPES.includes(f.type) && f.value !== '') ||
+        DATE_LABEL.test(f.label ?? '') ||
+        DATE_LIKE.test(`${f.label ?? ''} ${f.value}`),
+    ) || lines.some((line) => DATE_LIKE.test(line) || DATE_LABEL.test(line))
+  );
+}
+
 /**
  * The known chain the receipt names (core's `findChainEvidence`): over the response's text lines when
  * it has them, else over its summary fields' values; applied to the vendor name read
@@ -783,21 +811,57 @@ function docType(summary: Field[]): string {
   return invoiceLike ? 'invoice' : 'receipt';
 }
 
+/**
+ * The rules that read an item row beyond the fields Textract typed, each about the structure of a
+ * receipt's item list, not about one receipt (the README lists them with the dev receipts each
+ * changes). Named so that a measurement can leave one out (`without`) and count what it changes
+ * (`npm run textract:rules`).
+ *
+ * - `code-in-name`: a product code printed in the name column is the item's code, not its name:
+ *   Textract's PRODUCT_CODE (of several, the first printed after the name on the row) is taken out
+ *   of the description, and so is a stock code before the name (`HPL500 RICE CASE 7L`); a code
+ *   joined by a hyphen to the name's first word (`5003-Chokoreto Cookies`) is printed as part of it.
+ * - `count-in-name`: a row without a QUANTITY field may print its count in the name column: before
+ *   the name with a unit (`6 Pcs Cheese Tart`, `2 x`) or after it, when the row's arithmetic gives
+ *   that count (`Propolis Cair 1` at 156000 each, 156000).
+ * - `not-a-purchase`: a row named by a summary, payment or discount label (`DISKON (20%)`,
+ *   `Discount`, `SUBTOTAL`, `CASH`) takes money off or sums the rows above: it is no item.
+ * - `free-add-on`: a row priced 0 with no unit price (a choice or topping of the item above, `NATA
+ *   DE COCO 0`; OCR reads that lone 0 as the letter o) is part of the item above, not an item.
+ * - `amount-from-arithmetic`: see {@link amountsToSum}.
+ */
+export const ITEM_RULES = [
+  'code-in-name',
+  'count-in-name',
+  'not-a-purchase',
+  'free-add-on',
+  'amount-from-arithmetic',
+] as const;
+export type ItemRule = (typeof ITEM_RULES)[number];
+
 interface MappedItem {
   item: AnalyzedItem;
   descriptionField: Field | undefined;
   priceField: Field | undefined;
 }
 
-/** Rows that take money off the line above (`DISKON (20%)`, `Discount`): not a purchase. */
+/** Names that take money off the row above: a discount, whatever follows (`DISKON (20%)`). */
 const DISCOUNT_ROW = /^\W*(discount|diskon|disc|potongan|rabatt?|remise|descuento)\b/i;
+/** A summary or payment label alone, maybe with a rate or a colon: a line of the summary block. */
+const SUMMARY_ROW =
+  /^\W*(sub ?total|total|grand total|total due|amount due|tax|vat|gst|sst|ppn|pb1|service charge|cash|tunai|change|kembali(an)?|rounding|pembulatan|balance|payment)\b[\s\d.,:%()/-]*$/i;
 
 /**
- * One line item from its fields. A row priced 0 with no unit price is a choice or free add-on of the
- * item above (`NATA DE COCO 0`), and a discount row is not a purchase: both are left out. Quantity ×
- * unit price = amount fills in the value not printed (see `completeLinePrices`).
+ * One line item from its fields, with the rules of {@link ITEM_RULES} that `rules` holds. A row
+ * without a description field is named by the line of its row text that holds its price (the lines
+ * under it are notes). Quantity × unit price = amount fills in the value not printed (see
+ * `completeLinePrices`).
  */
-function mapLineItem(lineItem: LineItemFields, ctx: MoneyContext): MappedItem | null {
+function mapLineItem(
+  lineItem: LineItemFields,
+  ctx: MoneyContext,
+  rules: ReadonlySet<ItemRule>,
+): MappedItem | null {
   const fields = records<ExpenseField>(lineItem.LineItemExpenseFields).map((f, i) => toField(f, i));
   const first = (...types: string[]) => {
     for (const type of types) {
@@ -812,21 +876,15 @@ function mapLineItem(lineItem: LineItemFields, ctx: MoneyContext): MappedItem | 
   const priceField = first('PRICE', 'TOTAL', 'AMOUNT');
   const quantityField = first('QUANTITY');
   const unitField = first('UNIT_PRICE');
-  const printedCode = productCode(fields, rawRow, descriptionField);
+  const codes = rules.has('code-in-name');
+  const printedCode = productCode(fields, rawRow, descriptionField, codes);
   // A code joined to the first word of the name (`5003-Chokoreto Cookies`) is printed as part of it.
-  const joined = printedCode ? CODE_JOINED_TO_NAME.exec(printedCode) : null;
+  const joined = printedCode && codes ? CODE_JOINED_TO_NAME.exec(printedCode) : null;
   let code = joined ? joined[1]! : printedCode;
 
-  const otherValues = fields
-    .filter((f) => f !== descriptionField && f !== row && f.value !== '')
-    .map((f) => f.value);
-  let description = descriptionField
-    ? withoutModifiers(itemLines(descriptionField.raw, rawRow, priceField?.value, otherValues))
-    : '';
-  if (code && !joined) description = description.split(code).join(' ');
+  let description = descriptionField?.raw ?? '';
+  if (code && !joined && codes) description = description.split(code).join(' ');
   if (description.trim() === '' && row) {
-    // With no description field, the name is what stands with the price on its line (the lines
-    // under it are notes: `6 Pcs Cheese Tart 165000.00` / `Box of 6`).
     const priceLine = priceField
       ? rawRow.split('\n').find((line) => cleanText(line).includes(priceField.value))
       : undefined;
@@ -838,7 +896,7 @@ function mapLineItem(lineItem: LineItemFields, ctx: MoneyContext): MappedItem | 
   }
   description = cleanText(description);
   let quantity = parseQuantity(quantityField?.value);
-  if (quantity === null) {
+  if (quantity === null && rules.has('count-in-name')) {
     // The count printed before the name (`6 Pcs Cheese Tart`).
     const counted = LEADING_COUNT.exec(description);
     if (counted) {
@@ -846,7 +904,7 @@ function mapLineItem(lineItem: LineItemFields, ctx: MoneyContext): MappedItem | 
       description = description.slice(counted[0].length);
     }
   }
-  if (!code) {
+  if (!code && codes) {
     // A stock code printed before the name (`HPL500 RICE CASE 7L W/CUP`).
     const sku = LEADING_SKU.exec(description);
     if (sku) {
@@ -855,20 +913,19 @@ function mapLineItem(lineItem: LineItemFields, ctx: MoneyContext): MappedItem | 
     }
   }
   const unitPrice = unitField ? money(unitField.value, ctx) : null;
-  // OCR reads a lone 0 as the letter o.
-  let total = priceField ? (/^[oO]$/.test(priceField.value) ? 0 : money(priceField.value, ctx)) : null;
-  if (total === null && unitPrice !== null && priceField && quantity === null) {
-    const repaired = repairPrice(priceField.value, unitPrice);
-    if (repaired) {
-      total = repaired.total;
-      quantity = repaired.quantity;
-    }
-  }
+  const freeAddOn = rules.has('free-add-on');
+  // OCR reads the lone 0 of an add-on's price as the letter o.
+  const total = priceField
+    ? freeAddOn && unitPrice === null && /^[oO]$/.test(priceField.value)
+      ? 0
+      : money(priceField.value, ctx)
+    : null;
   if (description === '' && total === null) return null;
-  if (DISCOUNT_ROW.test(description)) return null;
-  if (total === 0 && unitPrice === null) return null;
+  if (rules.has('not-a-purchase') && (DISCOUNT_ROW.test(description) || SUMMARY_ROW.test(description)))
+    return null;
+  if (freeAddOn && total === 0 && unitPrice === null) return null;
   const completed = completeLinePrices({ quantity, unitPrice, total });
-  if (quantityField === undefined && completed.quantity !== null) {
+  if (quantityField === undefined && completed.quantity !== null && rules.has('count-in-name')) {
     // The quantity printed at the end of the description (`Propolis Cair 1`).
     description = description.replace(new RegExp(`\\s+${completed.quantity}$`), '');
   }
@@ -924,23 +981,6 @@ export function amountsToSum(items: AnalyzedItem[], target: number): AnalyzedIte
   );
 }
 
-/**
- * A line price whose first digit did not print legibly (`/6.50` for `76.50`) read back from the unit
- * price: the one whole quantity from 1 to 99 whose line total ends with the legible digits. None or
- * several such quantities leave the price unknown.
- */
-function repairPrice(text: string, unitPrice: number): { total: number; quantity: number } | null {
-  const tail = /(\d+[.,]\d{2})(?:\s*[A-Za-z])?\s*$/.exec(text)?.[1]?.replace(',', '.');
-  if (!tail || unitPrice <= 0) return null;
-  const fits: Array<{ total: number; quantity: number }> = [];
-  for (let quantity = 1; quantity < 100; quantity++) {
-    const total = roundMoney(quantity * unitPrice);
-    const printed = total.toFixed(2);
-    if (printed.length > tail.length && printed.endsWith(tail)) fits.push({ total, quantity });
-  }
-  return fits.length === 1 ? fits[0]! : null;
-}
-
 /** A quantity as printed: `2`, `1x`, `x1`, `8 PCS`, `1.5 kg`; OCR's `i`, `l` or `I` for a lone 1. */
 function parseQuantity(text: string | undefined): number | null {
   if (!text) return null;
@@ -959,64 +999,19 @@ const LEADING_COUNT = /^(\d{1,3})\s*(?:pcs?|x)\.?\s+(?=\p{L})/iu;
 const LEADING_SKU = /^([A-Z]{2,}\d{3,}[A-Z0-9]*)\s+(?=\S+\s+\S)/;
 
 /**
- * The lines of an item's description with the line its name runs on to before the price, when
- * Textract left that line out of the description (`… BAG & SP00` / `N.` / `8 PCS 243.000 1,944,000`):
- * a line of letters between the name and the line with the price that is no other value of the row.
- * A description whose lines cannot all be found in the row, in order, is kept as it is.
- */
-function itemLines(raw: string, rawRow: string, price: string | undefined, otherValues: string[]): string {
-  const lines = raw
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l !== '');
-  const rowLines = rawRow.split('\n').map((l) => l.trim());
-  if (lines.length === 0 || !price) return raw;
-  let last = 0;
-  for (const line of lines) {
-    last = rowLines.findIndex((r, i) => i >= last && r.includes(line));
-    if (last < 0) return raw;
-  }
-  const priceLine = rowLines.findIndex((r, i) => i > last && cleanText(r).includes(price));
-  if (priceLine < 0) return raw;
-  const runOn = rowLines
-    .slice(last + 1, priceLine)
-    .filter((r) => !/\d/.test(r) && /\p{L}/u.test(r) && !otherValues.includes(cleanText(r)));
-  const named = isSectionHeading(lines, rowLines) ? lines.slice(1) : lines;
-  return [...named, ...runOn].join('\n');
-}
-
-/**
- * Whether the first line of a name printed above its price line is the heading of a section of the
- * receipt (`Minuman` / `Teh Tawar` / `2 4.000`: drinks, then the drink): the row starts with it, it
- * has no digits, and it is shorter than the line under it, which a name wrapped to the next line
- * never is (the first line of a wrapped name is the full one).
- */
-function isSectionHeading(lines: string[], rowLines: string[]): boolean {
-  const [heading, next] = lines;
-  if (heading === undefined || next === undefined) return false;
-  return rowLines[0] === heading && !/\d/.test(heading) && heading.length < next.length;
-}
-
-/**
- * The item's description without its modifier lines: the options a till prints under an item, each
- * on its own line starting with "+" (`+Ice`, `+Extra shot`), are part of the item, not of its name.
- */
-function withoutModifiers(raw: string): string {
-  return raw
-    .split('\n')
-    .filter((line, i) => i === 0 || !/^\s*\+\s*\p{L}/u.test(line))
-    .join('\n');
-}
-
-/**
  * The item's own product code: of the PRODUCT_CODE values, the one printed first after the item's
  * description on its row (Textract sometimes attaches the next item's code as well).
  */
-function productCode(fields: Field[], row: string, description: Field | undefined): string | null {
+function productCode(
+  fields: Field[],
+  row: string,
+  description: Field | undefined,
+  ownOfSeveral: boolean,
+): string | null {
   const codes = [
     ...new Set(fields.filter((f) => f.type === 'PRODUCT_CODE' && f.value !== '').map((f) => f.value)),
   ];
-  if (codes.length <= 1) return codes[0] ?? null;
+  if (codes.length <= 1 || !ownOfSeveral) return codes[0] ?? null;
   const firstLine = description?.value.split(' ')[0] ?? '';
   const from = Math.max(0, firstLine ? row.indexOf(firstLine) : 0);
   const ranked = codes

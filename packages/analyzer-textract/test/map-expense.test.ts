@@ -1,6 +1,6 @@
 import { ValidationError } from '@receipts/core';
 import { describe, expect, it } from 'vitest';
-import { amountsToSum, cleanText, mapAnalyzeExpense } from '../src';
+import { ITEM_RULES, amountsToSum, cleanText, mapAnalyzeExpense } from '../src';
 import { expenseResponse, field, lineItem } from './expense-builder';
 
 const item = (description: string, price: string) => lineItem(['ITEM', description], ['PRICE', price]);
@@ -294,6 +294,21 @@ describe('mapAnalyzeExpense: dates and times', () => {
     expect(r.receipt.transaction_date).toBe(iso);
   });
 
+  it('says whether the receipt prints a date at all, read or not', () => {
+    const printed = (...summary: ReturnType<typeof field>[]) =>
+      mapAnalyzeExpense(expenseResponse({ summary: [field('TOTAL', '28,000'), ...summary] }));
+    // A restaurant bill with a queue number and a time, but no date: the upload day may stand in.
+    const none = printed(field('OTHER', '102', { label: 'Queue No:' }), field('OTHER', '12:41'));
+    expect(none.receipt.transaction_date).toBeNull();
+    expect(none.prints_date).toBe(false);
+    // A date printed but unreadable, or only labelled: the receipt must be asked about.
+    const garbled = printed(field('INVOICE_RECEIPT_DATE', '3l/O2/2O1'));
+    expect(garbled.receipt.transaction_date).toBeNull();
+    expect(garbled.prints_date).toBe(true);
+    expect(printed(field('OTHER', '31/13/2019', { label: 'Tgl' })).prints_date).toBe(true);
+    expect(printed(field('INVOICE_RECEIPT_DATE', '25/12/2018')).prints_date).toBe(true);
+  });
+
   it('reads ambiguous dates month first for US documents', () => {
     const byCurrency = mapAnalyzeExpense(
       expenseResponse({
@@ -489,41 +504,11 @@ describe('mapAnalyzeExpense: line items', () => {
     });
   });
 
-  it('leaves the modifier lines a till prints under an item ("+Ice") out of its description', () => {
-    const r = mapAnalyzeExpense(
-      expenseResponse({
-        items: [
-          lineItem(['ITEM', 'Iced Latte\n+Oat milk\n+ Extra shot'], ['QUANTITY', '1'], ['PRICE', '5.20']),
-          lineItem(['ITEM', 'Chicken wrap\nwith fries'], ['PRICE', '7.90']),
-        ],
-      }),
-    );
-    expect(r.items.map((i) => i.description)).toEqual(['Iced Latte', 'Chicken wrap with fries']);
-  });
-
   it('computes a missing line price from quantity and unit price', () => {
     const r = mapAnalyzeExpense(
       expenseResponse({ items: [lineItem(['ITEM', 'MILK'], ['QUANTITY', '3'], ['UNIT_PRICE', '1.15'])] }),
     );
     expect(r.items[0]).toMatchObject({ quantity: 3, unit_price: 1.15, total_price: 3.45 });
-  });
-
-  it('reads back a price whose first digit did not print, only when one quantity fits', () => {
-    const r = mapAnalyzeExpense(
-      expenseResponse({
-        items: [
-          lineItem(
-            ['ITEM', 'SWISSMISS DRKCHC03TG'],
-            ['PRICE', '/6.50'],
-            ['QUANTITY', 'to'],
-            ['UNIT_PRICE', 'P15.30/Unit'],
-          ),
-          lineItem(['ITEM', 'EGGS'], ['PRICE', '/0.00'], ['UNIT_PRICE', '2.00']),
-        ],
-      }),
-    );
-    expect(r.items[0]).toMatchObject({ quantity: 5, unit_price: 15.3, total_price: 76.5 });
-    expect(r.items[1]).toMatchObject({ quantity: null, unit_price: 2, total_price: null });
   });
 
   it('uses DESCRIPTION and a line TOTAL when there is no ITEM or PRICE, and the row as a last resort', () => {
@@ -935,27 +920,6 @@ describe('mapAnalyzeExpense: item rows', () => {
     expect(amountsToSum([item(2, 30, 0), item(1, 10, 10)], 70)[0]).toMatchObject({ total_price: 60 });
   });
 
-  it('adds the line a name runs on to before its price line when Textract left it out', () => {
-    const r = mapAnalyzeExpense(
-      expenseResponse({
-        items: [
-          lineItem(
-            ['ITEM', 'FOOD CONTAINER 3 COMPARTMENT W/LID & SPO'],
-            ['QUANTITY', '8 PCS'],
-            ['UNIT_PRICE', '24.30'],
-            ['PRICE', '194.40'],
-            ['EXPENSE_ROW', 'FOOD CONTAINER 3 COMPARTMENT W/LID & SPO\nON\n8 PCS\n24.30 194.40'],
-          ),
-        ],
-      }),
-    );
-    expect(r.items[0]).toMatchObject({
-      description: 'FOOD CONTAINER 3 COMPARTMENT W/LID & SPO ON',
-      quantity: 8,
-      total_price: 194.4,
-    });
-  });
-
   it('keeps the lines of a name wrapped under its price line', () => {
     const r = mapAnalyzeExpense(
       expenseResponse({
@@ -970,30 +934,6 @@ describe('mapAnalyzeExpense: item rows', () => {
       }),
     );
     expect(r.items[0]!.description).toBe('MIE GORENG SPECIAL PEDAS');
-  });
-
-  it("leaves a section heading printed above an item's name out of it", () => {
-    const r = mapAnalyzeExpense(
-      expenseResponse({
-        items: [
-          lineItem(
-            ['ITEM', 'Drinks\nLemon Iced Tea'],
-            ['QUANTITY', '2'],
-            ['UNIT_PRICE', '3.50'],
-            ['PRICE', '7.00'],
-            ['EXPENSE_ROW', 'Drinks\nLemon Iced Tea\n2 3.50 7.00'],
-          ),
-          // A wrapped name: its first line is the full one.
-          lineItem(
-            ['ITEM', 'Grilled Chicken Salad\nBowl'],
-            ['QUANTITY', '1'],
-            ['PRICE', '9.00'],
-            ['EXPENSE_ROW', 'Grilled Chicken Salad\nBowl\n1 9.00'],
-          ),
-        ],
-      }),
-    );
-    expect(r.items.map((i) => i.description)).toEqual(['Lemon Iced Tea', 'Grilled Chicken Salad Bowl']);
   });
 
   it('moves a stock code printed before the name to the product code, and keeps a code joined to the name', () => {
@@ -1023,5 +963,57 @@ describe('mapAnalyzeExpense: item rows', () => {
       }),
     );
     expect(r.items[0]).toMatchObject({ description: 'Almond Croissant', quantity: 4, total_price: 48 });
+  });
+
+  it('leaves summary, payment and discount rows filed among the items out, but not goods named alike', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        items: [
+          item('RICE CASE 7L', '975,000'),
+          item('DISKON (20%)', '780,000'),
+          item('Discount member', '5,000'),
+          item('SUBTOTAL', '975,000'),
+          item('Cash', '1,000,000'),
+          item('Tax 10%', '97,500'),
+          item('Cash box small', '45,000'),
+        ],
+      }),
+    );
+    expect(r.items.map((i) => i.description)).toEqual(['RICE CASE 7L', 'Cash box small']);
+  });
+
+  it('leaves a free add-on (priced 0 or o, with no unit price) to the item above, but keeps a priced 0 row', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        items: [
+          lineItem(['ITEM', 'BLACK TEA'], ['QUANTITY', '1'], ['PRICE', '45,455']),
+          lineItem(['ITEM', 'PEARL'], ['QUANTITY', '1'], ['PRICE', '0']),
+          lineItem(['ITEM', 'ALMOND'], ['QUANTITY', '1'], ['PRICE', 'o']),
+          lineItem(['ITEM', 'PLASTIC BAG'], ['QUANTITY', '1'], ['UNIT_PRICE', '0.00'], ['PRICE', '0.00']),
+        ],
+      }),
+    );
+    expect(r.items.map((i) => [i.description, i.total_price])).toEqual([
+      ['BLACK TEA', 45455],
+      ['PLASTIC BAG', 0],
+    ]);
+  });
+
+  it('reads the count printed after the name when the row arithmetic gives it', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        items: [lineItem(['ITEM', 'Honey Drops 2'], ['UNIT_PRICE', '7.50'], ['PRICE', '15.00'])],
+      }),
+    );
+    expect(r.items[0]).toMatchObject({ description: 'Honey Drops', quantity: 2, unit_price: 7.5 });
+  });
+
+  it('can leave each item rule out, to measure what it changes', () => {
+    const response = expenseResponse({
+      items: [item('KTB220 BREAD KNIFE', '12.90'), item('Discount', '1.00'), item('PEARL', '0')],
+    });
+    expect(mapAnalyzeExpense(response).items.map((i) => i.description)).toEqual(['BREAD KNIFE']);
+    const bare = mapAnalyzeExpense(response, { without: [...ITEM_RULES] });
+    expect(bare.items.map((i) => i.description)).toEqual(['KTB220 BREAD KNIFE', 'Discount', 'PEARL']);
   });
 });

@@ -74,6 +74,12 @@ export interface AnalysisResult {
    * change, or a subtotal, that disagree with it), as the analyzer found them. Absent: none.
    */
   contradicted?: ContradictedField[];
+  /**
+   * Whether the receipt prints a date at all, read or not. `false`: the analyzer saw no date on it
+   * (no date field, no date-like text), so the day it was uploaded may stand in (see
+   * `uploadDateFor` in ./review). Absent: not known, and a missing date is flagged `no_date`.
+   */
+  prints_date?: boolean;
 }
 
 /**

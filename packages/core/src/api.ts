@@ -127,6 +127,14 @@ export const uploadBody = z.object({
   imgSrc: z.string({ error: 'imgSrc (the image as a data URL) is required.' }).min(1, 'imgSrc is required.'),
   fileName: fileNameSchema('fileName'),
   /**
+   * The person's own calendar day when the receipt was taken or picked (their device's time zone):
+   * the date of a receipt that prints none. Not in the spec's body; optional.
+   */
+  day: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'day must be the day of the upload, written YYYY-MM-DD.')
+    .optional(),
+  /**
    * Sent by the file-picker variant of the spec; not read, so not kept (the body's nesting depth is
    * checked before parsing, see the handler).
    */

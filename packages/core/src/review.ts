@@ -1,7 +1,7 @@
 import { totalChecksOut, type AnalysisResult } from './analysis';
 
 export * from './review-reasons';
-import type { ReviewReason } from './review-reasons';
+import { needsReview, type ReviewReason } from './review-reasons';
 
 /**
  * The fields whose confidence decides 'low_confidence': the total and the date, which reports add up
@@ -83,8 +83,9 @@ function addsUpWithoutSummaryLine(result: Pick<AnalysisResult, 'receipt' | 'item
  * that do not add up but were read unsurely (a doubtful amount, or a quantity and unit price that
  * make another amount), that add up once a line repeating the total is left out, or that stand
  * beside a total that other figures confirm ({@link CONFIRMED}), flag nothing: they are the likelier
- * misreading, and are marked unsure. A receipt that prints no date is flagged `no_date`: the person
- * is asked for the day rather than given a guessed one.
+ * misreading, and are marked unsure. A receipt without a date is flagged `no_date`; where the
+ * receipt row is made, one that prints no date at all takes its upload day instead
+ * ({@link uploadDateFor}).
  *
  * @param result - the analysis (its receipt fields, items, per-field `confidence`, `contradicted`)
  * @param today - the day of analysis, `YYYY-MM-DD`
@@ -118,5 +119,37 @@ export function assessReview(
     KEY_FIELDS.some((f) => typeof result.confidence[f] === 'number' && result.confidence[f] < LOW_CONFIDENCE)
   )
     reasons.push('low_confidence');
-  return { needs_review: reasons.length > 0, review_reasons: reasons };
+  return { needs_review: needsReview(reasons), review_reasons: reasons };
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The date of a receipt that prints none: the day it was uploaded, in the person's own day. Applies
+ * only when the analysis read no date and its analyzer saw no date printed at all
+ * (`prints_date: false`): a date printed but unreadable stays missing and flagged `no_date`, and a
+ * contradicted date keeps its flag. The `no_date` reason becomes the informational
+ * `date_from_upload`, so the receipt needs review only for its other reasons: a person who uploads at
+ * the till gets the right day, one who uploads later sees the note and can set the day.
+ *
+ * @param analysis - the analysis: its date, and whether its receipt prints one
+ * @param assessment - the analysis's review assessment (`assessReview`)
+ * @param uploadDay - the person's day of the upload, `YYYY-MM-DD` (null when unknown)
+ * @returns the date and the assessment to keep, or null when the receipt keeps its own
+ */
+export function uploadDateFor(
+  analysis: { receipt: Pick<AnalysisResult['receipt'], 'transaction_date'>; prints_date?: boolean },
+  assessment: ReviewAssessment,
+  uploadDay: string | null,
+): { transaction_date: string; assessment: ReviewAssessment } | null {
+  if (analysis.receipt.transaction_date !== null || analysis.prints_date !== false) return null;
+  if (uploadDay === null || !DAY.test(uploadDay)) return null;
+  const reasons = assessment.review_reasons.map((r): ReviewReason =>
+    r === 'no_date' ? 'date_from_upload' : r,
+  );
+  if (!reasons.includes('date_from_upload')) reasons.push('date_from_upload');
+  return {
+    transaction_date: uploadDay,
+    assessment: { needs_review: needsReview(reasons), review_reasons: reasons },
+  };
 }

@@ -106,9 +106,9 @@ function summaryLine(name: string, report: EvalReport): string {
         ...(s.itemsAddUp ? [`add up ${of(s.itemsAddUp)}`] : []),
       ];
   parts.push(`flagged ${of(s.flagged)}`, `silent ${of(s.silent)}`, `false alarms ${of(s.falseAlarms)}`);
-  if (s.flaggedBesidesNoDate.count !== s.flagged.count)
+  if (s.flaggedWithoutUploadDate.count !== s.flagged.count)
     parts.push(
-      `(no_date aside: flagged ${of(s.flaggedBesidesNoDate)}, false alarms ${of(s.falseAlarmsBesidesNoDate)})`,
+      `(without the upload date: flagged ${of(s.flaggedWithoutUploadDate)}, false alarms ${of(s.falseAlarmsWithoutUploadDate)})`,
     );
   return `${name.padEnd(16)} ${String(report.receipts).padStart(3)} receipts  ${parts.join('  ')}  median ${report.medianSeconds.toFixed(2)} s`;
 }

@@ -5,6 +5,7 @@ import {
   assessReview,
   enrichAnalysis,
   totalChecksOut,
+  uploadDateFor,
   type AnalysisResult,
   type AnalyzedItem,
   type AnalyzedMerchant,
@@ -87,9 +88,17 @@ export interface ReceiptEvaluation {
   itemCount?: { expected: number; got: number };
   /** Whether the items read (alone, or with the tax) add up to the right total. */
   itemsAddUp?: boolean;
-  /** Whether the app would ask a person to check this reading (`assessReview` of @receipts/core). */
+  /**
+   * Whether the app would ask a person to check this reading (`assessReview` of @receipts/core), a
+   * receipt that prints no date taking the day of the analysis as its upload day (`uploadDateFor`).
+   */
   needsReview: boolean;
   reviewReasons: string[];
+  /**
+   * Whether it would be flagged if a receipt printing no date were not given its upload day (absent:
+   * as `needsReview`).
+   */
+  needsReviewWithoutUploadDate?: boolean;
   /** Set when the analyzer failed on this receipt; every field then counts as wrong. */
   error?: string;
 }
@@ -139,6 +148,8 @@ export interface EvalSummary {
   brands?: Omit<BrandScore, 'misses'>;
   /** Receipts whose items add up to the right total. */
   itemsAddUp?: Share;
+  /** Item precision, recall and F1 against the set's own truth (CORD), as in {@link ItemAccuracy}. */
+  items?: Omit<ItemAccuracy, 'failures'>;
   /** Receipts the app would flag "needs review". */
   flagged: Share;
   /** Receipts with a wrong total or date that were not flagged. */
@@ -146,12 +157,11 @@ export interface EvalSummary {
   /** Flagged receipts whose total and date were right. */
   falseAlarms: Share;
   /**
-   * The two figures above with `no_date` set aside: receipts flagged for another reason too, and of
-   * those, the ones whose total and date were right. Receipts that print no date (restaurant bills,
-   * CORD) are flagged for it; these say what else flags them.
+   * The two figures above if receipts that print no date (restaurant bills, CORD) did not take their
+   * upload day and were flagged `no_date`, as before #24.
    */
-  flaggedBesidesNoDate: Share;
-  falseAlarmsBesidesNoDate: Share;
+  flaggedWithoutUploadDate: Share;
+  falseAlarmsWithoutUploadDate: Share;
 }
 
 export interface EvalReport {
@@ -395,9 +405,15 @@ async function evaluateOne(
   const labels = options.labelsDir ? await readLabels(options.labelsDir, id) : null;
   const labelled = labels ? scoreLabelledItems(labels, read) : undefined;
   const countExpected = truth.itemsCount ?? labels?.length ?? null;
-  const review = result
-    ? assessReview(result, options.today ?? new Date().toISOString().slice(0, 10))
-    : { needs_review: true, review_reasons: [] };
+  const today = options.today ?? new Date().toISOString().slice(0, 10);
+  const analysed = result ? assessReview(result, today) : { needs_review: true, review_reasons: [] };
+  // As the app makes the receipt row: a receipt that prints no date takes its upload day (today).
+  const fromUpload = result ? uploadDateFor(result, analysed, today) : null;
+  const review = fromUpload?.assessment ?? analysed;
+  if (fromUpload && 'date' in got) {
+    got.date = fromUpload.transaction_date;
+    correct.date = fieldMatches('date', truth.values.date, got.date);
+  }
   const rightTotal = truth.values.total ? Number(normaliseTotal(truth.values.total)) : null;
   return {
     id,
@@ -415,6 +431,7 @@ async function evaluateOne(
       : {}),
     needsReview: review.needs_review,
     reviewReasons: review.review_reasons,
+    needsReviewWithoutUploadDate: analysed.needs_review,
     ...(error ? { error } : {}),
   };
 }
@@ -428,9 +445,8 @@ const share = (results: ReceiptEvaluation[], test: (r: ReceiptEvaluation) => boo
 const keyFieldsRight = (r: ReceiptEvaluation) =>
   r.correct.total !== false && r.correct.date !== false && r.error === undefined;
 
-/** Whether a receipt is flagged for a reason other than a date it does not print. */
-const flaggedBesidesNoDate = (r: ReceiptEvaluation) =>
-  r.needsReview && (r.reviewReasons.length === 0 || r.reviewReasons.some((x) => x !== 'no_date'));
+/** Whether a receipt would be flagged if one printing no date were not given its upload day. */
+const flaggedWithoutUploadDate = (r: ReceiptEvaluation) => r.needsReviewWithoutUploadDate ?? r.needsReview;
 
 /** The brand figures of several receipts added up. */
 function sumBrands(scores: BrandScore[]): Omit<BrandScore, 'misses'> {
@@ -462,6 +478,7 @@ export function summarise(results: ReceiptEvaluation[]): EvalSummary {
   const counted = results.filter((r) => r.itemCount);
   const labelled = results.filter((r) => r.labelled);
   const withTotal = results.filter((r) => r.itemsAddUp !== undefined);
+  const withItems = results.filter((r) => r.items);
   const flagged = results.filter((r) => r.needsReview);
   let labelledSummary: EvalSummary['labelled'];
   if (labelled.length > 0) {
@@ -483,11 +500,12 @@ export function summarise(results: ReceiptEvaluation[]): EvalSummary {
     ...(labelledSummary ? { labelled: labelledSummary } : {}),
     ...(brands && brands.labelled > 0 ? { brands } : {}),
     ...(withTotal.length > 0 ? { itemsAddUp: share(withTotal, (r) => r.itemsAddUp === true) } : {}),
+    ...(withItems.length > 0 ? { items: itemAccuracy(withItems) } : {}),
     flagged: share(results, (r) => r.needsReview),
     silent: share(results, (r) => !keyFieldsRight(r) && !r.needsReview),
     falseAlarms: { count: flagged.filter(keyFieldsRight).length, of: results.length },
-    flaggedBesidesNoDate: share(results, flaggedBesidesNoDate),
-    falseAlarmsBesidesNoDate: share(results, (r) => flaggedBesidesNoDate(r) && keyFieldsRight(r)),
+    flaggedWithoutUploadDate: share(results, flaggedWithoutUploadDate),
+    falseAlarmsWithoutUploadDate: share(results, (r) => flaggedWithoutUploadDate(r) && keyFieldsRight(r)),
   };
 }
 
@@ -548,17 +566,11 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
   let items: ItemAccuracy | undefined;
   let totalAndTax: EvalReport['totalAndTax'];
   if (withItems.length > 0) {
-    const expected = withItems.reduce((s, r) => s + r.items!.expected.length, 0);
-    const got = withItems.reduce((s, r) => s + r.items!.got.length, 0);
-    const matched = withItems.reduce((s, r) => s + r.items!.matched, 0);
-    const precision = got === 0 ? 0 : matched / got;
-    const recall = expected === 0 ? 0 : matched / expected;
-    const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
     const failures = withItems
       .map((r) => ({ id: r.id, ...scoreItems(r.items!.expected, r.items!.got) }))
       .filter((x) => x.missed.length > 0 || x.extra.length > 0)
       .map(({ id, missed, extra }) => ({ id, missed, extra }));
-    items = { expected, got, matched, precision, recall, f1, failures };
+    items = { ...itemAccuracy(withItems), failures };
     const scoredTotal = withItems.filter((r) => 'total' in r.expected);
     const both = scoredTotal.filter((r) => r.correct.total && r.correct.tax).length;
     totalAndTax = { correct: both, total: scoredTotal.length, accuracy: both / scoredTotal.length };
@@ -586,6 +598,17 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
         }),
     results,
   };
+}
+
+/** Item precision, recall and F1 over receipts whose truth lists their items. */
+function itemAccuracy(withItems: ReceiptEvaluation[]): Omit<ItemAccuracy, 'failures'> {
+  const expected = withItems.reduce((s, r) => s + r.items!.expected.length, 0);
+  const got = withItems.reduce((s, r) => s + r.items!.got.length, 0);
+  const matched = withItems.reduce((s, r) => s + r.items!.matched, 0);
+  const precision = got === 0 ? 0 : matched / got;
+  const recall = expected === 0 ? 0 : matched / expected;
+  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  return { expected, got, matched, precision, recall, f1 };
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
@@ -631,12 +654,20 @@ export function formatSummaries(report: Pick<EvalReport, 'summary' | 'halves' | 
     rows.push(['brands unsure', (s) => (s.brands ? `${s.brands.unsure} of ${s.brands.given}` : '-')]);
   }
   if (report.summary.itemsAddUp) rows.push(['items add up', (s) => shareText(s.itemsAddUp)]);
+  if (report.summary.items)
+    rows.push([
+      'item P/R/F1',
+      (s) =>
+        s.items
+          ? `${(s.items.precision * 100).toFixed(0)}/${(s.items.recall * 100).toFixed(0)}/${(s.items.f1 * 100).toFixed(1)}`
+          : '-',
+    ]);
   rows.push(['flagged', (s) => shareText(s.flagged)]);
   rows.push(['silent', (s) => shareText(s.silent)]);
   rows.push(['false alarm', (s) => shareText(s.falseAlarms)]);
-  if (report.summary.flaggedBesidesNoDate.count !== report.summary.flagged.count) {
-    rows.push(['flagged, no_date aside', (s) => shareText(s.flaggedBesidesNoDate)]);
-    rows.push(['false alarm, no_date aside', (s) => shareText(s.falseAlarmsBesidesNoDate)]);
+  if (report.summary.flaggedWithoutUploadDate.count !== report.summary.flagged.count) {
+    rows.push(['flagged, no upload date', (s) => shareText(s.flaggedWithoutUploadDate)]);
+    rows.push(['false alarm, no upload date', (s) => shareText(s.falseAlarmsWithoutUploadDate)]);
   }
   const width = 24;
   const label = Math.max(12, ...rows.map(([name]) => name.length));

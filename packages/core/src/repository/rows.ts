@@ -297,6 +297,8 @@ export interface QueueRow {
   reason: string | null;
   attempts: number;
   uploaded_at: string;
+  /** The person's own day of the upload, as their device gave it (see `uploadDayOf`); null when not sent. */
+  upload_day?: string | null;
   updated_at: string;
   content_type: string;
   /** Size of the uploaded image, counted in the user's storage quota. */
@@ -313,6 +315,7 @@ export function queueToRow(entry: QueueRow): TableEntity {
     reason: entry.reason,
     attempts: entry.attempts,
     uploaded_at: entry.uploaded_at,
+    upload_day: entry.upload_day ?? null,
     updated_at: entry.updated_at,
     content_type: entry.content_type,
     image_bytes: entry.image_bytes ?? null,
@@ -329,6 +332,7 @@ export function rowToQueue(row: StoredEntity): QueueRow {
     reason: str(row, 'reason'),
     attempts: num(row, 'attempts') ?? 0,
     uploaded_at: str(row, 'uploaded_at') ?? '',
+    upload_day: str(row, 'upload_day'),
     updated_at: str(row, 'updated_at') ?? '',
     content_type: str(row, 'content_type') ?? 'image/jpeg',
     image_bytes: num(row, 'image_bytes'),

@@ -3,7 +3,7 @@ import { EDITABLE_RECEIPT_FIELDS } from '../api-edits';
 import type { ReanalysisChange, Tax } from '../entities';
 import { documentUrlFor, itemIdFor, normaliseName } from '../repository/keys';
 import type { ItemRow, MerchantRow, ReceiptRow } from '../repository/rows';
-import { assessReview, type ReviewAssessment } from '../review';
+import { assessReview, needsReview, uploadDateFor, type ReviewAssessment } from '../review';
 
 /*
  * An analysis as the rows the scan worker writes: the receipt, its items and taxes, and the brand
@@ -120,6 +120,28 @@ export interface ReceiptRowInput {
   /** The receipt's row from an earlier analysis, if any: what a person set there stays. */
   previous: ReceiptRow | null;
   now: Date;
+  /**
+   * The person's day of the upload (`YYYY-MM-DD`, see {@link uploadDayOf}): the date of a receipt
+   * that prints none.
+   */
+  uploadDay?: string | null;
+}
+
+/**
+ * The person's day of an upload: the day their device gave with it, when it is a day within one of
+ * the server's day of `uploadedAt` (time zones run from UTC-12 to UTC+14) or before it (a photo
+ * kept on the device while offline); else the UTC day of `uploadedAt`; null without either.
+ * @param uploadedAt - the queue entry's `uploaded_at` (ISO time)
+ * @param deviceDay - the day the person's device sent with the upload, if any
+ */
+export function uploadDayOf(uploadedAt: string, deviceDay?: string | null): string | null {
+  const at = new Date(uploadedAt);
+  if (Number.isNaN(at.getTime())) return null;
+  const utcDay = at.toISOString().slice(0, 10);
+  const latest = new Date(at.getTime() + 86_400_000).toISOString().slice(0, 10);
+  if (deviceDay && /^\d{4}-\d{2}-\d{2}$/.test(deviceDay) && deviceDay <= latest && deviceDay >= '1970-01-01')
+    return deviceDay;
+  return utcDay;
 }
 
 /**
@@ -163,6 +185,19 @@ export function receiptRowOf(input: ReceiptRowInput): ReceiptRow {
       ? { merchant_from_corrections: true }
       : {}),
   };
+  // Analysed again (the queue entry is then new), a receipt that prints no date keeps the date it
+  // had: the first upload's day, or one set since.
+  const uploadDay = previous?.transaction_date ?? input.uploadDay ?? null;
+  const fromUpload = uploadDateFor(
+    result,
+    { needs_review: receipt.needs_review ?? false, review_reasons: receipt.review_reasons ?? [] },
+    uploadDay,
+  );
+  if (fromUpload) {
+    receipt.transaction_date = fromUpload.transaction_date;
+    receipt.needs_review = fromUpload.assessment.needs_review;
+    receipt.review_reasons = fromUpload.assessment.review_reasons;
+  }
   if (previous) keepEdits(receipt, previous, items, result, input.now);
   receipt.not_duplicate_of = previous?.not_duplicate_of ?? [];
   return receipt;
@@ -222,7 +257,8 @@ function setByPerson(path: string, edited: ReadonlySet<string>): boolean {
  * edits): its values and items now, with the analysis's evidence for the values the analyzer read.
  * A value a person set is theirs: its confidence and any contradiction the analyzer found in it no
  * longer count, and items a person edited count as surely read. Without a stored analysis the
- * receipt's own values are assessed alone. 'possible_duplicate' is left to the caller.
+ * receipt's own values are assessed alone. 'possible_duplicate' is left to the caller. A date taken
+ * from the upload (`date_from_upload`) keeps its note until a person sets the date.
  *
  * @param analysis - the stored analysis of the receipt, or null when there is none
  * @param today - `YYYY-MM-DD`
@@ -238,7 +274,7 @@ export function reviewAsItStands(
     Object.entries(analysis?.confidence ?? {}).filter(([path]) => !setByPerson(path, edited)),
   );
   const subtotal = analysis?.receipt.subtotal ?? null;
-  return assessReview(
+  const assessment = assessReview(
     {
       receipt: {
         ...receipt,
@@ -256,4 +292,17 @@ export function reviewAsItStands(
     },
     today,
   );
+  if (
+    receipt.review_reasons?.includes('date_from_upload') &&
+    receipt.transaction_date !== null &&
+    !edited.has('transaction_date')
+  ) {
+    // The day is the upload's, not one read: how far it lies from today says nothing of a misreading.
+    const reasons = [
+      ...assessment.review_reasons.filter((r) => r !== 'future_date' && r !== 'old_date'),
+      'date_from_upload' as const,
+    ];
+    return { needs_review: needsReview(reasons), review_reasons: reasons };
+  }
+  return assessment;
 }

@@ -1,5 +1,6 @@
 import type { ReceiptChanges, ReceiptEditAnswer, SaveReceiptBody } from '../api-edits';
 import { ValidationError } from '../errors';
+import { needsReview } from '../review';
 import type { Identity } from '../ports';
 import { merchantIdFor, normaliseName, receiptIdOfItem } from '../repository/keys';
 import { removeMerchantIfUnused } from '../repository/merchant-repository';
@@ -208,7 +209,7 @@ export async function keepBothReceipts(
         possible_duplicate_of: null,
         not_duplicate_of: [...new Set([...(receipt.not_duplicate_of ?? []), other])],
         review_reasons: reasons,
-        needs_review: reasons.length > 0,
+        needs_review: needsReview(reasons),
       },
       receipt.etag,
     );

@@ -1,7 +1,7 @@
 import type { Repositories } from '../repository/repositories';
 import { sha256Hex } from '../repository/keys';
 import type { ReceiptRow } from '../repository/rows';
-import type { ReviewReason } from '../review';
+import { needsReview, type ReviewReason } from '../review';
 
 /**
  * Receipts that may be one receipt scanned twice: the same merchant, day, total and currency, and
@@ -85,7 +85,7 @@ export async function flagPossibleDuplicate(
   const reasons: ReviewReason[] = (receipt.review_reasons ?? []).filter((r) => r !== 'possible_duplicate');
   if (other && review) reasons.push('possible_duplicate');
   receipt.review_reasons = reasons;
-  receipt.needs_review = reasons.length > 0;
+  receipt.needs_review = needsReview(reasons);
 }
 
 /**

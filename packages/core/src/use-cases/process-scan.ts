@@ -17,6 +17,7 @@ import {
   keepsEditedItems,
   receiptCurrency,
   receiptRowOf,
+  uploadDayOf,
   taxRowsOf,
 } from './analysis-rows';
 import { enrichWithCorrections } from './correction-rules';
@@ -162,7 +163,8 @@ export async function processScan(deps: ScanWorkerDeps, job: ScanJob): Promise<S
     result = { ...result, ...assessReview(result, nowOf(deps).toISOString().slice(0, 10)) };
     // Analysis takes long; the user may have deleted the scan meanwhile.
     if (!(await fence.renew(nowOf(deps)))) return dropped(deps, job, 'before writing');
-    ({ receipt, itemIds } = await persistAnalysis(deps, repos, job, result, image.bytes));
+    const uploadDay = uploadDayOf(found.entry.uploaded_at, found.entry.upload_day);
+    ({ receipt, itemIds } = await persistAnalysis(deps, repos, job, result, image.bytes, uploadDay));
   } catch (error) {
     return recordFailure(deps, fence, error);
   }
@@ -333,6 +335,7 @@ async function persistAnalysis(
   job: ScanJob,
   result: AnalysisResult,
   image: Uint8Array,
+  uploadDay: string | null,
 ): Promise<{ receipt: ReceiptRow; itemIds: string[] }> {
   const { userId, fileName } = job;
   const receiptId = receiptIdFor(userId, fileName);
@@ -380,6 +383,7 @@ async function persistAnalysis(
     image: { bytes: image.length, sha256: await sha256Hex(image) },
     previous,
     now: nowOf(deps),
+    uploadDay,
   });
   await flagPossibleDuplicate(repos, receipt, { review: true });
   // Written last: its presence is what makes the receipt (and its items) part of the reports.

@@ -33,7 +33,7 @@ import { DEFAULT_UPLOAD_QUOTAS, releaseStoredBytes, reserveUpload } from './quot
 export async function uploadReceipt(
   deps: AppDeps,
   identity: Identity,
-  input: { userId: string; imgSrc: string; fileName: string },
+  input: { userId: string; imgSrc: string; fileName: string; day?: string | undefined },
 ): Promise<UploadAnswer> {
   assertOwnUserId(identity, input.userId);
   const { fileName } = input;
@@ -92,6 +92,7 @@ export async function uploadReceipt(
     reason: null,
     attempts: 0,
     uploaded_at: existing?.entry.uploaded_at || now,
+    upload_day: input.day ?? null,
     updated_at: now,
     content_type: contentType,
     image_bytes: bytes.length,

@@ -43,7 +43,10 @@ export interface FakeReceipt {
   postal?: string | null;
   phone?: string;
   city?: string;
-  date: string;
+  /** null: no date was read (see `printsNoDate`). */
+  date: string | null;
+  /** The receipt prints no date at all (a restaurant bill), rather than one that did not read. */
+  printsNoDate?: boolean;
   /** `HH:MM:SS`; '10:00:00' when not given, '' for a receipt without a time. */
   time?: string;
   currency?: string;
@@ -112,6 +115,7 @@ export class FakeAnalyzer implements Analyzer {
       taxes: receipt.tax ? [{ description: 'VAT', rate: 21, amount: receipt.tax }] : [],
       confidence: {},
       raw: { receipt },
+      ...(receipt.printsNoDate ? { prints_date: false } : {}),
     };
   }
 }

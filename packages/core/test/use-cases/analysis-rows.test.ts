@@ -7,7 +7,9 @@ import {
   keepsEditedItems,
   receiptCurrency,
   receiptRowOf,
+  reviewAsItStands,
   taxRowsOf,
+  uploadDayOf,
 } from '../../src/use-cases/analysis-rows';
 import { itemToRow, rowToItem } from '../../src/repository/rows';
 
@@ -70,7 +72,11 @@ const merchant: MerchantRow = {
   name_key: 'lidl',
 };
 
-function receipt(result: AnalysisResult, previous: ReceiptRow | null = null): ReceiptRow {
+function receipt(
+  result: AnalysisResult,
+  previous: ReceiptRow | null = null,
+  uploadDay: string | null = null,
+): ReceiptRow {
   const currency = receiptCurrency(result, previous);
   return receiptRowOf({
     result,
@@ -84,6 +90,7 @@ function receipt(result: AnalysisResult, previous: ReceiptRow | null = null): Re
     image: { bytes: 1234, sha256: 'abc' },
     previous,
     now,
+    uploadDay,
   });
 }
 
@@ -230,6 +237,65 @@ describe('analysis to rows', () => {
     expect(again.needs_review).toBe(true);
     expect(again.review_reasons).toContain('total_check_fails');
     expect(again.not_duplicate_of).toEqual([receiptIdFor('user-1', 'b.jpg')]);
+  });
+});
+
+describe('a receipt that prints no date', () => {
+  const dateless = (over: Partial<AnalysisResult> = {}) =>
+    analysis({
+      receipt: { ...analysis().receipt, transaction_date: null },
+      needs_review: true,
+      review_reasons: ['no_date'],
+      prints_date: false,
+      ...over,
+    });
+
+  it('takes the day it was uploaded, noted as such, and does not need review for it', () => {
+    const row = receipt(dateless(), null, '2025-03-10');
+    expect(row.transaction_date).toBe('2025-03-10');
+    expect(row.review_reasons).toEqual(['date_from_upload']);
+    expect(row.needs_review).toBe(false);
+  });
+
+  it('still needs review for its other reasons', () => {
+    const row = receipt(dateless({ review_reasons: ['no_date', 'total_check_fails'] }), null, '2025-03-10');
+    expect(row.review_reasons).toEqual(['date_from_upload', 'total_check_fails']);
+    expect(row.needs_review).toBe(true);
+  });
+
+  it('stays flagged when a date is printed but could not be read, or when no upload day is known', () => {
+    const unread = receipt(dateless({ prints_date: true }), null, '2025-03-10');
+    expect(unread).toMatchObject({ transaction_date: null, needs_review: true, review_reasons: ['no_date'] });
+    const unknown = receipt(dateless({ prints_date: undefined }), null, '2025-03-10');
+    expect(unknown.review_reasons).toEqual(['no_date']);
+    expect(receipt(dateless(), null, null).review_reasons).toEqual(['no_date']);
+  });
+
+  it('keeps the first upload day when analysed again, and the note until a person sets the date', () => {
+    const first = receipt(dateless(), null, '2025-03-10');
+    const again = receipt(dateless(), first, '2025-04-02');
+    expect(again.transaction_date).toBe('2025-03-10');
+    expect(again.reanalysis_changes).toEqual([]);
+    // Marked reviewed (the note cleared), then analysed again: still the first upload's day.
+    const reviewed = { ...first, needs_review: false, review_reasons: [] };
+    expect(receipt(dateless(), reviewed, '2025-04-02').transaction_date).toBe('2025-03-10');
+    const edited = { ...first, total_amount: 7.5, edited: ['total_amount'] };
+    expect(
+      reviewAsItStands(edited, [{ total_price: 2.5 }, { total_price: 5 }], dateless(), '2025-03-09'),
+    ).toEqual({
+      needs_review: false,
+      review_reasons: ['date_from_upload'],
+    });
+    const dated = { ...first, transaction_date: '2025-03-08', edited: ['transaction_date'] };
+    expect(reviewAsItStands(dated, [], dateless(), '2025-03-11').review_reasons).toEqual([]);
+  });
+
+  it("takes the person's day sent with the upload, within a day ahead of the server's, else the UTC day", () => {
+    expect(uploadDayOf('2025-03-10T23:30:00Z', '2025-03-11')).toBe('2025-03-11');
+    expect(uploadDayOf('2025-03-10T01:00:00Z', '2025-03-09')).toBe('2025-03-09');
+    expect(uploadDayOf('2025-03-10T01:00:00Z', '2025-03-12')).toBe('2025-03-10');
+    expect(uploadDayOf('2025-03-10T01:00:00Z')).toBe('2025-03-10');
+    expect(uploadDayOf('')).toBeNull();
   });
 });
 

@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UploadAnswer } from '@receipts/core/api';
 import { ApiError, apiRequest } from '../../../lib/api-client';
+import { localDay } from '../../../lib/local-day';
 import { handOver, keepPendingUpload, keepWhileSending, settle } from '../../../lib/pending-uploads';
 import { queryKeys } from '../../../lib/query-keys';
 import { useAppActions } from '../../../stores/app-state';
@@ -10,6 +11,11 @@ export interface UploadInput {
   userId: string;
   imgSrc: string;
   fileName: string;
+  /**
+   * The person's day when the receipt was taken or picked (`YYYY-MM-DD`): the date of a receipt that
+   * prints none. Today's when left out.
+   */
+  day?: string;
 }
 
 /** An upload as the page asks for it: what is sent, and the name the person knows the file by. */
@@ -20,7 +26,7 @@ export interface UploadRequest extends UploadInput {
 
 /** POST /api/upload: stores the image and queues it for analysis. */
 export function uploadReceipt(input: UploadInput, signal?: AbortSignal): Promise<UploadAnswer | undefined> {
-  return apiRequest('upload', { body: input, signal });
+  return apiRequest('upload', { body: { ...input, day: input.day ?? localDay() }, signal });
 }
 
 /** What became of a receipt sent from this device. */

@@ -37,6 +37,8 @@ describe('Camera (file picker)', () => {
     expect(upload?.body).toMatchObject({
       userId: 'user-1',
       imgSrc: expect.stringMatching(/^data:image\/png;base64,/),
+      // The person's day, for a receipt that prints no date.
+      day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
     });
     expect((upload?.body as { fileName: string }).fileName).toMatch(/^\d{13}-receipt\.png$/);
     expect(await screen.findByRole('link', { name: '1 receipt in progress' })).toBeInTheDocument();

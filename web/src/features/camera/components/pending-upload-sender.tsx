@@ -9,6 +9,7 @@ import {
 } from '../../../lib/pending-uploads';
 import { useAppActions, useAppState } from '../../../stores/app-state';
 import { isConnectionFailure, uploadReceipt, useRecordUpload, type UploadInput } from '../api/upload-receipt';
+import { localDay } from '../../../lib/local-day';
 import { ImagePreparationError, dataUrlToFile, prepareFile } from '../utils/image';
 
 /** While receipts wait and the browser says it is online, how often to try again (the server may be back). */
@@ -62,7 +63,11 @@ export async function sendPendingUploads(userId: string): Promise<SendResult> {
         : { userId, imgSrc: upload.dataUrl, fileName: upload.id };
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), SEND_TIMEOUT_MS);
-      const answer = await uploadReceipt(input, controller.signal)
+      // Dated the day it was kept on the device, not the day the connection came back.
+      const answer = await uploadReceipt(
+        { ...input, day: localDay(new Date(upload.savedAt)) },
+        controller.signal,
+      )
         .catch((error: unknown) => {
           // Sent before (a tab closed, or a try that timed out after the server had it): it is in.
           if (isSameUpload(error, upload.id)) return undefined;

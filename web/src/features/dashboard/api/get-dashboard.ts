@@ -1,14 +1,12 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { DashboardAnswer, DashboardPeriod } from '@receipts/core/dashboard-api';
 import { apiRequest } from '../../../lib/api-client';
+import { localDay } from '../../../lib/local-day';
 import { queryKeys } from '../../../lib/query-keys';
 import { useAppState } from '../../../stores/app-state';
 
 /** The person's own calendar day, `YYYY-MM-DD` (their time zone decides which month is "this month"). */
-export function localToday(now = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
+export const localToday = localDay;
 
 /**
  * GET /api/dashboard: Home's figures for a period: the one holding `at` (any day of an earlier

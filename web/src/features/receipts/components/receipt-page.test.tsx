@@ -319,6 +319,21 @@ describe('Receipt', () => {
     });
   });
 
+  it('notes a date taken from the upload without asking for review, and opens the date to edit', async () => {
+    const dated = makeAppData({
+      ...data,
+      reportReceipts: [{ ...receipt, needs_review: false, review_reasons: ['date_from_upload'] }],
+    });
+    fakeApi({ ...detailRoutes(() => dated), 'GET /api/listQueue': [] });
+    renderApp('/Receipt?receiptId=r1', { state: signedInState() });
+    const note = await screen.findByLabelText('Date from the upload', {}, { timeout: 5000 });
+    expect(note).toHaveTextContent('No date printed: the upload date is used');
+    expect(screen.queryByLabelText('Needs review')).not.toBeInTheDocument();
+    await userEvent.setup().click(within(note).getByRole('button', { name: 'Edit date' }));
+    const form = await screen.findByRole('form', { name: 'Edit receipt' });
+    expect(within(form).getByLabelText('Date')).toBeInTheDocument();
+  });
+
   describe('a possible duplicate', () => {
     const first = makeReceipt({ receipt_id: 'r0', transaction_date: '2024-05-01', total_amount: 4.6 });
     const second = {

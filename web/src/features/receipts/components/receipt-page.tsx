@@ -22,7 +22,7 @@ import { Code24Regular } from '@fluentui/react-icons/svg/code';
 import { ArrowLeft24Regular } from '@fluentui/react-icons/svg/arrow-left';
 import { EDITED_FIELD_TEXT } from '@receipts/core/api-edits';
 import type { ReportItem, ReportReceipt } from '@receipts/core/entities';
-import { REVIEW_REASON_TEXT, type ReviewReason } from '@receipts/core/review';
+import { INFORMATIONAL_REASONS, REVIEW_REASON_TEXT, type ReviewReason } from '@receipts/core/review';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DataTable } from '../../../components/data-table';
 import { ImageModal } from '../../../components/image-modal';
@@ -114,14 +114,19 @@ function ReceiptNotes({
   marking,
   error,
   onReload,
+  onEdit,
 }: {
   receipt: ReportReceipt;
   onMarkReviewed: () => void;
   marking: boolean;
   error: unknown;
   onReload: () => void;
+  /** Opens the receipt's editor (to set the date the upload stood in for). */
+  onEdit: () => void;
 }) {
-  const reasons = receipt.review_reasons ?? [];
+  const all = (receipt.review_reasons ?? []) as ReviewReason[];
+  // Notes (the upload's day standing in for a date not printed) are shown apart: they ask nothing.
+  const reasons = all.filter((r) => !INFORMATIONAL_REASONS.has(r));
   const edited = receipt.edited ?? [];
   const changes = receipt.reanalysis_changes ?? [];
   return (
@@ -130,12 +135,26 @@ function ReceiptNotes({
         <MessageBar intent="warning" layout="multiline" aria-label="Needs review">
           <MessageBarBody>
             <MessageBarTitle>Needs review</MessageBarTitle>
-            {reasons.map((r) => REVIEW_REASON_TEXT[r as ReviewReason] ?? r).join('. ')}. Check the values
-            against the receipt and correct them, or mark it reviewed.
+            {reasons.map((r) => REVIEW_REASON_TEXT[r] ?? r).join('. ')}. Check the values against the receipt
+            and correct them, or mark it reviewed.
           </MessageBarBody>
           <MessageBarActions>
             <Button size="small" onClick={onMarkReviewed} disabled={marking}>
               Mark reviewed
+            </Button>
+          </MessageBarActions>
+        </MessageBar>
+      )}
+      {all.includes('date_from_upload') && (
+        <MessageBar intent="info" layout="multiline" aria-label="Date from the upload">
+          <MessageBarBody>
+            <MessageBarTitle>{REVIEW_REASON_TEXT.date_from_upload}</MessageBarTitle>
+            The receipt shows no date, so it is dated the day you uploaded it. If you bought it on another
+            day, edit the date.
+          </MessageBarBody>
+          <MessageBarActions>
+            <Button size="small" onClick={onEdit}>
+              Edit date
             </Button>
           </MessageBarActions>
         </MessageBar>
@@ -415,6 +434,7 @@ export function ReceiptPage() {
         onMarkReviewed={() => markReviewed.mutate(editRef)}
         error={markReviewed.error ?? keepBoth.error ?? reanalyse.error}
         onReload={reload}
+        onEdit={() => setEditing(true)}
       />
       {duplicateOf && (
         <DuplicateWarning

@@ -25,6 +25,7 @@ import { doubtedDigit } from './char-doubts';
 import type { CharDoubt } from './paddle-ocr';
 import { receiptCurrency } from './receipt-currency';
 import { isColumnHeader, isItemAreaEnd, itemConfidences, readItems } from './parse-items';
+import { settleHeadingLetters, spacedAsChain } from './heading-letters';
 import { readMerchant } from './parse-merchant';
 import {
   CHANGE_RE,
@@ -583,11 +584,13 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
     if (line && line.confidence !== null) confidence[field] = Math.round(line.confidence * 1000) / 1000;
   };
 
-  const merchantReading = readMerchant(lines, country);
+  // The heading's doubted letters settled by the names it is made of (known chains, shop words).
+  const heading = settleHeadingLetters(lines, ocrText.split(/\r?\n/), opts.lineDoubts, opts.chains);
+  const merchantReading = readMerchant(heading, country);
   // A known chain named anywhere on the receipt (logo, web address, footer) names the shop.
   const chainEvidence = opts.chains
     ? findChainEvidence(
-        lines.map((l) => l.text),
+        heading.map((l) => l.text),
         opts.chains,
       )
     : null;
@@ -598,12 +601,13 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
   if (chain && chainEvidence) {
     if (chain.name !== merchantReading.merchant.name) {
       // The chain's own name, not the heading's: how sure the chain is (two lines or more naming it).
-      merchantReading.nameLine = lines[chainEvidence.line]!;
+      merchantReading.nameLine = heading[chainEvidence.line]!;
       confidence['merchant.chain'] = Math.min(1, chainEvidence.score / 5);
     }
     merchantReading.merchant = {
       ...merchantReading.merchant,
-      name: chain.name,
+      name:
+        chain.name === merchantReading.merchant.name ? spacedAsChain(chain.name, opts.chains!) : chain.name,
       owning_corporation: chain.owning_corporation,
     };
   }

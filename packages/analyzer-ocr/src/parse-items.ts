@@ -13,6 +13,7 @@ import {
   DOC_TITLE_RE,
   PAYMENT_RE,
   ROUNDING_RE,
+  SERVICE_RE,
   STRONG_TOTAL_RE,
   SUBTOTAL_RE,
   SUMMARY_RE,
@@ -451,6 +452,39 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
     });
   }
   return items.filter((r) => r.item.description.length > 0);
+}
+
+/**
+ * The items of the receipt from `start` (after its header) to the line that ends them. A line that
+ * would end them but whose amount is the sum of the items above it, with a priced row under it that
+ * ends nothing (no service charge, discount or total), is the subtotal of a group of items (`Total 0% supplies: 14.35` between the goods
+ * without tax and those with it): the items go on under it, to the next such line.
+ */
+export function readItemArea(lines: ReceiptLine[], start: number): { items: ItemReading[]; end: number } {
+  let items: ItemReading[] = [];
+  for (let from = start; ;) {
+    const found = lines.findIndex((l, i) => i >= from && isItemAreaEnd(l));
+    const end = found === -1 ? lines.length : found;
+    items = [...items, ...readItems(lines, from, end)];
+    const next = lines[end + 1];
+    const amounts = found === -1 ? [] : findAmounts(lines[end]!.text);
+    const sum = roundMoney(items.reduce((s, r) => s + (r.item.total_price ?? 0), 0));
+    const groupEnds =
+      items.length > 0 &&
+      amounts.length > 0 &&
+      near(amounts[amounts.length - 1]!.value, sum) &&
+      !STRONG_TOTAL_RE.test(lines[end]!.upper) &&
+      !TOTAL_AMOUNT_RE.test(lines[end]!.upper) &&
+      next !== undefined &&
+      !isItemAreaEnd(next) &&
+      !SERVICE_RE.test(next.upper) &&
+      !DISCOUNT_RE.test(next.upper) &&
+      !TOTAL_RE.test(next.upper) &&
+      hasWords(next.text) &&
+      findAmounts(next.text).length > 0;
+    if (!groupEnds) return { items, end };
+    from = end + 1;
+  }
 }
 
 /** An item's amount when its own row's figures disagree (quantity × unit price is not the amount). */

@@ -24,7 +24,7 @@ import {
 import { doubtedDigit } from './char-doubts';
 import type { CharDoubt } from './paddle-ocr';
 import { receiptCurrency } from './receipt-currency';
-import { isColumnHeader, isItemAreaEnd, itemConfidences, readItems } from './parse-items';
+import { isColumnHeader, isItemAreaEnd, itemConfidences, readItemArea } from './parse-items';
 import { settleHeadingLetters, spacedAsChain } from './heading-letters';
 import { readMerchant } from './parse-merchant';
 import {
@@ -632,9 +632,7 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
     if (isColumnHeader(line) || (date && line === date.line)) start = i + 1;
     else if (isItemAreaEnd(line)) break;
   }
-  const firstEnd = lines.findIndex((l, i) => i >= start && isItemAreaEnd(l));
-  const end = firstEnd === -1 ? lines.length : firstEnd;
-  const itemReadings = readItems(lines, start, end);
+  const { items: itemReadings } = readItemArea(lines, start);
   const items = itemReadings.map((r) => r.item);
   itemReadings.forEach((r, i) => note(`items.${i}.total_price`, r.line));
   const priced = items.filter((i) => i.total_price !== null);

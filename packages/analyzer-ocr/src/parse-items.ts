@@ -128,6 +128,16 @@ function countsBetween(between: string, unit: number, total: number): number | n
   return [...counts].reverse().find((n) => n !== 0 && near(n * unit, total)) ?? null;
 }
 
+/**
+ * The quantity of a row whose counts between the unit price and the amount (digits, or a digit read
+ * as a letter) do not give the amount: the amount over the unit price, when it is a whole number.
+ */
+function wholeCount(between: string, unit: number, total: number): number | null {
+  if (unit <= 0 || !/^(?:\s+(?:-?\d{1,4}|[A-Z]))+\s*$/i.test(between)) return null;
+  const q = Math.round(total / unit);
+  return q !== 0 && Math.abs(q) <= 999 && near(q * unit, total) ? q : null;
+}
+
 interface PriceParts {
   description: string;
   quantity: number | null;
@@ -183,6 +193,12 @@ function splitPricedLine(text: string, amounts: AmountMatch[]): PriceParts | nul
       quantity = countsBetween(between, unit.value, total);
       unitPrice = unit.value;
       head = beforeUnit;
+    } else if (wholeCount(between, unit.value, total) !== null) {
+      // Count columns whose sale count was misread or left blank (`O.C.WHITE 2.13 5 0 6.39`,
+      // `2.97 A 0 -5.94`): the quantity is the amount over the unit price, when that is whole.
+      quantity = wholeCount(between, unit.value, total);
+      unitPrice = unit.value;
+      head = beforeUnit;
     } else if (amounts.length === 2 && /^\s*[A-Z]{0,3}\s*$/i.test(between)) {
       // `DESC 12.00 2 24.00` is handled above; here a discount or deposit column: keep the last.
       head = beforeUnit;
@@ -209,6 +225,14 @@ function splitPricedLine(text: string, amounts: AmountMatch[]): PriceParts | nul
   if (leading && quantity === null) {
     quantity = Number(leading[1]);
     head = head.slice(leading[0].length);
+  }
+  // Count columns after the name of a row without a unit price (`CR-CHOCLT 0 20 20 14.40`): the
+  // last count is the quantity.
+  const counts = /(?:\s+-?\d{1,3}){2,}\s*$/.exec(head);
+  if (counts && quantity === null && hasWords(head.slice(0, counts.index))) {
+    const last = Number(counts[0].trim().split(/\s+/).pop());
+    head = head.slice(0, counts.index);
+    if (last !== 0 && Number.isInteger((Math.round((total / last) * 100) / 100) * 100)) quantity = last;
   }
   const at = /\s@\s*$/.exec(head);
   if (at) head = head.slice(0, at.index);

@@ -35,6 +35,52 @@ const COLUMN_HEADER_RE =
   /\b(?:DESCRIPTION|DESC|ITEM\s*NAME|ITEMS?|PRODUCT|ARTICLE)\b.*\b(?:QTY|QTY\.|PRICE|AMOUNT|AMT|TOTAL|U\/?P)\b|\b(?:QTY|QNTY|QUANTITY)\b.*\b(?:ITEM|DESC|DESCRIPTION|PRICE|AMOUNT|AMT)\b/;
 /** Words of a column heading's second line. */
 const HEADER_WORD_RE = /\b(?:QTY|RM|PRICE|AMOUNT|AMT|DISC(?:OUNT)?|TAX|CODE|UNIT|U\/P|TOTAL)\b/;
+/** Words of column headings, for lines made of nothing else (see {@link isHeadingWords}). */
+const HEADING_WORDS = [
+  'DESCRIPTION',
+  'DESC',
+  'ITEM',
+  'ITEMS',
+  'PRODUCT',
+  'ARTICLE',
+  'QTY',
+  'QUANTITY',
+  'RM',
+  'PRICE',
+  'UNIT',
+  'DISCOUNT',
+  'DISC',
+  'AMOUNT',
+  'AMT',
+  'CODE',
+  'TAX',
+  'TOTAL',
+  'UP',
+];
+
+/**
+ * Whether a line is nothing but column-heading words, whatever spaces the engine read between them
+ * (`Descript ion Amount(RM)`, `Unit Price Unit Discount Amount Code`) and with one letter misread in
+ * words of four letters or more (`RM Cade`): a heading, never part of an item's name.
+ */
+export function isHeadingWords(text: string): boolean {
+  const letters = text.toUpperCase().replace(/[^A-Z]/g, '');
+  if (letters.length < 4) return false;
+  const fits = (at: number, word: string) => {
+    const part = letters.slice(at, at + word.length);
+    if (part.length !== word.length) return false;
+    let differences = 0;
+    for (let i = 0; i < word.length; i++) if (part[i] !== word[i]) differences++;
+    return differences === 0 || (word.length >= 4 && differences === 1);
+  };
+  const reached = [true, ...Array.from({ length: letters.length }, () => false)];
+  for (let at = 0; at < letters.length; at++) {
+    if (!reached[at]) continue;
+    for (const word of HEADING_WORDS) if (fits(at, word)) reached[at + word.length] = true;
+  }
+  return reached[letters.length]!;
+}
+
 /** Lines inside the item area that are bookkeeping, not goods. */
 const NOT_AN_ITEM_RE =
   /\d\s*UHR\b|\b(?:CASHIER|SALESPERSON|STAFF|OPERATOR|TERMINAL|POS\s*\d|DOC\s*NO|INV(?:OICE)?\s*(?:NO|#)|RECEIPT\s*(?:NO|#)|BILL\s*(?:NO|#)|TABLE\b|COUNTER|MEMBER|CARD\s*NO|APPROVAL|AUTH|REF(?:ERENCE)?\s*(?:NO|#))/;
@@ -399,7 +445,7 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
         }
         continue;
       }
-      if (isCodeLine(line.text)) continue;
+      if (isCodeLine(line.text) || isHeadingWords(line.text)) continue;
       if (hasWords(line.text)) {
         // A description printed under a barcode-and-price line belongs to that item.
         if (prev && prev.item.description.length === 0) {

@@ -325,7 +325,8 @@ function leadingQuantity(head: string): number | null {
  * printed between an item's name and its figures, never part of the name.
  */
 export function isCodeLine(text: string): boolean {
-  const tokens = text.trim().split(/\s+/);
+  // A space read after a code's hyphen (`AR62- 12/312`) is no gap between words.
+  const tokens = text.trim().replace(/(?<=\d)-\s+(?=\d)/g, '-').split(/\s+/);
   const code = tokens.findIndex((t) => (t.match(/\d/g)?.length ?? 0) >= 4);
   if (code < 0) return false;
   const words = tokens.filter((t) => /\p{L}{3,}/u.test(t) && !/\d/.test(t));

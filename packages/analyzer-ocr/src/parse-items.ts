@@ -326,7 +326,10 @@ function leadingQuantity(head: string): number | null {
  */
 export function isCodeLine(text: string): boolean {
   // A space read after a code's hyphen (`AR62- 12/312`) is no gap between words.
-  const tokens = text.trim().replace(/(?<=\d)-\s+(?=\d)/g, '-').split(/\s+/);
+  const tokens = text
+    .trim()
+    .replace(/(?<=\d)-\s+(?=\d)/g, '-')
+    .split(/\s+/);
   const code = tokens.findIndex((t) => (t.match(/\d/g)?.length ?? 0) >= 4);
   if (code < 0) return false;
   const words = tokens.filter((t) => /\p{L}{3,}/u.test(t) && !/\d/.test(t));
@@ -417,6 +420,9 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
   const items: ItemReading[] = [];
   let pending: ReceiptLine[] = [];
   let underHeader = start > 0 && isColumnHeader(lines[start - 1]!);
+  // Whether the first item's row had name lines above it, or was a row of figures: then the lines
+  // between rows are the next item's name, else the second line of the one above.
+  let namesAbove: boolean | null = null;
   for (let at = start; at < end; at++) {
     const line = lines[at]!;
     if (NOT_AN_ITEM_RE.test(line.upper) || DOC_TITLE_RE.test(line.upper) || isColumnHeader(line)) {
@@ -465,6 +471,10 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
     }
     let description = parts.description;
     const figuresOnly = !hasWords(description) || namesNothing(description);
+    namesAbove ??= pending.length > 0 || figuresOnly;
+    // A name's second line printed under its row (`(T02) BRAISED PORK 2.0 7.00 14.00` / `RICE WITH
+    // PEANUT`), where rows carry their names and none stands under a name line above it.
+    if (!figuresOnly && !namesAbove) continueName(items, pending, layout);
     if (figuresOnly) {
       // A row of figures (`3UNIT* 4.80 14.40`, `RM3.20 10.00 RM3.20`): its quantity leads it, and
       // `2 Rolle x 4,85` prints the unit price, whose product is the amount.
@@ -522,7 +532,27 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
       line,
     });
   }
+  if (namesAbove === false) continueName(items, pending, layout);
   return items.filter((r) => r.item.description.length > 0);
+}
+
+/**
+ * Adds the name lines printed under the last item's row to its name: those that start where the row
+ * starts (from the boxes; an indented line is a part or an option of the item, `1 LCoke` under a
+ * meal, `*Extra 1 Tea Cup`).
+ */
+function continueName(items: ItemReading[], pending: readonly ReceiptLine[], layout: ItemLayout): void {
+  const last = items[items.length - 1];
+  const left = (line: ReceiptLine) => line.words?.[0]?.box[0];
+  const row = last && left(last.line);
+  if (!last || row === undefined || layout.charWidth === null || last.item.description.length === 0) return;
+  const under: string[] = [];
+  for (const line of pending) {
+    const x = left(line);
+    if (x === undefined || Math.abs(x - row) >= layout.charWidth) break;
+    under.push(line.text);
+  }
+  if (under.length > 0) last.item.description = tidyDescription([last.item.description, ...under].join(' '));
 }
 
 /**

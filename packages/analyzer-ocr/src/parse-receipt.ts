@@ -141,6 +141,16 @@ interface Picked<T> {
   line: ReceiptLine | null;
 }
 
+/**
+ * A date printed with the time whose first separator was not read (`01:34PM 568017 0502-18` is
+ * 05-02-18): four digits, then the second separator and the year, on a line with a time.
+ */
+function timedDayMonth(text: string, order: DateOrder): FoundDate | null {
+  if (findTimes(text).length === 0) return null;
+  const m = /(?<![\d:.,/-])(\d{2})(\d{2})([-/.])(\d{2}|\d{4})(?![\d:.,/-])/.exec(text);
+  return m ? (findDates(`${m[1]}${m[3]}${m[2]}${m[3]}${m[4]}`, order)[0] ?? null) : null;
+}
+
 function pickDate(lines: ReceiptLine[], order: DateOrder): Picked<FoundDate> | null {
   let first: Picked<FoundDate> | null = null;
   let standalone: Picked<FoundDate> | null = null;
@@ -149,7 +159,7 @@ function pickDate(lines: ReceiptLine[], order: DateOrder): Picked<FoundDate> | n
     const labelled = DATE_LABEL_RE.test(line.upper);
     const found = findDates(line.text, order);
     if (found.length === 0) {
-      const unseparated = labelled ? labelledDigits(line.text) : null;
+      const unseparated = labelled ? labelledDigits(line.text) : timedDayMonth(line.text, order);
       if (unseparated) return { value: unseparated, line };
       continue;
     }

@@ -30,9 +30,9 @@ export interface ItemReading {
   line: ReceiptLine;
 }
 
-/** Column headings above the items (`QTY DESCRIPTION PRICE AMOUNT`). */
+/** Column headings above the items (`QTY DESCRIPTION PRICE AMOUNT`, its I read as 1: `QTY 1TEM TOTAL`). */
 const COLUMN_HEADER_RE =
-  /\b(?:DESCRIPTION|DESC|ITEM\s*NAME|ITEMS?|PRODUCT|ARTICLE)\b.*\b(?:QTY|QTY\.|PRICE|AMOUNT|AMT|TOTAL|U\/?P)\b|\b(?:QTY|QNTY|QUANTITY)\b.*\b(?:ITEM|DESC|DESCRIPTION|PRICE|AMOUNT|AMT)\b/;
+  /\b(?:DESCRIPTION|DESC|[I1]TEM\s*NAME|[I1]TEMS?|PRODUCT|ARTICLE)\b.*\b(?:QTY|QTY\.|PRICE|AMOUNT|AMT|TOTAL|U\/?P)\b|\b(?:QTY|QNTY|QUANTITY)\b.*\b(?:ITEM|DESC|DESCRIPTION|PRICE|AMOUNT|AMT)\b/;
 /** Words of a column heading's second line. */
 const HEADER_WORD_RE = /\b(?:QTY|RM|PRICE|AMOUNT|AMT|DISC(?:OUNT)?|TAX|CODE|UNIT|U\/P|TOTAL)\b/;
 /** Words of column headings, for lines made of nothing else (see {@link isHeadingWords}). */
@@ -348,8 +348,11 @@ export function isCodeLine(text: string): boolean {
  * (`2,00 14,99 29,981`) set apart where quantity × unit price gives the amount without it.
  */
 function rowText(line: ReceiptLine, layout: ItemLayout, digitCodeColumn: boolean): string {
-  // A space read into the amount at the end of the row (`49. 99`) is closed up.
-  let text = withoutCodeColumn(line, layout).replace(/(\d[.,])\s(\d{2})$/, '$1$2');
+  // A space read into the amount at the end of the row (`49. 99`, `2. 20 ZRL`) is closed up.
+  let text = withoutCodeColumn(line, layout)
+    .replace(/(\d[.,])\s(\d{2})(?=(?:\s+[A-Z]{1,3})?$)/, '$1$2')
+    // A one-letter column (department, tax class) printed against the amount: `1 D20.00 SR`.
+    .replace(/(?<=^|\s)([A-WYZ])(?=\d{1,5}[.,]\d{2}(?!\d))/, '$1 ');
   if (digitCodeColumn) text = text.replace(/(\d[.,]\d{2})\s+\d{1,2}$/, '$1');
   // Quantity, unit price and amount run together (`2X5.3010.60`): split where the product is the amount.
   text = text.replace(
@@ -509,8 +512,9 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
       parts.quantity = prevItem.item.quantity;
       parts.unitPrice = prevItem.item.unit_price;
     }
-    if (description.length === 0 && items.length > 0 && parts.quantity !== null) {
-      // A quantity line below an item whose price was printed on the description line.
+    if (description.length === 0 && items.length > 0 && parts.quantity !== null && !below) {
+      // A quantity line below an item whose price was printed on the description line (where names
+      // are printed under their figures, it is the next item's row).
       const prev = items[items.length - 1]!;
       if (
         prev.item.quantity === null &&

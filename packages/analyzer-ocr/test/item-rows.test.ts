@@ -107,3 +107,36 @@ describe('a date printed with the time', () => {
     expect(parseReceiptText(text.join('\n')).receipt.transaction_date).toBe('2018-02-05');
   });
 });
+
+describe('rows of figures with their names under them', () => {
+  it('reads a one-letter column against the amount, and two rows of one amount as two items', () => {
+    const text = [
+      ...HEADING,
+      'Date:28-04-2018 20:10:51',
+      'Qty Description Total TAX',
+      '1 D20.00 SR',
+      'Chicken Item',
+      'D 15.00 SR',
+      'Vege item',
+      '1 D 15.00 SR',
+      'Fried Rice',
+      'TOTAL: 50.00',
+    ];
+    expect(names(text.join('\n')).map(([d, , t]) => [d, t])).toEqual([
+      ['Chicken Item', 20],
+      ['Vege item', 15],
+      ['Fried Rice', 15],
+    ]);
+  });
+
+  it('reads a column heading whose I was read as 1', () => {
+    const text = [
+      ...HEADING,
+      'QTY 1TEM TOTAL.',
+      '1 L McChicken 11.10',
+      '1 6Nuggets 7.80',
+      'Total Rounded 18.90',
+    ];
+    expect(names(text.join('\n')).map(([, , t]) => t)).toEqual([11.1, 7.8]);
+  });
+});

@@ -27,8 +27,10 @@ if (!existsSync(sroie)) throw new Error(`No SROIE receipts at ${sroie}.`);
 
 /**
  * Receipts read exactly right by `npm run eval -- --analyzer ocr --engine combined` when these floors
- * were set, less one: [even half (47), odd half (47)]. Measured: company 41 / 40, date 45 / 47,
- * total 46 / 47. Raise them when the analyzer improves; never lower them without saying why:
+ * were set, less one: [even half (47), odd half (47)]. Measured: company 43 / 44, date 46 / 47,
+ * total 46 / 47 (the company and date floors were raised by the heading's doubted letters settled by
+ * known names and the date printed with the time whose separator was lost). Raise them when the
+ * analyzer improves; never lower them without saying why:
  * - the company floor of the even half went from 37 to 35 when Tesseract came to read only the
  *   heading (names read differently on both halves, 1 fewer right in all, addresses 4 more, in half
  *   the time);
@@ -38,8 +40,8 @@ if (!existsSync(sroie)) throw new Error(`No SROIE receipts at ${sroie}.`);
  *   and PaddleOCR's own names and addresses read far better.
  */
 const FLOORS = {
-  company: [40, 39],
-  date: [44, 46],
+  company: [42, 43],
+  date: [45, 46],
   total: [45, 46],
 } as const;
 
@@ -62,11 +64,12 @@ const GERMAN_ITEM_COUNT = [9, 10] as const;
 
 /**
  * The SROIE receipts' items against our own labels (tools/eval/labels/sroie, 65 labelled: 32 / 33):
- * item F1 in percent, measured 75.0 / 74.4 when the items came to be read from the rows' columns;
- * receipts (of 47 per half) whose items add up to the right total, measured 21 / 27.
+ * item F1 in percent, measured 81.8 / 82.0 (75.0 / 74.4 when the items came to be read from the
+ * rows' columns; then item groups under their subtotals, count columns and heading lines), less a
+ * point; receipts (of 47 per half) whose items add up to the right total, measured 25 / 30, less one.
  */
-const SROIE_ITEM_F1 = [74, 74] as const;
-const SROIE_ITEMS_ADD_UP = [21, 27] as const;
+const SROIE_ITEM_F1 = [80, 81] as const;
+const SROIE_ITEMS_ADD_UP = [24, 29] as const;
 
 let analyzer: OcrAnalyzer;
 let combined: OcrAnalyzer;
@@ -155,7 +158,7 @@ describe('local OCR (combined engine) on the German receipts', () => {
 /**
  * The review list of a set, on each half (issue #24): no wrong total or date unflagged, at most 20 %
  * of the receipts flagged and at most 10 % flagged with their total and date right. Measured: SROIE
- * 3 / 1 flagged and 0 / 1 false alarms of 47 per half, German 1 / 0 flagged and no false alarm.
+ * 3 / 1 flagged and 1 / 1 false alarms of 47 per half, German 1 / 0 flagged and no false alarm.
  */
 function expectFewFlags(set: EvalReport) {
   for (const half of [0, 1]) {

@@ -13,6 +13,7 @@ import {
   DOC_TITLE_RE,
   PAYMENT_RE,
   ROUNDING_RE,
+  SERVICE_RE,
   STRONG_TOTAL_RE,
   SUBTOTAL_RE,
   SUMMARY_RE,
@@ -29,11 +30,57 @@ export interface ItemReading {
   line: ReceiptLine;
 }
 
-/** Column headings above the items (`QTY DESCRIPTION PRICE AMOUNT`). */
+/** Column headings above the items (`QTY DESCRIPTION PRICE AMOUNT`, its I read as 1: `QTY 1TEM TOTAL`). */
 const COLUMN_HEADER_RE =
-  /\b(?:DESCRIPTION|DESC|ITEM\s*NAME|ITEMS?|PRODUCT|ARTICLE)\b.*\b(?:QTY|QTY\.|PRICE|AMOUNT|AMT|TOTAL|U\/?P)\b|\b(?:QTY|QNTY|QUANTITY)\b.*\b(?:ITEM|DESC|DESCRIPTION|PRICE|AMOUNT|AMT)\b/;
+  /\b(?:DESCRIPTION|DESC|[I1]TEM\s*NAME|[I1]TEMS?|PRODUCT|ARTICLE)\b.*\b(?:QTY|QTY\.|PRICE|AMOUNT|AMT|TOTAL|U\/?P)\b|\b(?:QTY|QNTY|QUANTITY)\b.*\b(?:ITEM|DESC|DESCRIPTION|PRICE|AMOUNT|AMT)\b/;
 /** Words of a column heading's second line. */
 const HEADER_WORD_RE = /\b(?:QTY|RM|PRICE|AMOUNT|AMT|DISC(?:OUNT)?|TAX|CODE|UNIT|U\/P|TOTAL)\b/;
+/** Words of column headings, for lines made of nothing else (see {@link isHeadingWords}). */
+const HEADING_WORDS = [
+  'DESCRIPTION',
+  'DESC',
+  'ITEM',
+  'ITEMS',
+  'PRODUCT',
+  'ARTICLE',
+  'QTY',
+  'QUANTITY',
+  'RM',
+  'PRICE',
+  'UNIT',
+  'DISCOUNT',
+  'DISC',
+  'AMOUNT',
+  'AMT',
+  'CODE',
+  'TAX',
+  'TOTAL',
+  'UP',
+];
+
+/**
+ * Whether a line is nothing but column-heading words, whatever spaces the engine read between them
+ * (`Descript ion Amount(RM)`, `Unit Price Unit Discount Amount Code`) and with one letter misread in
+ * words of four letters or more (`RM Cade`): a heading, never part of an item's name.
+ */
+export function isHeadingWords(text: string): boolean {
+  const letters = text.toUpperCase().replace(/[^A-Z]/g, '');
+  if (letters.length < 4) return false;
+  const fits = (at: number, word: string) => {
+    const part = letters.slice(at, at + word.length);
+    if (part.length !== word.length) return false;
+    let differences = 0;
+    for (let i = 0; i < word.length; i++) if (part[i] !== word[i]) differences++;
+    return differences === 0 || (word.length >= 4 && differences === 1);
+  };
+  const reached = [true, ...Array.from({ length: letters.length }, () => false)];
+  for (let at = 0; at < letters.length; at++) {
+    if (!reached[at]) continue;
+    for (const word of HEADING_WORDS) if (fits(at, word)) reached[at + word.length] = true;
+  }
+  return reached[letters.length]!;
+}
+
 /** Lines inside the item area that are bookkeeping, not goods. */
 const NOT_AN_ITEM_RE =
   /\d\s*UHR\b|\b(?:CASHIER|SALESPERSON|STAFF|OPERATOR|TERMINAL|POS\s*\d|DOC\s*NO|INV(?:OICE)?\s*(?:NO|#)|RECEIPT\s*(?:NO|#)|BILL\s*(?:NO|#)|TABLE\b|COUNTER|MEMBER|CARD\s*NO|APPROVAL|AUTH|REF(?:ERENCE)?\s*(?:NO|#))/;
@@ -127,6 +174,16 @@ function countsBetween(between: string, unit: number, total: number): number | n
   return [...counts].reverse().find((n) => n !== 0 && near(n * unit, total)) ?? null;
 }
 
+/**
+ * The quantity of a row whose counts between the unit price and the amount (digits, or a digit read
+ * as a letter) do not give the amount: the amount over the unit price, when it is a whole number.
+ */
+function wholeCount(between: string, unit: number, total: number): number | null {
+  if (unit <= 0 || !/^(?:\s+(?:-?\d{1,4}|[A-Z]))+\s*$/i.test(between)) return null;
+  const q = Math.round(total / unit);
+  return q !== 0 && Math.abs(q) <= 999 && near(q * unit, total) ? q : null;
+}
+
 interface PriceParts {
   description: string;
   quantity: number | null;
@@ -182,6 +239,12 @@ function splitPricedLine(text: string, amounts: AmountMatch[]): PriceParts | nul
       quantity = countsBetween(between, unit.value, total);
       unitPrice = unit.value;
       head = beforeUnit;
+    } else if (wholeCount(between, unit.value, total) !== null) {
+      // Count columns whose sale count was misread or left blank (`O.C.WHITE 2.13 5 0 6.39`,
+      // `2.97 A 0 -5.94`): the quantity is the amount over the unit price, when that is whole.
+      quantity = wholeCount(between, unit.value, total);
+      unitPrice = unit.value;
+      head = beforeUnit;
     } else if (amounts.length === 2 && /^\s*[A-Z]{0,3}\s*$/i.test(between)) {
       // `DESC 12.00 2 24.00` is handled above; here a discount or deposit column: keep the last.
       head = beforeUnit;
@@ -208,6 +271,14 @@ function splitPricedLine(text: string, amounts: AmountMatch[]): PriceParts | nul
   if (leading && quantity === null) {
     quantity = Number(leading[1]);
     head = head.slice(leading[0].length);
+  }
+  // Count columns after the name of a row without a unit price (`CR-CHOCLT 0 20 20 14.40`): the
+  // last count is the quantity.
+  const counts = /(?:\s+-?\d{1,3}){2,}\s*$/.exec(head);
+  if (counts && quantity === null && hasWords(head.slice(0, counts.index))) {
+    const last = Number(counts[0].trim().split(/\s+/).pop());
+    head = head.slice(0, counts.index);
+    if (last !== 0 && Number.isInteger((Math.round((total / last) * 100) / 100) * 100)) quantity = last;
   }
   const at = /\s@\s*$/.exec(head);
   if (at) head = head.slice(0, at.index);
@@ -254,7 +325,11 @@ function leadingQuantity(head: string): number | null {
  * printed between an item's name and its figures, never part of the name.
  */
 export function isCodeLine(text: string): boolean {
-  const tokens = text.trim().split(/\s+/);
+  // A space read after a code's hyphen (`AR62- 12/312`) is no gap between words.
+  const tokens = text
+    .trim()
+    .replace(/(?<=\d)-\s+(?=\d)/g, '-')
+    .split(/\s+/);
   const code = tokens.findIndex((t) => (t.match(/\d/g)?.length ?? 0) >= 4);
   if (code < 0) return false;
   const words = tokens.filter((t) => /\p{L}{3,}/u.test(t) && !/\d/.test(t));
@@ -273,8 +348,11 @@ export function isCodeLine(text: string): boolean {
  * (`2,00 14,99 29,981`) set apart where quantity × unit price gives the amount without it.
  */
 function rowText(line: ReceiptLine, layout: ItemLayout, digitCodeColumn: boolean): string {
-  // A space read into the amount at the end of the row (`49. 99`) is closed up.
-  let text = withoutCodeColumn(line, layout).replace(/(\d[.,])\s(\d{2})$/, '$1$2');
+  // A space read into the amount at the end of the row (`49. 99`, `2. 20 ZRL`) is closed up.
+  let text = withoutCodeColumn(line, layout)
+    .replace(/(\d[.,])\s(\d{2})(?=(?:\s+[A-Z]{1,3})?$)/, '$1$2')
+    // A one-letter column (department, tax class) printed against the amount: `1 D20.00 SR`.
+    .replace(/(?<=^|\s)([A-WYZ])(?=\d{1,5}[.,]\d{2}(?!\d))/, '$1 ');
   if (digitCodeColumn) text = text.replace(/(\d[.,]\d{2})\s+\d{1,2}$/, '$1');
   // Quantity, unit price and amount run together (`2X5.3010.60`): split where the product is the amount.
   text = text.replace(
@@ -345,6 +423,9 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
   const items: ItemReading[] = [];
   let pending: ReceiptLine[] = [];
   let underHeader = start > 0 && isColumnHeader(lines[start - 1]!);
+  // Whether the first item's row had name lines above it, or was a row of figures: then the lines
+  // between rows are the next item's name, else the second line of the one above.
+  let namesAbove: boolean | null = null;
   for (let at = start; at < end; at++) {
     const line = lines[at]!;
     if (NOT_AN_ITEM_RE.test(line.upper) || DOC_TITLE_RE.test(line.upper) || isColumnHeader(line)) {
@@ -374,7 +455,7 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
         }
         continue;
       }
-      if (isCodeLine(line.text)) continue;
+      if (isCodeLine(line.text) || isHeadingWords(line.text)) continue;
       if (hasWords(line.text)) {
         // A description printed under a barcode-and-price line belongs to that item.
         if (prev && prev.item.description.length === 0) {
@@ -393,6 +474,10 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
     }
     let description = parts.description;
     const figuresOnly = !hasWords(description) || namesNothing(description);
+    namesAbove ??= pending.length > 0 || figuresOnly;
+    // A name's second line printed under its row (`(T02) BRAISED PORK 2.0 7.00 14.00` / `RICE WITH
+    // PEANUT`), where rows carry their names and none stands under a name line above it.
+    if (!figuresOnly && !namesAbove) continueName(items, pending, layout);
     if (figuresOnly) {
       // A row of figures (`3UNIT* 4.80 14.40`, `RM3.20 10.00 RM3.20`): its quantity leads it, and
       // `2 Rolle x 4,85` prints the unit price, whose product is the amount.
@@ -427,8 +512,9 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
       parts.quantity = prevItem.item.quantity;
       parts.unitPrice = prevItem.item.unit_price;
     }
-    if (description.length === 0 && items.length > 0 && parts.quantity !== null) {
-      // A quantity line below an item whose price was printed on the description line.
+    if (description.length === 0 && items.length > 0 && parts.quantity !== null && !below) {
+      // A quantity line below an item whose price was printed on the description line (where names
+      // are printed under their figures, it is the next item's row).
       const prev = items[items.length - 1]!;
       if (
         prev.item.quantity === null &&
@@ -450,7 +536,60 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
       line,
     });
   }
+  if (namesAbove === false) continueName(items, pending, layout);
   return items.filter((r) => r.item.description.length > 0);
+}
+
+/**
+ * Adds the name lines printed under the last item's row to its name: those that start where the row
+ * starts (from the boxes; an indented line is a part or an option of the item, `1 LCoke` under a
+ * meal, `*Extra 1 Tea Cup`).
+ */
+function continueName(items: ItemReading[], pending: readonly ReceiptLine[], layout: ItemLayout): void {
+  const last = items[items.length - 1];
+  const left = (line: ReceiptLine) => line.words?.[0]?.box[0];
+  const row = last && left(last.line);
+  if (!last || row === undefined || layout.charWidth === null || last.item.description.length === 0) return;
+  const under: string[] = [];
+  for (const line of pending) {
+    const x = left(line);
+    if (x === undefined || Math.abs(x - row) >= layout.charWidth) break;
+    under.push(line.text);
+  }
+  if (under.length > 0) last.item.description = tidyDescription([last.item.description, ...under].join(' '));
+}
+
+/**
+ * The items of the receipt from `start` (after its header) to the line that ends them. A line that
+ * would end them but whose amount is the sum of the items above it, with a priced row under it that
+ * ends nothing (no service charge, discount or total), is the subtotal of a group of items (`Total 0% supplies: 14.35` between the goods
+ * without tax and those with it): the items go on under it, to the next such line.
+ */
+export function readItemArea(lines: ReceiptLine[], start: number): { items: ItemReading[]; end: number } {
+  let items: ItemReading[] = [];
+  for (let from = start; ;) {
+    const found = lines.findIndex((l, i) => i >= from && isItemAreaEnd(l));
+    const end = found === -1 ? lines.length : found;
+    items = [...items, ...readItems(lines, from, end)];
+    const next = lines[end + 1];
+    const amounts = found === -1 ? [] : findAmounts(lines[end]!.text);
+    const sum = roundMoney(items.reduce((s, r) => s + (r.item.total_price ?? 0), 0));
+    const groupEnds =
+      items.length > 0 &&
+      amounts.length > 0 &&
+      near(amounts[amounts.length - 1]!.value, sum) &&
+      !STRONG_TOTAL_RE.test(lines[end]!.upper) &&
+      !TOTAL_AMOUNT_RE.test(lines[end]!.upper) &&
+      next !== undefined &&
+      !isItemAreaEnd(next) &&
+      !SERVICE_RE.test(next.upper) &&
+      !DISCOUNT_RE.test(next.upper) &&
+      !TOTAL_RE.test(next.upper) &&
+      hasWords(next.text) &&
+      findAmounts(next.text).length > 0;
+    if (!groupEnds) return { items, end };
+    from = end + 1;
+  }
 }
 
 /** An item's amount when its own row's figures disagree (quantity × unit price is not the amount). */

@@ -264,7 +264,12 @@ export function readMerchant(lines: ReceiptLine[], country: string | null): Merc
     }
     // The address starts: the name is above it.
     if (best && isAddressLine(line, country) && !LEGAL_ENTITY_RE.test(line.upper)) break;
-    const score = nameScore(line, at);
+    let score = nameScore(line, at);
+    // The company's registered name is printed over its registration number (`FTOF NOODLE HOUSE` /
+    // `(002049088-U)` under the trading name `FACE TO FACE NOODLE HOUSE`). A line with its legal form
+    // scores as a company already (and may be the last line of a name printed over several).
+    const registered = lines[at + 1] !== undefined && isRegistrationOnly(lines[at + 1]!);
+    if (score !== null && registered && !LEGAL_ENTITY_RE.test(line.upper)) score += 1;
     if (score !== null && score > -3 && (!best || score > best.score)) best = { line, at, score };
   }
 

@@ -24,7 +24,8 @@ import {
 import { doubtedDigit } from './char-doubts';
 import type { CharDoubt } from './paddle-ocr';
 import { receiptCurrency } from './receipt-currency';
-import { isColumnHeader, isItemAreaEnd, itemConfidences, readItems } from './parse-items';
+import { isColumnHeader, isItemAreaEnd, itemConfidences, readItemArea } from './parse-items';
+import { settleHeadingLetters, spacedAsChain } from './heading-letters';
 import { readMerchant } from './parse-merchant';
 import {
   CHANGE_RE,
@@ -140,6 +141,16 @@ interface Picked<T> {
   line: ReceiptLine | null;
 }
 
+/**
+ * A date printed with the time whose first separator was not read (`01:34PM 568017 0502-18` is
+ * 05-02-18): four digits, then the second separator and the year, on a line with a time.
+ */
+function timedDayMonth(text: string, order: DateOrder): FoundDate | null {
+  if (findTimes(text).length === 0) return null;
+  const m = /(?<![\d:.,/-])(\d{2})(\d{2})([-/.])(\d{2}|\d{4})(?![\d:.,/-])/.exec(text);
+  return m ? (findDates(`${m[1]}${m[3]}${m[2]}${m[3]}${m[4]}`, order)[0] ?? null) : null;
+}
+
 function pickDate(lines: ReceiptLine[], order: DateOrder): Picked<FoundDate> | null {
   let first: Picked<FoundDate> | null = null;
   let standalone: Picked<FoundDate> | null = null;
@@ -148,7 +159,7 @@ function pickDate(lines: ReceiptLine[], order: DateOrder): Picked<FoundDate> | n
     const labelled = DATE_LABEL_RE.test(line.upper);
     const found = findDates(line.text, order);
     if (found.length === 0) {
-      const unseparated = labelled ? labelledDigits(line.text) : null;
+      const unseparated = labelled ? labelledDigits(line.text) : timedDayMonth(line.text, order);
       if (unseparated) return { value: unseparated, line };
       continue;
     }
@@ -583,11 +594,13 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
     if (line && line.confidence !== null) confidence[field] = Math.round(line.confidence * 1000) / 1000;
   };
 
-  const merchantReading = readMerchant(lines, country);
+  // The heading's doubted letters settled by the names it is made of (known chains, shop words).
+  const heading = settleHeadingLetters(lines, ocrText.split(/\r?\n/), opts.lineDoubts, opts.chains);
+  const merchantReading = readMerchant(heading, country);
   // A known chain named anywhere on the receipt (logo, web address, footer) names the shop.
   const chainEvidence = opts.chains
     ? findChainEvidence(
-        lines.map((l) => l.text),
+        heading.map((l) => l.text),
         opts.chains,
       )
     : null;
@@ -598,12 +611,13 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
   if (chain && chainEvidence) {
     if (chain.name !== merchantReading.merchant.name) {
       // The chain's own name, not the heading's: how sure the chain is (two lines or more naming it).
-      merchantReading.nameLine = lines[chainEvidence.line]!;
+      merchantReading.nameLine = heading[chainEvidence.line]!;
       confidence['merchant.chain'] = Math.min(1, chainEvidence.score / 5);
     }
     merchantReading.merchant = {
       ...merchantReading.merchant,
-      name: chain.name,
+      name:
+        chain.name === merchantReading.merchant.name ? spacedAsChain(chain.name, opts.chains!) : chain.name,
       owning_corporation: chain.owning_corporation,
     };
   }
@@ -628,9 +642,7 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
     if (isColumnHeader(line) || (date && line === date.line)) start = i + 1;
     else if (isItemAreaEnd(line)) break;
   }
-  const firstEnd = lines.findIndex((l, i) => i >= start && isItemAreaEnd(l));
-  const end = firstEnd === -1 ? lines.length : firstEnd;
-  const itemReadings = readItems(lines, start, end);
+  const { items: itemReadings } = readItemArea(lines, start);
   const items = itemReadings.map((r) => r.item);
   itemReadings.forEach((r, i) => note(`items.${i}.total_price`, r.line));
   const priced = items.filter((i) => i.total_price !== null);

@@ -72,7 +72,7 @@ export const TOTAL = String.raw`[TI][O0QU][TL1I][A4][L1I|]`;
 const re = (source: string) => new RegExp(source);
 
 export const SUBTOTAL_RE = re(
-  String.raw`SUB[\s.\-]*${TOTAL}|\bSUBTTL\b|\bSUB[\s.\-]*TTL\b|\bEXCL(?:UDING|USIVE|\.)?\s*(?:OF\s*)?(?:GST|VAT|TAX|SST)|\bSUPPLIES\b|BEFORE\s*(?:TAX|GST|VAT)|\bNET\s*SALES\b|ZWISCHENSUMME|JUMLAH\s*KECIL`,
+  String.raw`SUB[\s.\-]*${TOTAL}|\bSUB[\s.\-]*TOTA\b|\bSUBTTL\b|\bSUB[\s.\-]*TTL\b|\bEXCL(?:UDING|USIVE|\.)?\s*(?:OF\s*)?(?:GST|VAT|TAX|SST)|\bSUPPLIES\b|BEFORE\s*(?:TAX|GST|VAT)|\bNET\s*SALES\b|ZWISCHENSUMME|JUMLAH\s*KECIL`,
 );
 /** Totals that count things, not money. */
 export const COUNT_RE = re(

@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { parseReceiptText, type LineWord } from '../src';
+
+/** A shop's heading and address, above the lines of each test. */
+const HEADING = ['KEDAI SERBA NEKA SDN BHD', 'NO 12, JALAN SS 2/24,', '47300 PETALING JAYA, SELANGOR'];
+
+const names = (text: string, opts = {}) =>
+  parseReceiptText(text, opts).items.map((i) => [i.description, i.quantity, i.total_price]);
+
+describe('items in groups, each with its subtotal', () => {
+  // A bakery's delivery note: goods without tax, their subtotal, then goods with tax.
+  const note = [
+    'MAKASSAR FRESH MARKET SDN BHD',
+    'DD:28/08/2017 12:26',
+    'Description U.P Iss D Sale Amt(RM)',
+    'O.C.WHITE 2.13 5 0 6.39',
+    'WHOLEMEAL 2.78 5 13.90',
+    'Total 0% supplies: 20.29',
+    'CR-CORN 0.72 20 0 20 14.40',
+    'CR-CHOCLT 0 20 20 14.40',
+    'Total 6% supplies (excl. GST): 28.80',
+    'GST: 1.73',
+    'Total Payable: 50.82',
+  ].join('\n');
+
+  it('reads the items under a subtotal that adds up the items above it', () => {
+    expect(names(note).map(([d]) => d)).toEqual(['O.C.WHITE', 'WHOLEMEAL', 'CR-CORN', 'CR-CHOCLT']);
+    expect(parseReceiptText(note).receipt.total_checks_out).toBe(true);
+  });
+
+  it('takes the quantity from amount over unit price where the counts do not give it', () => {
+    expect(names(note)[0]).toEqual(['O.C.WHITE', 3, 6.39]);
+  });
+
+  it('leaves count columns out of the name, the last count the quantity', () => {
+    expect(names(note)[3]).toEqual(['CR-CHOCLT', 20, 14.4]);
+  });
+
+  it('ends the items at a service charge under the subtotal', () => {
+    const bill = [
+      'QTY ITEM AMOUNT',
+      '1 TIGER 12 GLASSES 145.00',
+      'SUB TOTAL 145.00',
+      'SERVICE CHARGE 10% 14.50',
+      'NET TOTAL 159.50',
+    ];
+    expect(names(bill.join('\n'))).toEqual([['TIGER 12 GLASSES', 1, 145]]);
+  });
+});
+
+describe('lines that are no part of a name', () => {
+  it('a line of column-heading words, its spaces misread', () => {
+    const text = [
+      ...HEADING,
+      'Date: 29-01-18 20:38',
+      'Descript ion Amount(RM)',
+      'FLOWER BUNCH - ROSE',
+      '122 pcs @ 18.90 2,305.80 SR',
+      'Total RM 2,305.80',
+    ];
+    expect(names(text.join('\n'))).toEqual([['FLOWER BUNCH - ROSE', 122, 2305.8]]);
+  });
+
+  it('a code line with a space read after its hyphen', () => {
+    const text = [
+      ...HEADING,
+      '-TAX INVOICE-',
+      'SPONGE KOREA-2S *S',
+      'AR62- 12/312',
+      '9064017 4X 3.00 12.00',
+      'TOTAL INCL. GST@6 RM 12.00',
+    ];
+    expect(names(text.join('\n'))).toEqual([['SPONGE KOREA-2S', 4, 12]]);
+  });
+});
+
+describe("a name's second line under its row", () => {
+  const rows: Array<[string, number]> = [
+    ...HEADING.map((line): [string, number] => [line, 100]),
+    ['Description Qty Price Amount', 27],
+    ['(T02) BRAISED PORK 2.0 7.00 14.00', 27],
+    ['RICE WITH PEANUT', 29],
+    ['(R05) ROAST PORK 1.0 11.90 11.90', 27],
+    ['*Extra 1 Sauce', 60],
+    ['Total Qty 3 25.90', 160],
+  ];
+  // Boxes: 10 px a character, a word per printed word.
+  const lineWords: LineWord[][] = rows.map(([text, left]) =>
+    [...text.matchAll(/\S+/g)].map((m) => ({
+      text: m[0],
+      box: [left + m.index * 10, 0, left + (m.index + m[0].length) * 10, 20] as const,
+    })),
+  );
+  const text = rows.map(([t]) => t).join('\n');
+
+  it('joins the name where it starts where the row starts; an indented extra stays out', () => {
+    expect(names(text, { lineWords }).map(([d]) => d)).toEqual([
+      '(T02) BRAISED PORK RICE WITH PEANUT',
+      '(R05) ROAST PORK',
+    ]);
+  });
+});
+
+describe('a date printed with the time', () => {
+  it('is read when its first separator was not', () => {
+    const text = ['99 SPEED MART S/B', '01:34PM 568017 0502-18', 'BREAD RM2.50', 'Total Sales RM 2.50'];
+    expect(parseReceiptText(text.join('\n')).receipt.transaction_date).toBe('2018-02-05');
+  });
+});
+
+describe('rows of figures with their names under them', () => {
+  it('reads a one-letter column against the amount, and two rows of one amount as two items', () => {
+    const text = [
+      ...HEADING,
+      'Date:28-04-2018 20:10:51',
+      'Qty Description Total TAX',
+      '1 D20.00 SR',
+      'Chicken Item',
+      'D 15.00 SR',
+      'Vege item',
+      '1 D 15.00 SR',
+      'Fried Rice',
+      'TOTAL: 50.00',
+    ];
+    expect(names(text.join('\n')).map(([d, , t]) => [d, t])).toEqual([
+      ['Chicken Item', 20],
+      ['Vege item', 15],
+      ['Fried Rice', 15],
+    ]);
+  });
+
+  it('reads a column heading whose I was read as 1', () => {
+    const text = [
+      ...HEADING,
+      'QTY 1TEM TOTAL.',
+      '1 L McChicken 11.10',
+      '1 6Nuggets 7.80',
+      'Total Rounded 18.90',
+    ];
+    expect(names(text.join('\n')).map(([, , t]) => t)).toEqual([11.1, 7.8]);
+  });
+});

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConfigurationError, ROUTES, type Logger, type RouteName } from '@receipts/core';
+import { ConfigurationError, type Logger } from '@receipts/core';
+import { ROUTES, type RouteName } from '@receipts/core/contract/routes';
 import { ROUTE_HANDLERS, type ApiHandler } from '@receipts/lambdas/route-handlers';
 import { invokeHandler } from './api-gateway-event';
 import { sendJson } from './json-answer';

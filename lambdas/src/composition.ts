@@ -5,7 +5,6 @@ import {
   type AdminPolicy,
   type Analyzer,
   type BlobStore,
-  type BrandOption,
   type ExportStore,
   type IdentityVerifier,
   type Logger,
@@ -15,6 +14,7 @@ import {
   type TableStore,
   type UploadQuotas,
 } from '@receipts/core';
+import type { BrandOption } from '@receipts/core/contract/edits';
 import type { Context } from 'aws-lambda';
 import { loadConfig, type AppConfig } from './config';
 import { importAdapter, lazyPort } from './lazy-port';

@@ -1,4 +1,4 @@
-import type { RouteName } from '@receipts/core';
+import type { RouteName } from '@receipts/core/contract/routes';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { HttpResult } from './http/responses';
 import { handler as deleteItem } from './handlers/delete-item';

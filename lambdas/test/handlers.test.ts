@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { unzipSync } from 'fflate';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_BODY_BYTES, ServiceUnavailableError, StoreError, TransactionError } from '@receipts/core';
+import { MAX_BODY_BYTES } from '@receipts/core/contract/routes';
+import { ServiceUnavailableError, StoreError, TransactionError } from '@receipts/core';
 import { LOST_RACE_MESSAGE } from '../src/http/errors';
 import { installServices } from '../src/composition';
 import {

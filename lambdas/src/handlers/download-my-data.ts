@@ -1,4 +1,5 @@
-import { downloadMyData, downloadMyDataQuery, exportKey, type DownloadMyDataLink } from '@receipts/core';
+import { downloadMyData, exportKey } from '@receipts/core';
+import { downloadMyDataQuery, type DownloadMyDataLink } from '@receipts/core/contract/my-data';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { defineRoute } from '../http/route';
 import { queryOf } from '../http/request';

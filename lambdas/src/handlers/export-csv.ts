@@ -1,4 +1,5 @@
-import { exportCsvQuery, exportFileName, exportReportCsv } from '@receipts/core';
+import { exportCsvQuery } from '@receipts/core/contract/reports';
+import { exportFileName, exportReportCsv } from '@receipts/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { defineRoute } from '../http/route';
 import { queryOf } from '../http/request';

@@ -1,13 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
-import {
-  ForbiddenError,
-  ORIGIN_VERIFY_HEADER,
-  assertAdmin,
-  assertUsableUid,
-  type Identity,
-  type RouteAnswers,
-  type RouteName,
-} from '@receipts/core';
+import { ForbiddenError, assertAdmin, assertUsableUid, type Identity } from '@receipts/core';
+import { ORIGIN_VERIFY_HEADER, type RouteName } from '@receipts/core/contract/routes';
+import type { RouteAnswers } from '@receipts/core/contract/answers';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { bindInvocation, getServices, type Services } from '../composition';
 import { errorResponse } from './errors';

@@ -1,8 +1,8 @@
 import { inBatches } from '../in-batches';
-import { isStale } from '../api';
+import { isStale } from '../contract/routes';
 import { TABLES } from '../entities';
 import { ConflictError, NotFoundError } from '../errors';
-import type { DeleteAccountAnswer } from '../my-data-api';
+import type { DeleteAccountAnswer } from '../contract/my-data';
 import type { BlobStore, Identity, IdentityVerifier } from '../ports';
 import { appDataCacheKey, receiptIdFor } from '../repository/keys';
 import { correctionRulesPartition } from '../repository/correction-rules';

@@ -1,4 +1,4 @@
-import type { DeleteReceiptAnswer } from '../api';
+import type { DeleteReceiptAnswer } from '../contract/requests';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors';
 import type { Identity } from '../ports';
 import { analysisKey, imageKey, parseReceiptId } from '../repository/keys';

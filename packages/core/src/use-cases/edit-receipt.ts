@@ -5,7 +5,7 @@ import {
   type ReceiptChanges,
   type ReceiptEditAnswer,
   type SaveReceiptBody,
-} from '../api-edits';
+} from '../contract/edits';
 import { totalChecksOut, type AnalysisResult } from '../analysis';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors';
 import type { Identity } from '../ports';

@@ -10,15 +10,14 @@ import {
   ServiceUnavailableError,
   deleteAccount,
   exportKey,
-  deleteAccountBody,
   downloadMyData,
-  downloadMyDataQuery,
   getAppData,
   listAllEntities,
   registerFcmToken,
   uploadReceipt,
   type ExportFile,
 } from '../../src';
+import { deleteAccountBody, downloadMyDataQuery } from '../../src/contract/my-data';
 import { dataUrlOf, fakeReceiptImage, identity, type FakeReceipt as FakeReceiptLike } from '../support/fakes';
 import { createWorld } from '../support/world';
 
@@ -236,7 +235,9 @@ describe('deleteAccount', () => {
     // Everything but the sign-in account and the user's row, marked as being deleted, is gone
     // already; the mark refuses the user's writes meanwhile.
     expect(await rowsMentioning(world, 'alice')).toEqual(['Users: alice / alice']);
-    expect(await world.store.getEntity(TABLES.users, 'alice', 'alice')).toHaveProperty(['account_deleted_at']);
+    expect(await world.store.getEntity(TABLES.users, 'alice', 'alice')).toHaveProperty([
+      'account_deleted_at',
+    ]);
     await expect(new ReceiptRepository(world.store).registerFcmToken('alice', 'late-phone')).rejects.toThrow(
       AccountDeletedError,
     );

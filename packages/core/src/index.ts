@@ -12,5 +12,3 @@ export * from './use-cases';
 export * from './enrich';
 export * from './review';
 export * from './parsing';
-export * from './service-account';
-export * from './log-notifier';

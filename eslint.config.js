@@ -162,7 +162,8 @@ export default tseslint.config(
       ],
     },
   },
-  // The core reads no configuration: the composition root does, and passes settings in.
+  // The core reads no configuration: the composition root does, and passes settings in. Nor does it
+  // write to the terminal: that is a Logger adapter's work (packages/logger-json).
   {
     files: ['packages/core/**/*.{ts,js,mjs}'],
     rules: {
@@ -174,7 +175,13 @@ export default tseslint.config(
           message:
             'packages/core reads no environment: take the setting as a parameter from the composition root.',
         },
+        ...['stdout', 'stderr'].map((property) => ({
+          object: 'process',
+          property,
+          message: 'packages/core writes through its ports: log with the Logger it is given.',
+        })),
       ],
+      'no-console': 'error',
     },
   },
   // Handlers are thin: they get their ports from the composition root and never build an SDK client.

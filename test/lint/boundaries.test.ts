@@ -85,6 +85,14 @@ describe('lint boundaries', { timeout: 60_000 }, () => {
     expect(ids).toContain('import-x/no-restricted-paths');
   });
 
+  it('refuses a logger writing to the terminal in core (a Logger adapter does that)', async () => {
+    const ids = await ruleIds(
+      'packages/core/src/fixture.ts',
+      "export const log = (line: string) => process.stderr.write(line + '\\n');\n",
+    );
+    expect(ids).toContain('no-restricted-properties');
+  });
+
   it('refuses process.env in core', async () => {
     const ids = await ruleIds(
       'packages/core/src/fixture.ts',

@@ -54,9 +54,17 @@ const zones = [
   },
   {
     target: 'web/src',
-    from: ['packages/core/src/use-cases', 'packages/core/src/repository', 'packages/core/src/parsing'],
+    from: 'packages/core/src',
+    except: ['./contract', './entities.ts', './review.ts'],
     message:
-      "The web app imports only core's API contract (e.g. '@receipts/core/api-routes'), never its use cases, repository or parsing.",
+      "The web app imports only core's contract ('@receipts/core/contract/…') and the entities and review reasons it shows, never core's use cases, repository, read models or parsing.",
+  },
+  {
+    target: 'packages/core/src/contract',
+    from: 'packages/core/src',
+    except: ['./contract', './entities.ts', './parsing', './well-formed-text.ts'],
+    message:
+      'The HTTP contract (routes, request schemas, answer types) imports only itself, the entities and the text checks its schemas run: never a use case, the repository, a read model or a port, which would follow it into the web app.',
   },
   ...features.map((feature) => ({
     target: `web/src/features/${feature}`,
@@ -154,7 +162,8 @@ export default tseslint.config(
       ],
     },
   },
-  // The core reads no configuration: the composition root does, and passes settings in.
+  // The core reads no configuration: the composition root does, and passes settings in. Nor does it
+  // write to the terminal: that is a Logger adapter's work (packages/logger-json).
   {
     files: ['packages/core/**/*.{ts,js,mjs}'],
     rules: {
@@ -166,7 +175,13 @@ export default tseslint.config(
           message:
             'packages/core reads no environment: take the setting as a parameter from the composition root.',
         },
+        ...['stdout', 'stderr'].map((property) => ({
+          object: 'process',
+          property,
+          message: 'packages/core writes through its ports: log with the Logger it is given.',
+        })),
       ],
+      'no-console': 'error',
     },
   },
   // Handlers are thin: they get their ports from the composition root and never build an SDK client.
@@ -221,7 +236,7 @@ export default tseslint.config(
       ],
     },
   },
-  // The web app imports only core's API types and schemas.
+  // The web app imports only core's contract (see `zones` for which core files).
   {
     files: ['web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
@@ -243,7 +258,7 @@ export default tseslint.config(
     },
   },
   // What the web app needs of the API at run time (route table, limits) comes from the zod-free
-  // '@receipts/core/api-routes'; '@receipts/core/api' would bring zod into the first page.
+  // '@receipts/core/contract/routes'; the request schemas would bring zod into the first page.
   {
     files: ['web/src/**/*.{ts,tsx}'],
     rules: {
@@ -251,16 +266,15 @@ export default tseslint.config(
         'error',
         {
           paths: [
-            {
-              name: '@receipts/core/api',
+            ...['requests', 'ids'].map((name) => ({
+              name: `@receipts/core/contract/${name}`,
               allowTypeImports: true,
-              message:
-                "Only types from '@receipts/core/api' (its zod schemas would load with the first page); take routes and limits from '@receipts/core/api-routes'.",
-            },
+              message: `Only types from '@receipts/core/contract/${name}' (its zod schemas would load with the first page); take routes and limits from '@receipts/core/contract/routes'.`,
+            })),
             {
               name: '@receipts/core',
               allowTypeImports: true,
-              message: "Import from a subpath such as '@receipts/core/api-routes', not the whole core.",
+              message: "Import from a subpath such as '@receipts/core/contract/routes', not the whole core.",
             },
           ],
         },
@@ -268,17 +282,17 @@ export default tseslint.config(
     },
   },
   {
-    files: ['packages/core/src/api-routes.ts'],
+    files: ['packages/core/src/contract/routes.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              regex: '^(zod(/.*)?|\\./.*)$',
+              regex: '^(zod(/.*)?|\\.{1,2}/.*)$',
               allowTypeImports: true,
               message:
-                'api-routes.ts is loaded by the web app before its first page shows: no zod and no other module here.',
+                'contract/routes.ts is loaded by the web app before its first page shows: no zod and no other module here.',
             },
           ],
         },

@@ -16,7 +16,6 @@ import {
   repositories,
   TABLES,
   itemToRow,
-  createJsonLogger,
   getAppDataJson,
   itemIdFor,
   merchantIdFor,
@@ -30,13 +29,14 @@ import {
   type TransactionAction,
 } from '@receipts/core';
 import { LocalBlobStore } from '@receipts/blob-local';
+import { createJsonLogger } from '@receipts/logger-json';
 import { MemoryScanQueue } from '@receipts/queue-memory';
 import { AzureTableStore } from '@receipts/store-azure';
 import { DynamoTableStore, createStoreTable } from '@receipts/store-dynamo';
 import { apiEvent } from '../lambdas/test/support';
 import sharp from 'sharp';
 import { loadConfig } from '../lambdas/src/config';
-import { createServices, installServices, type Services } from '../lambdas/src/composition';
+import { createServices, type Services } from '../lambdas/src/composition';
 import { handler as getAppDataHandler } from '../lambdas/src/handlers/get-app-data';
 import { handler as uploadHandler } from '../lambdas/src/handlers/upload-receipt';
 import { startAzurite } from '../dev/src/azurite';
@@ -178,7 +178,8 @@ async function measureAppData(
     // A write of the user's data changes the version: the next read rebuilds the report.
     await repos.users.bumpDataVersion(uid, new Date());
     let t = performance.now();
-    const first = await getAppDataHandler(
+    const first = await getAppDataHandler.serve(
+      services,
       apiEvent('GET', '/api/getAppData', {
         token: uid,
         query: { userId: uid },
@@ -187,7 +188,8 @@ async function measureAppData(
     );
     cold.push(performance.now() - t);
     t = performance.now();
-    const second = await getAppDataHandler(
+    const second = await getAppDataHandler.serve(
+      services,
       apiEvent('GET', '/api/getAppData', {
         token: uid,
         query: { userId: uid },
@@ -229,7 +231,6 @@ async function benchAppData(
     notifier: { send: async () => ({ invalidTokens: [] }) },
     logger: silentLogger,
   });
-  installServices(services);
   const uid = 'benchUserMain';
   let t = performance.now();
   await seedUser(store, uid, seedConcurrency);
@@ -258,7 +259,6 @@ async function benchAppData(
   say(
     `target p50 ≤ 300 ms: request ${percentile(crowded.warm, 50) <= 300 ? 'met' : 'NOT met'}, rebuild ${percentile(crowded.cold, 50) <= 300 ? 'met' : 'NOT met'}`,
   );
-  installServices(undefined);
   await services.close();
 }
 
@@ -274,7 +274,6 @@ async function benchUpload(store: TableStore, blobDir: string): Promise<void> {
     notifier: { send: async () => ({ invalidTokens: [] }) },
     logger: silentLogger,
   });
-  installServices(services);
   // A photo-like JPEG of at least 1 MB (noise compresses badly, as the detail of a photo does).
   let side = 900;
   let jpeg: Buffer = Buffer.alloc(0);
@@ -293,7 +292,10 @@ async function benchUpload(store: TableStore, blobDir: string): Promise<void> {
     const uid = `benchUploader${i}`;
     const body = JSON.stringify({ userId: uid, fileName: `${1700000000000 + i}-receipt.jpg`, imgSrc });
     const t = performance.now();
-    const answer = await uploadHandler(apiEvent('POST', '/api/upload', { token: uid, rawBody: body }));
+    const answer = await uploadHandler.serve(
+      services,
+      apiEvent('POST', '/api/upload', { token: uid, rawBody: body }),
+    );
     times.push(performance.now() - t);
     if (answer.statusCode !== 202) throw new Error(`upload answered ${answer.statusCode}: ${answer.body}`);
   }
@@ -302,7 +304,6 @@ async function benchUpload(store: TableStore, blobDir: string): Promise<void> {
     `upload: ${summary(times.slice(5))} (first 5 are warm-up; target p50 ≤ 50 ms: ${percentile(times.slice(5), 50) <= 50 ? 'met' : 'NOT met'})`,
   );
   say(`jobs queued: ${queued.length}`);
-  installServices(undefined);
   await services.close();
 }
 
@@ -316,7 +317,12 @@ async function benchScans(store: TableStore, blobDir: string): Promise<void> {
     handler: async (job) => void (await ref.worker!.process(job)),
   });
   const services = await createServices(
-    loadConfig({ STORAGE_BACKEND: 'dynamodb', SCAN_QUEUE: 'memory', ANALYZER: 'ocr' }),
+    loadConfig({
+      STORAGE_BACKEND: 'dynamodb',
+      SCAN_QUEUE: 'memory',
+      ANALYZER: 'ocr',
+      OCR_WORKERS: String(workers),
+    }),
     {
       store,
       blobs: new LocalBlobStore({ root: blobDir }),
@@ -326,9 +332,7 @@ async function benchScans(store: TableStore, blobDir: string): Promise<void> {
       logger: createJsonLogger('warn'),
     },
   );
-  const { createAnalyzer } = await import('../lambdas/src/composition');
-  const analyzer = await createAnalyzer(services.config, { ocrWorkers: workers });
-  const worker = await createScanWorker(services, { analyzer });
+  const worker = await createScanWorker(services);
   ref.worker = worker;
   const uid = 'benchScanner';
   const me: Identity = { uid, email: null, name: null };
@@ -359,7 +363,6 @@ async function benchScans(store: TableStore, blobDir: string): Promise<void> {
   );
   if (receipts.length + left.length !== SCANS) say(`LOST: ${SCANS - receipts.length - left.length} scans`);
   await queue.close();
-  await worker.close();
   await services.close();
 }
 

@@ -22,8 +22,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { REPORT_TABLES, reportQuery } from '@receipts/core/contract/reports';
 import {
-  REPORT_TABLES,
   REQUIRED_TABLES,
   repositories,
   clearReportIndexes,
@@ -35,7 +35,6 @@ import {
   receiptIdFor,
   recordReceiptWrites,
   reportIndexOf,
-  reportQuery,
   silentLogger,
   type TableStore,
 } from '@receipts/core';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MAX_BODY_BYTES, type ErrorAnswer } from '@receipts/core';
+import { MAX_BODY_BYTES } from '@receipts/core/contract/routes';
+import type { ErrorAnswer } from '@receipts/core/contract/answers';
 import type { HttpResult } from '@receipts/lambdas/http/responses';
 import type { ApiHandler } from '@receipts/lambdas/route-handlers';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { ErrorAnswer } from '@receipts/core';
+import type { ErrorAnswer } from '@receipts/core/contract/answers';
 
 /** Answers JSON, never cached: an API answer, /config.json, or an error of the local server itself. */
 export function sendJson(

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConfigurationError, ROUTES, type Logger, type RouteName } from '@receipts/core';
-import { ROUTE_HANDLERS, type ApiHandler } from '@receipts/lambdas/route-handlers';
+import { ConfigurationError, type Logger } from '@receipts/core';
+import { ROUTES, type RouteName } from '@receipts/core/contract/routes';
+import type { ApiHandler } from '@receipts/lambdas/route-handlers';
 import { invokeHandler } from './api-gateway-event';
 import { sendJson } from './json-answer';
 import { createStaticFiles } from './static-files';
@@ -15,8 +16,8 @@ export interface LocalServerOptions {
   /** The web app's runtime configuration, served at /config.json. */
   webConfig: unknown;
   logger: Logger;
-  /** The handlers to call (default: the app's). */
-  handlers?: Record<RouteName, ApiHandler>;
+  /** The handler of each route (the app's: routeHandlers(services)). */
+  handlers: Record<RouteName, ApiHandler>;
   /**
    * Host names served besides the loopback ones (localhost, *.localhost, 127.0.0.1, [::1]), e.g.
    * the name of a machine that reaches this one through a tunnel. Any other Host is refused.
@@ -69,7 +70,7 @@ function findRoute(method: string, path: string): { name?: RouteName; methods: s
  * API Gateway event), `/config.json`, and the built web app with its client routes.
  */
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
-  const handlers = options.handlers ?? ROUTE_HANDLERS;
+  const { handlers } = options;
   const { logger } = options;
   const allowedHosts = (options.allowedHosts ?? []).map((h) => h.trim().toLowerCase()).filter(Boolean);
   const staticFiles = createStaticFiles(options.webDir);

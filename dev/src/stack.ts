@@ -7,7 +7,6 @@ import {
   AppError,
   ConfigurationError,
   cachedPdfPreviewer,
-  createJsonLogger,
   resumeScans,
   sweepScans,
   type Analyzer,
@@ -17,9 +16,11 @@ import {
   type TableStore,
   type PdfPreviewer,
 } from '@receipts/core';
+import { createJsonLogger } from '@receipts/logger-json';
 import { MemoryScanQueue } from '@receipts/queue-memory';
 import { loadConfig } from '@receipts/lambdas/config';
-import { createServices, installServices, type Services } from '@receipts/lambdas/composition';
+import { createServices, type Services } from '@receipts/lambdas/composition';
+import { routeHandlers } from '@receipts/lambdas/route-handlers';
 import { createScanWorker, type ScanWorker } from '@receipts/lambdas/worker';
 import { emulatorAccounts, startAuthEmulator, type AuthEmulator } from './firebase-auth-emulator';
 import { startLocalServer, type LocalServer } from './server';
@@ -256,6 +257,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ADMIN_EMAILS: (options.adminEmails ?? process.env.ADMIN_EMAILS?.split(',') ?? []).join(','),
       ANALYZER: typeof options.analyzer === 'string' ? options.analyzer : (process.env.ANALYZER ?? 'ocr'),
       ...(process.env.OCR_ENGINE ? { OCR_ENGINE: process.env.OCR_ENGINE } : {}),
+      ...(options.ocrWorkers ? { OCR_WORKERS: String(options.ocrWorkers) } : {}),
       MAX_SCAN_ATTEMPTS: String(options.maxScanAttempts ?? process.env.MAX_SCAN_ATTEMPTS ?? 3),
       ...(options.quotas?.uploadsPerDay
         ? { QUOTA_UPLOADS_PER_DAY: String(options.quotas.uploadsPerDay) }
@@ -289,23 +291,23 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       firstPage: async (pdf) =>
         (await import('@receipts/analyzer-ocr')).renderPdfFirstPage(pdf, PDF_PREVIEW_WIDTH),
     });
-    const services = await createServices(config, { logger, queue, previewer });
+    const services = await createServices(config, {
+      logger,
+      queue,
+      previewer,
+      ...(typeof options.analyzer === 'object' ? { analyzer: options.analyzer } : {}),
+      ...(options.enricher !== undefined ? { enricher: options.enricher } : {}),
+    });
     cleanups.push(() => services.close());
     await setUpTables(services.store, logger);
     if (backend === 'dynamodb') logger.info('storage: DynamoDB', { endpoint: config.DYNAMODB_ENDPOINT });
 
-    const scanWorker = await createScanWorker(services, {
-      ...(typeof options.analyzer === 'object' ? { analyzer: options.analyzer } : {}),
-      ...(options.enricher !== undefined ? { enricher: options.enricher } : {}),
+    ref.worker = await createScanWorker(services, {
       ...(options.retryDelaySeconds ? { retryDelaySeconds: options.retryDelaySeconds } : {}),
     });
-    ref.worker = scanWorker;
-    cleanups.push(() => scanWorker.close());
-    // Stopping closes the queue before the analyzer: the scan under way finishes, the ones not
-    // started stay in the queue table and are resumed by the next start.
+    // Stopping closes the queue before the services (and their analyzer): the scan under way
+    // finishes, the ones not started stay in the queue table and are resumed by the next start.
     cleanups.push(() => queue.close());
-    installServices(services);
-    cleanups.push(async () => installServices(undefined));
     // Before the server takes requests: a scan still marked 'Analyzing' is then surely a dead run's.
     await resumeScans({ store: services.store, queue, logger });
     // As the scheduled sweeper does in the cloud: lost scans queued again, stuck ones failed.
@@ -318,6 +320,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     cleanups.push(async () => clearInterval(sweeper));
 
     const server: LocalServer = await startLocalServer({
+      handlers: routeHandlers(services),
       port: options.port ?? 8080,
       webDir: web,
       logger,

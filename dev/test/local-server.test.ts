@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_BODY_BYTES, ROUTES, silentLogger, type RouteName } from '@receipts/core';
+import { MAX_BODY_BYTES, ROUTES, type RouteName } from '@receipts/core/contract/routes';
+import { silentLogger } from '@receipts/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { json } from '@receipts/lambdas/http/responses';
 import { startLocalServer, type LocalServer } from '../src/server';
@@ -13,6 +14,18 @@ describe('the local server', () => {
   let server: LocalServer;
   let webDir: string;
   const events: APIGatewayProxyEventV2[] = [];
+  const echo: ApiHandler = async (event) => {
+    events.push(event);
+    return json(200, {
+      path: event.rawPath,
+      query: event.queryStringParameters ?? null,
+      body: event.body ?? null,
+    });
+  };
+  const handlers = Object.fromEntries(Object.keys(ROUTES).map((name) => [name, echo])) as Record<
+    RouteName,
+    ApiHandler
+  >;
 
   beforeAll(async () => {
     webDir = await mkdtemp(join(tmpdir(), 'receipts-web-'));
@@ -21,18 +34,6 @@ describe('the local server', () => {
     await writeFile(join(webDir, 'assets', 'app.js'), 'console.log("Receipt uploaded — analysing")');
     await writeFile(join(webDir, 'assets', 'app.css'), 'body{margin:0}');
     await writeFile(join(webDir, 'manifest.webmanifest'), '{"name":"Receipts"}');
-    const echo: ApiHandler = async (event) => {
-      events.push(event);
-      return json(200, {
-        path: event.rawPath,
-        query: event.queryStringParameters ?? null,
-        body: event.body ?? null,
-      });
-    };
-    const handlers = Object.fromEntries(Object.keys(ROUTES).map((name) => [name, echo])) as Record<
-      RouteName,
-      ApiHandler
-    >;
     server = await startLocalServer({
       port: 0,
       webDir,
@@ -249,7 +250,13 @@ describe('the local server', () => {
 
   it('shows a notice page, not an error, until the web app is built', async () => {
     const empty = await mkdtemp(join(tmpdir(), 'receipts-web-empty-'));
-    const bare = await startLocalServer({ port: 0, webDir: empty, webConfig: {}, logger: silentLogger });
+    const bare = await startLocalServer({
+      port: 0,
+      webDir: empty,
+      webConfig: {},
+      logger: silentLogger,
+      handlers,
+    });
     try {
       const page = await fetch(`${bare.url}/Reports`);
       expect(page.status).toBe(200);
@@ -263,7 +270,7 @@ describe('the local server', () => {
 
   it('says which port is taken when it cannot listen', async () => {
     await expect(
-      startLocalServer({ port: server.port, webDir: null, webConfig: {}, logger: silentLogger }),
+      startLocalServer({ port: server.port, webDir: null, webConfig: {}, logger: silentLogger, handlers }),
     ).rejects.toThrow(new RegExp(`Port ${server.port} on 127.0.0.1 is already in use.*set PORT`));
   });
 

@@ -14,7 +14,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import type { RouteName } from '@receipts/core/api';
+import type { RouteName } from '@receipts/core/contract/routes';
 import type { AppConfig } from './config';
 import { MAX_SCAN_ATTEMPTS } from './pipeline-stack';
 import { ReceiptFunction } from './receipt-function';

@@ -3,7 +3,7 @@
  * handler files from the lambdas package's own table, so neither can drift from what is deployed; the
  * permissions are keyed by route name, so a new route fails the typecheck here until it has some.
  */
-import { ROUTES, type RouteName } from '@receipts/core/api';
+import { ROUTES, type RouteName } from '@receipts/core/contract/routes';
 import type { TableAccessLevel } from '@receipts/store-azure/access-levels';
 import {
   ANALYZE_HANDLER_FILE,

@@ -22,7 +22,7 @@ import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
-import { ORIGIN_VERIFY_HEADER } from '@receipts/core/api';
+import { ORIGIN_VERIFY_HEADER } from '@receipts/core/contract/routes';
 import type { AppConfig } from './config';
 import { EDGE_REGION, WEB_ACL_ARN_PARAMETER } from './edge-stack';
 import { acknowledgeCdkProvidedFunction } from './nag-acknowledgements';

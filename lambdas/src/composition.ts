@@ -1,11 +1,9 @@
 import {
   ConfigurationError,
-  createJsonLogger,
-  LogNotifier,
   type AdminPolicy,
   type Analyzer,
   type BlobStore,
-  type BrandOption,
+  type Enricher,
   type ExportStore,
   type IdentityVerifier,
   type Logger,
@@ -15,14 +13,18 @@ import {
   type TableStore,
   type UploadQuotas,
 } from '@receipts/core';
+import type { BrandOption } from '@receipts/core/contract/edits';
+import { createJsonLogger } from '@receipts/logger-json';
+import { LogNotifier } from '@receipts/notifier-log';
 import type { Context } from 'aws-lambda';
 import { loadConfig, type AppConfig } from './config';
 import { importAdapter, lazyPort } from './lazy-port';
+import { parseServiceAccountKey, type ServiceAccountKey } from './service-account';
 
 /**
  * The one place that reads the configuration and picks the adapters, for the Lambda functions, the
- * local server and the scan worker alike. Handlers get their ports from here and never construct an
- * SDK client themselves.
+ * local stack (dev/), the scan worker and the tools alike: `createServices(config)` builds them all.
+ * Handlers get their ports from here and never construct an SDK client themselves.
  *
  * Each adapter is imported on the first call of its port (see lazyPort): a function loads only the
  * adapters and SDK clients its route uses, and its bundle holds only those (infra/lib/bundling.ts
@@ -52,18 +54,40 @@ export interface Services {
   /** The brand dataset (name and owner) for the item form; loaded on first use. */
   loadBrandCatalog(): Promise<readonly BrandOption[]>;
   /**
+   * The scan worker's analyzer (ANALYZER, OCR_ENGINE, OCR_WORKERS), built on the first call: the API
+   * functions never call it, so never load OCR or Textract code.
+   */
+  analyzer(): Promise<Analyzer>;
+  /** The brand dictionary that fills brands and owners into an analysis, built on the first call; null for none. */
+  enricher(): Promise<Enricher | null>;
+  /**
    * The value CloudFront puts in ORIGIN_VERIFY_HEADER of every /api request (deployed), or null
    * when requests need not come through CloudFront (local server, tests).
    */
   originSecret: string | null;
-  /** Releases what the services hold (the FCM notifier's firebase-admin app). */
+  /** Releases what the services hold (the analyzer's OCR workers, the FCM notifier's firebase-admin app). */
   close(): Promise<void>;
 }
 
 /** What a caller may supply instead of the configured adapter (the local server supplies its queue). */
 export type ServiceOverrides = Partial<
   Pick<Services, 'logger' | 'store' | 'blobs' | 'exports' | 'queue' | 'identity' | 'notifier' | 'previewer'>
->;
+> & {
+  /** An analyzer instead of the configured one (tests, benchmarks). */
+  analyzer?: Analyzer;
+  /** A brand dictionary instead of the shipped one; null for none. */
+  enricher?: Enricher | null;
+};
+
+/** `load` run once, on the first call; a failed load is tried again on the next call. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    }));
+}
 
 /** Reads a secret's text from AWS Secrets Manager (cloud only). */
 async function readSecret(arn: string, name: string): Promise<string> {
@@ -158,13 +182,10 @@ async function createQueue(config: AppConfig): Promise<ScanQueue> {
 /**
  * The configured analyzer (the scan worker's), imported only when asked for: the API functions never
  * load OCR or Textract code.
- * @param config - ANALYZER picks `ocr` (local, offline) or `textract`; OCR_ENGINE the local OCR engine
- * @param options - OCR worker threads (default 1)
+ * @param config - ANALYZER picks `ocr` (local, offline) or `textract`; OCR_ENGINE the local OCR
+ *   engine, OCR_WORKERS its threads
  */
-export async function createAnalyzer(
-  config: AppConfig,
-  options: { ocrWorkers?: number } = {},
-): Promise<Analyzer> {
+async function createAnalyzer(config: AppConfig): Promise<Analyzer> {
   if (config.ANALYZER === 'textract') {
     const [{ TextractClient }, { TextractAnalyzer }, { DictionaryEnricher }] = await Promise.all([
       import('@aws-sdk/client-textract'),
@@ -180,7 +201,7 @@ export async function createAnalyzer(
   // The brand dictionary's store chains are the analyzer's knowledge of chains: a chain the receipt
   // names anywhere (logo, web address, footer) names the shop.
   return OcrAnalyzer.create({
-    workers: options.ocrWorkers ?? 1,
+    workers: config.OCR_WORKERS,
     engine: config.OCR_ENGINE,
     chains: new DictionaryEnricher(),
   });
@@ -230,18 +251,22 @@ export async function createServices(config: AppConfig, overrides: ServiceOverri
   const projectId = config.FIREBASE_PROJECT_ID;
 
   // The Firebase service account key, read from Secrets Manager on first need (deleting a sign-in
-  // account, push messages); verifying ID tokens needs none.
-  let credentials: Promise<string | undefined> | undefined;
-  const firebaseCredentials = (): Promise<string | undefined> => {
+  // account, push messages) and checked here; verifying ID tokens needs none.
+  const firebaseCredentials = once(async (): Promise<ServiceAccountKey | undefined> => {
     const arn = config.FIREBASE_SERVICE_ACCOUNT_SECRET_ARN;
-    credentials ??= (
-      arn ? readSecret(arn, 'FIREBASE_SERVICE_ACCOUNT_SECRET_ARN') : Promise.resolve(undefined)
-    ).catch((error: unknown) => {
-      credentials = undefined;
-      throw error;
-    });
-    return credentials;
-  };
+    return arn
+      ? parseServiceAccountKey(await readSecret(arn, 'FIREBASE_SERVICE_ACCOUNT_SECRET_ARN'))
+      : undefined;
+  });
+  const analyzer = once(async () => overrides.analyzer ?? createAnalyzer(config));
+  const enricher = once(async () =>
+    overrides.enricher !== undefined
+      ? overrides.enricher
+      : importAdapter('@receipts/enricher-brands', () => import('@receipts/enricher-brands')).then(
+          ({ DictionaryEnricher }) => new DictionaryEnricher(),
+        ),
+  );
+  let analyzerBuilt: Promise<Analyzer> | undefined;
   // The FCM notifier (the scan worker's), made on first push; close() releases its firebase-admin app.
   let fcm: { close(): Promise<void> } | undefined;
 
@@ -291,11 +316,11 @@ export async function createServices(config: AppConfig, overrides: ServiceOverri
     (config.NOTIFIER === 'fcm'
       ? lazyPort<Notifier>(
           async () => {
-            const [credentialsJson, { FcmNotifier }] = await Promise.all([
+            const [credentials, { FcmNotifier }] = await Promise.all([
               firebaseCredentials(),
               importAdapter('@receipts/notifier-fcm', () => import('@receipts/notifier-fcm')),
             ]);
-            const made = new FcmNotifier({ projectId, ...(credentialsJson ? { credentialsJson } : {}) });
+            const made = new FcmNotifier({ projectId, ...(credentials ? { credentials } : {}) });
             fcm = made;
             return made;
           },
@@ -314,6 +339,8 @@ export async function createServices(config: AppConfig, overrides: ServiceOverri
     ...(overrides.previewer ? { previewer: overrides.previewer } : {}),
     quotas: config.quotas,
     loadBrandCatalog,
+    analyzer: () => (analyzerBuilt = analyzer()),
+    enricher,
     originSecret,
     admin: {
       emails: config.ADMIN_EMAILS,
@@ -322,6 +349,7 @@ export async function createServices(config: AppConfig, overrides: ServiceOverri
       requireVerifiedEmail: !config.FIREBASE_AUTH_EMULATOR_HOST,
     },
     async close() {
+      await (await analyzerBuilt?.catch(() => undefined))?.close?.();
       await fcm?.close();
       fcm = undefined;
     },
@@ -338,22 +366,10 @@ function loadBrandCatalog(): Promise<readonly BrandOption[]> {
   return brands;
 }
 
-let current: Promise<Services> | undefined;
-
 /**
- * The services of this process: those installed by the local server, or else built once from
- * `process.env` (a Lambda container keeps them between invocations).
+ * The services of a Lambda function, built once from `process.env` on the first invocation and kept
+ * by the container between invocations; a failed start (say, a secret not readable yet) is tried
+ * again on the next one. The local stack and tests build theirs with createServices and hand them
+ * to the handlers (see RouteHandler.serve).
  */
-export function getServices(): Promise<Services> {
-  current ??= createServices(loadConfig()).catch((error: unknown) => {
-    // A failed start (say, a secret not readable yet) is tried again on the next request.
-    current = undefined;
-    throw error;
-  });
-  return current;
-}
-
-/** Makes the handlers of this process use `services` (the local server); undefined forgets them. */
-export function installServices(services: Services | undefined): void {
-  current = services ? Promise.resolve(services) : undefined;
-}
+export const getServices: () => Promise<Services> = once(() => createServices(loadConfig()));

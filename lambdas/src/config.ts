@@ -31,6 +31,7 @@ const schema = z.object({
   S3_BUCKET: optional,
   ANALYZER: z.enum(['ocr', 'textract']).default('ocr'),
   OCR_ENGINE: z.enum(['tesseract', 'paddle', 'combined']).default('combined'),
+  OCR_WORKERS: positiveInt(1),
   SCAN_QUEUE: z.enum(['memory', 'sqs']).default('memory'),
   SCAN_QUEUE_URL: optional,
   NOTIFIER: z.enum(['log', 'fcm']).default('log'),

@@ -1,4 +1,4 @@
-import type { RouteName } from '@receipts/core';
+import type { RouteName } from '@receipts/core/contract/routes';
 
 /**
  * The handler file of each /api route under lambdas/src/handlers (each exports `handler`), for

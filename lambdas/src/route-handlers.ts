@@ -1,6 +1,8 @@
-import type { RouteName } from '@receipts/core';
+import type { RouteName } from '@receipts/core/contract/routes';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { Services } from './composition';
 import type { HttpResult } from './http/responses';
+import type { RouteHandler } from './http/route';
 import { handler as deleteItem } from './handlers/delete-item';
 import { handler as deleteReceiptData } from './handlers/delete-receipt-data';
 import { handler as deleteAccount } from './handlers/delete-account';
@@ -42,8 +44,8 @@ import { handler as upload } from './handlers/upload-receipt';
 
 export type ApiHandler = (event: APIGatewayProxyEventV2) => Promise<HttpResult>;
 
-/** Every /api route's handler, for the local server (on AWS each is its own function). */
-export const ROUTE_HANDLERS: Record<RouteName, ApiHandler> = {
+/** Every /api route's handler (on AWS each is its own function). */
+const ROUTE_HANDLERS: Record<RouteName, RouteHandler> = {
   login,
   registerFCMToken,
   unregisterFCMToken,
@@ -83,3 +85,17 @@ export const ROUTE_HANDLERS: Record<RouteName, ApiHandler> = {
   listCorrectionRules,
   deleteCorrectionRule,
 };
+
+/**
+ * Every /api route's handler answering with `services`, for the local server.
+ * @param services - the local stack's services (see createServices)
+ */
+export function routeHandlers(services: Services): Record<RouteName, ApiHandler> {
+  const entries = Object.entries(ROUTE_HANDLERS) as [RouteName, RouteHandler][];
+  return Object.fromEntries(
+    entries.map(([name, handler]) => [
+      name,
+      (event: APIGatewayProxyEventV2) => handler.serve(services, event),
+    ]),
+  ) as Record<RouteName, ApiHandler>;
+}

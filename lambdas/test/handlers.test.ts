@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { unzipSync } from 'fflate';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_BODY_BYTES, ServiceUnavailableError, StoreError, TransactionError } from '@receipts/core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES } from '@receipts/core/contract/routes';
+import { ServiceUnavailableError, StoreError, TransactionError } from '@receipts/core';
 import { LOST_RACE_MESSAGE } from '../src/http/errors';
-import { installServices } from '../src/composition';
 import {
   EXPORT_TOO_LARGE_MESSAGE,
   handler as exportCsv,
@@ -28,9 +28,7 @@ let services: Awaited<ReturnType<typeof memoryServices>>;
 
 beforeEach(async () => {
   services = await memoryServices();
-  installServices(services);
 });
-afterEach(() => installServices(undefined));
 
 const image = dataUrlOf(fakeReceiptImage({ merchant: 'Shop', date: '2024-01-01', total: 1, items: [] }));
 
@@ -39,10 +37,11 @@ describe('route handlers', () => {
     services.originSecret = 'origin-secret-from-deploy';
     const call = (headers: Record<string, string>) =>
       Promise.all([
-        listQueue(
+        listQueue.serve(
+          services,
           apiEvent('GET', '/api/listQueue', { token: 'token-alice', query: { userId: 'alice' }, headers }),
         ),
-        logEvent(apiEvent('POST', '/api/log', { body: { event: 'opened' }, headers })),
+        logEvent.serve(services, apiEvent('POST', '/api/log', { body: { event: 'opened' }, headers })),
       ]);
     for (const headers of [
       {} as Record<string, string>,
@@ -63,7 +62,8 @@ describe('route handlers', () => {
 
   it('answers 401 with a message when the token is missing or not valid', async () => {
     for (const token of [undefined, 'forged']) {
-      const result = await listQueue(
+      const result = await listQueue.serve(
+        services,
         apiEvent('GET', '/api/listQueue', { token, query: { userId: 'alice' } }),
       );
       expect(result.statusCode).toBe(401);
@@ -72,7 +72,8 @@ describe('route handlers', () => {
         message: expect.stringMatching(/Sign in/),
       });
     }
-    const malformed = await listQueue(
+    const malformed = await listQueue.serve(
+      services,
       apiEvent('GET', '/api/listQueue', {
         headers: { authorization: 'Basic abc' },
         query: { userId: 'alice' },
@@ -82,7 +83,8 @@ describe('route handlers', () => {
   });
 
   it("answers 403 when the userId is not the token's", async () => {
-    const result = await listQueue(
+    const result = await listQueue.serve(
+      services,
       apiEvent('GET', '/api/listQueue', { token: 'token-bob', query: { userId: 'alice' } }),
     );
     expect(result.statusCode).toBe(403);
@@ -90,13 +92,17 @@ describe('route handlers', () => {
   });
 
   it('answers 400 naming the field when the input is wrong', async () => {
-    const result = await listQueue(apiEvent('GET', '/api/listQueue', { token: 'token-alice', query: {} }));
+    const result = await listQueue.serve(
+      services,
+      apiEvent('GET', '/api/listQueue', { token: 'token-alice', query: {} }),
+    );
     expect(result.statusCode).toBe(400);
     expect(bodyOf(result)).toEqual({
       error: 'InvalidRequest',
       message: 'Invalid query: userId is required.',
     });
-    const notJson = await login(
+    const notJson = await login.serve(
+      services,
       apiEvent('POST', '/api/login', { token: 'token-alice', rawBody: 'user_id=alice' }),
     );
     expect(notJson.statusCode).toBe(400);
@@ -104,13 +110,14 @@ describe('route handlers', () => {
   });
 
   it('answers the correction rule routes per user, with 400, 403 and 404 in words', async () => {
-    const list = await listCorrectionRules(
+    const list = await listCorrectionRules.serve(
+      services,
       apiEvent('GET', '/api/listCorrectionRules', { token: 'token-alice', query: { userId: 'alice' } }),
     );
     expect(list.statusCode).toBe(200);
     expect(bodyOf(list)).toEqual({ rules: [], limit: 2000 });
     const remove = (token: string, query: Record<string, string>) =>
-      deleteCorrectionRule(apiEvent('DELETE', '/api/deleteCorrectionRule', { token, query }));
+      deleteCorrectionRule.serve(services, apiEvent('DELETE', '/api/deleteCorrectionRule', { token, query }));
     const malformed = await remove('token-alice', { userId: 'alice', ruleId: 'item~../other' });
     expect(malformed.statusCode).toBe(400);
     expect(bodyOf(malformed).message).toMatch(/ruleId is not the id of a correction rule/);
@@ -122,7 +129,8 @@ describe('route handlers', () => {
   });
 
   it('takes an upload with 202, queues it, and lists it', async () => {
-    const result = await upload(
+    const result = await upload.serve(
+      services,
       apiEvent('POST', '/api/upload', {
         token: 'token-alice',
         body: { userId: 'alice', fileName: '1-receipt.jpg', imgSrc: image },
@@ -131,7 +139,8 @@ describe('route handlers', () => {
     expect(result.statusCode).toBe(202);
     expect(bodyOf(result)).toEqual({ fileName: '1-receipt.jpg', status: 'false' });
     expect(services.queue.jobs).toHaveLength(1);
-    const queue = await listQueue(
+    const queue = await listQueue.serve(
+      services,
       apiEvent('GET', '/api/listQueue', { token: 'token-alice', query: { userId: 'alice' } }),
     );
     expect(JSON.parse(queue.body!)).toEqual([
@@ -140,7 +149,8 @@ describe('route handlers', () => {
   });
 
   it('refuses a body over the limit with 413 and stores nothing', async () => {
-    const result = await upload(
+    const result = await upload.serve(
+      services,
       apiEvent('POST', '/api/upload', {
         token: 'token-alice',
         rawBody: `{"imgSrc":"${'A'.repeat(MAX_BODY_BYTES)}"}`,
@@ -157,7 +167,8 @@ describe('route handlers', () => {
       error: new Error('socket hang up at store.ts:12'),
       times: 1,
     };
-    const crash = await getAppData(
+    const crash = await getAppData.serve(
+      services,
       apiEvent('GET', '/api/getAppData', { token: 'token-alice', query: { userId: 'alice' } }),
     );
     expect(crash.statusCode).toBe(500);
@@ -168,7 +179,8 @@ describe('route handlers', () => {
     expect(crash.body).not.toMatch(/socket|store\.ts/);
 
     services.store.failNext = { method: 'getEntity', error: new StoreError('Azure said 500'), times: 1 };
-    const down = await getAppData(
+    const down = await getAppData.serve(
+      services,
       apiEvent('GET', '/api/getAppData', { token: 'token-alice', query: { userId: 'alice' } }),
     );
     expect(down.statusCode).toBe(503);
@@ -178,7 +190,10 @@ describe('route handlers', () => {
 
   it('answers 409 in plain words when a write lost a race, and 503 with its own words when a service is down', async () => {
     const read = () =>
-      getAppData(apiEvent('GET', '/api/getAppData', { token: 'token-alice', query: { userId: 'alice' } }));
+      getAppData.serve(
+        services,
+        apiEvent('GET', '/api/getAppData', { token: 'token-alice', query: { userId: 'alice' } }),
+      );
     services.store.failNext = {
       method: 'getEntity',
       error: new TransactionError('The specified entity already exists.', {
@@ -222,7 +237,8 @@ describe('route handlers', () => {
   });
 
   it('answers getAppData for a new user with empty reports', async () => {
-    const result = await getAppData(
+    const result = await getAppData.serve(
+      services,
       apiEvent('GET', '/api/getAppData', { token: 'token-alice', query: { userId: 'alice' } }),
     );
     expect(result.statusCode).toBe(200);
@@ -238,29 +254,39 @@ describe('route handlers', () => {
 
   it('lets only a verified admin e-mail use the storage tester', async () => {
     expect(
-      (await storageListTables(apiEvent('GET', '/api/storage/tables', { token: 'token-alice' }))).statusCode,
+      (
+        await storageListTables.serve(
+          services,
+          apiEvent('GET', '/api/storage/tables', { token: 'token-alice' }),
+        )
+      ).statusCode,
     ).toBe(403);
-    const unverified = await storageListTables(
+    const unverified = await storageListTables.serve(
+      services,
       apiEvent('GET', '/api/storage/tables', { token: 'token-admin-unverified' }),
     );
     expect(unverified.statusCode).toBe(403);
-    const admin = await storageListTables(apiEvent('GET', '/api/storage/tables', { token: 'token-admin' }));
+    const admin = await storageListTables.serve(
+      services,
+      apiEvent('GET', '/api/storage/tables', { token: 'token-admin' }),
+    );
     expect(admin.statusCode).toBe(200);
     expect(bodyOf(admin).tables).toContain('Receipts');
   });
 
   it('logs client events without a token', async () => {
-    const result = await logEvent(
+    const result = await logEvent.serve(
+      services,
       apiEvent('POST', '/api/log', { body: { event: 'Video permissions denied' } }),
     );
     expect(result.statusCode).toBe(200);
     expect(bodyOf(result)).toEqual({ logged: true });
-    const missing = await logEvent(apiEvent('POST', '/api/log', { body: {} }));
+    const missing = await logEvent.serve(services, apiEvent('POST', '/api/log', { body: {} }));
     expect(bodyOf(missing)).toEqual({
       error: 'InvalidRequest',
       message: 'Invalid request body: event is required.',
     });
-    const wrongType = await logEvent(apiEvent('POST', '/api/log', { body: { event: 5 } }));
+    const wrongType = await logEvent.serve(services, apiEvent('POST', '/api/log', { body: { event: 5 } }));
     expect(bodyOf(wrongType).message).toBe('Invalid request body: event must be a string.');
   });
 });
@@ -295,7 +321,7 @@ describe('the CSV export on Lambda', () => {
   });
 
   it('answers the whole CSV in one piece, gzipped for a client that accepts it', async () => {
-    const zipped = await exportCsv(exportEvent({ 'accept-encoding': 'gzip, deflate' }));
+    const zipped = await exportCsv.serve(services, exportEvent({ 'accept-encoding': 'gzip, deflate' }));
     expect(zipped.statusCode).toBe(200);
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(zipped.headers['content-disposition']).toMatch(/^attachment; filename="items-/);
@@ -311,7 +337,7 @@ describe('the CSV export on Lambda', () => {
     // Compressed, the answer is a fraction of the text.
     expect(zipped.body!.length).toBeLessThan(text.length / 3);
 
-    const plain = await exportCsv(exportEvent());
+    const plain = await exportCsv.serve(services, exportEvent());
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe(text);
   });
@@ -345,7 +371,7 @@ describe('the CSV export on Lambda', () => {
   });
 
   it('answers 413 saying how to download in parts when the export is over the answer limit', async () => {
-    const result = await bufferedResult(await exportStream(exportEvent()), {
+    const result = await bufferedResult(await exportStream.serve(services, exportEvent()), {
       maxBytes: 100_000,
       tooLargeMessage: EXPORT_TOO_LARGE_MESSAGE,
     });
@@ -368,7 +394,7 @@ describe('the data download on Lambda', () => {
   it('answers the ZIP in one piece, base64-encoded, with the data files and the images', async () => {
     const bytes = new Uint8Array(randomBytes(50_000));
     await services.blobs.put('alice/1700000000000-receipt.jpg', bytes, 'image/jpeg');
-    const result = await downloadMyData(downloadEvent());
+    const result = await downloadMyData.serve(services, downloadEvent());
     expect(result.statusCode).toBe(200);
     expect(result.headers['content-type']).toBe('application/zip');
     expect(result.isBase64Encoded).toBe(true);
@@ -392,12 +418,12 @@ describe('the data download on Lambda', () => {
       reads++;
       return get(key);
     };
-    const result = await downloadMyData(downloadEvent());
+    const result = await downloadMyData.serve(services, downloadEvent());
     expect(result.statusCode).toBe(413);
     expect(bodyOf(result)).toEqual({ error: 'AnswerTooLarge', message: DOWNLOAD_TOO_LARGE_MESSAGE });
     expect(reads).toBeLessThan(6);
 
-    const slim = await downloadMyData(downloadEvent({ images: 'false' }));
+    const slim = await downloadMyData.serve(services, downloadEvent({ images: 'false' }));
     expect(slim.statusCode).toBe(200);
     expect(Object.keys(unzipSync(Buffer.from(slim.body!, 'base64')))).not.toContain(
       'images/1700000000000-receipt.jpg',
@@ -436,7 +462,8 @@ describe('the data download on Lambda with an export store (S3)', () => {
     }
     const before = Date.now();
 
-    const result = await downloadMyData(
+    const result = await downloadMyData.serve(
+      services,
       apiEvent('GET', '/api/downloadMyData', { token: 'token-alice', query: { userId: 'alice' } }),
     );
 
@@ -466,7 +493,8 @@ describe('the data download on Lambda with an export store (S3)', () => {
   it("refuses another user's download with 403 and saves nothing", async () => {
     const exports = new MemoryExportStore();
     services.exports = exports;
-    const result = await downloadMyData(
+    const result = await downloadMyData.serve(
+      services,
       apiEvent('GET', '/api/downloadMyData', { token: 'token-bob', query: { userId: 'alice' } }),
     );
     expect(result.statusCode).toBe(403);

@@ -44,6 +44,10 @@ export async function memoryServices(): Promise<
     notifier: new RecordingNotifier(),
     admin: { emails: ['admin@example.com'], requireVerifiedEmail: true },
     loadBrandCatalog: async () => [{ name: 'Coca-Cola', owning_corporation: 'The Coca-Cola Company' }],
+    analyzer: async () => {
+      throw new Error('The handler tests analyse no receipt.');
+    },
+    enricher: async () => null,
     close: async () => {},
   };
 }

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   ForbiddenError,
-  MAX_CORRECTION_RULES,
   NotFoundError,
   repositories,
   type Repositories,
@@ -26,6 +25,7 @@ import {
   type ScanWorkerDeps,
   type TableStore,
 } from '@receipts/core';
+import { MAX_CORRECTION_RULES } from '@receipts/core/contract/corrections';
 import { LocalBlobStore } from '@receipts/blob-local';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DashboardAnswer, ErrorAnswer } from '@receipts/core';
+import type { DashboardAnswer } from '@receipts/core/contract/dashboard';
+import type { ErrorAnswer } from '@receipts/core/contract/answers';
 import { seedReceipts, type SeedReceipt } from '../support/report-seed';
 import type { ApiClient } from './support/api-client';
 import { signUpClient, startTestStack } from './support/stack';

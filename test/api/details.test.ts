@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  itemIdFor,
-  type ErrorAnswer,
-  type ItemDetailAnswer,
-  type ListMerchantsAnswer,
-  type MerchantDetailAnswer,
-  type ReceiptDetailAnswer,
-  type ReportPage,
-  type ReportReceipt,
-} from '@receipts/core';
+import { itemIdFor, type ReportReceipt } from '@receipts/core';
+import type { ErrorAnswer } from '@receipts/core/contract/answers';
+import type {
+  ItemDetailAnswer,
+  ListMerchantsAnswer,
+  MerchantDetailAnswer,
+  ReceiptDetailAnswer,
+} from '@receipts/core/contract/details';
+import type { ReportPage } from '@receipts/core/contract/reports';
 import { seedReceipts, type SeedReceipt } from '../support/report-seed';
 import type { ApiClient } from './support/api-client';
 import { signUpClient, startTestStack } from './support/stack';

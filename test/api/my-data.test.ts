@@ -1,6 +1,7 @@
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REQUIRED_TABLES, listAllEntities, type ErrorAnswer } from '@receipts/core';
+import { REQUIRED_TABLES, listAllEntities } from '@receipts/core';
+import type { ErrorAnswer } from '@receipts/core/contract/answers';
 import { FakeAnalyzer, fakeReceiptImage, type FakeReceipt } from '../../packages/core/test/support/fakes';
 import { jpegDataUrl, type ApiClient } from './support/api-client';
 import { signUpClient, startTestStack } from './support/stack';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TABLES, listAllEntities, type AppData, type LoginAnswer } from '@receipts/core';
+import { TABLES, listAllEntities, type AppData } from '@receipts/core';
+import type { LoginAnswer } from '@receipts/core/contract/requests';
 import { DictionaryEnricher } from '@receipts/enricher-brands';
 import { SAMPLE_RECEIPTS, anotherCopy, sampleReceiptJpeg } from '../support/receipt-images';
 import { jpegDataUrl, type ApiClient } from './support/api-client';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ErrorAnswer } from '@receipts/core';
+import type { ErrorAnswer } from '@receipts/core/contract/answers';
 import { FakeAnalyzer, dataUrlOf, fakeReceiptImage } from '../../packages/core/test/support/fakes';
 import { GatedAnalyzer } from '../e2e/support/gated-analyzer';
 import type { ApiClient } from './support/api-client';

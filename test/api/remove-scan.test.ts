@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ErrorAnswer } from '@receipts/core';
+import type { ErrorAnswer } from '@receipts/core/contract/answers';
 import { jpegDataUrl, type ApiClient } from './support/api-client';
 import { signUpClient, startTestStack } from './support/stack';
 

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   MAX_REPORT_PAGE_SIZE,
-  type ErrorAnswer,
   type MerchantReportRow,
-  type Receipt,
-  type ReportItem,
   type ReportPage,
-} from '@receipts/core';
+} from '@receipts/core/contract/reports';
+import type { ErrorAnswer } from '@receipts/core/contract/answers';
+import type { Receipt, ReportItem } from '@receipts/core';
 import { seedReceipts, type SeedReceipt } from '../support/report-seed';
 import type { ApiClient } from './support/api-client';
 import { signUpClient, startTestStack } from './support/stack';

@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ROUTES,
-  STALE_EDIT_MESSAGE,
-  STALE_MERCHANT_MESSAGE,
-  type AppData,
-  type ErrorAnswer,
-  type MerchantDetailAnswer,
-  type ReportItem,
-  type RouteName,
-} from '@receipts/core';
+import { ROUTES, type RouteName } from '@receipts/core/contract/routes';
+import { STALE_EDIT_MESSAGE, STALE_MERCHANT_MESSAGE } from '@receipts/core/contract/edits';
+import type { AppData, ReportItem } from '@receipts/core';
+import type { ErrorAnswer } from '@receipts/core/contract/answers';
+import type { MerchantDetailAnswer } from '@receipts/core/contract/details';
 import { FakeAnalyzer, dataUrlOf, fakeReceiptImage } from '../../packages/core/test/support/fakes';
 import { figuresOf, recomputeFromRows } from '../../packages/core/test/support/recompute';
 import type { ApiClient } from './support/api-client';

@@ -1,13 +1,9 @@
 import { deleteApp, initializeApp } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  MAX_BODY_BYTES,
-  MAX_IMAGE_BYTES,
-  type AppData,
-  type ErrorAnswer,
-  type QueueEntry,
-} from '@receipts/core';
+import { MAX_BODY_BYTES, MAX_IMAGE_BYTES } from '@receipts/core/contract/routes';
+import type { AppData, QueueEntry } from '@receipts/core';
+import type { ErrorAnswer } from '@receipts/core/contract/answers';
 import { sampleReceiptJpeg } from '../support/receipt-images';
 import { jpegDataUrl, type ApiClient } from './support/api-client';
 import { signUpClient, startTestStack } from './support/stack';

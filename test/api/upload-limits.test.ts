@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppData, ErrorAnswer } from '@receipts/core';
+import type { AppData } from '@receipts/core';
+import type { ErrorAnswer } from '@receipts/core/contract/answers';
 import { FakeAnalyzer, dataUrlOf, fakeReceiptImage } from '../../packages/core/test/support/fakes';
 import { blankPng, inflatingPdf, pagesPdf } from '../support/decode-bombs';
 import type { ApiClient } from './support/api-client';

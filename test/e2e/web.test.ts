@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { OcrAnalyzer } from '@receipts/analyzer-ocr';
-import { MAX_IMAGE_BYTES } from '@receipts/core/api';
+import { MAX_IMAGE_BYTES } from '@receipts/core/contract/routes';
 import type { LocalStack } from '../../dev/src/stack';
 import { SAMPLE_RECEIPTS, sampleReceiptJpeg } from '../support/receipt-images';
 import { PHONE, WIDE, evenSidedJpeg, screenshot } from './support/browser';

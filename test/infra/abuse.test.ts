@@ -1,5 +1,5 @@
 import type { CfnElement } from 'aws-cdk-lib';
-import type { RouteName } from '@receipts/core/api';
+import type { RouteName } from '@receipts/core/contract/routes';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   WAF_BODY_SIZE_LABEL,

@@ -1,5 +1,5 @@
 import type { CfnElement } from 'aws-cdk-lib';
-import { ROUTES, type RouteName } from '@receipts/core/api';
+import { ROUTES, type RouteName } from '@receipts/core/contract/routes';
 import { TABLES, TEST_PARTITION, REQUIRED_TABLES } from '@receipts/core';
 import { ACCESS_LEVELS, type TableAccessLevel, type TablePermissions } from '@receipts/store-azure';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

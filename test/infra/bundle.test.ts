@@ -10,7 +10,7 @@ import { builtinModules } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { CfnElement } from 'aws-cdk-lib';
 import type { Asset } from 'aws-cdk-lib/aws-s3-assets';
-import { ORIGIN_VERIFY_HEADER, ROUTES, type RouteName } from '@receipts/core/api';
+import { ORIGIN_VERIFY_HEADER, ROUTES, type RouteName } from '@receipts/core/contract/routes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, type ReceiptFunction } from '../../infra/lib/receipt-function';
 import { appFunctions } from '../../infra/lib/bundling';

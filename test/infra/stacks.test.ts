@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
-import { ORIGIN_VERIFY_HEADER, ROUTES, type RouteName } from '@receipts/core/api';
+import { ORIGIN_VERIFY_HEADER, ROUTES, type RouteName } from '@receipts/core/contract/routes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_HANDLER_FILES } from '@receipts/lambdas/route-files';
 import { STORE_TABLE_SCHEMA } from '../../packages/store-dynamo/src/create-store-table';

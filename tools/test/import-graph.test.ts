@@ -26,19 +26,20 @@ describe('import graph', () => {
     expect(importsOf(code)).toEqual(['./a', './b', './c', './d', './e']);
   });
 
-  it('finds a cycle made of type-only imports through a package export', () => {
+  it('finds a cycle made of type-only imports through a package export pattern', () => {
     const root = repo({
       'packages/core/package.json': JSON.stringify({
         name: '@receipts/core',
-        exports: { './api': './src/api.ts' },
+        exports: { './contract/*': './src/contract/*.ts' },
       }),
-      'packages/core/src/api.ts': "import type { Page } from './report';\nexport type A = Page;\n",
-      'packages/core/src/report.ts':
-        "import type { A } from '@receipts/core/api';\nexport type Page = { a?: A };\n",
-      'packages/core/src/free.ts': "import type { Page } from './report';\nexport type F = Page;\n",
+      'packages/core/src/contract/answers.ts':
+        "import type { Page } from './reports';\nexport type A = Page;\n",
+      'packages/core/src/contract/reports.ts':
+        "import type { A } from '@receipts/core/contract/answers';\nexport type Page = { a?: A };\n",
+      'packages/core/src/free.ts': "import type { Page } from './contract/reports';\nexport type F = Page;\n",
     });
     expect(cycles(importGraph(root, ['packages']))).toEqual([
-      ['packages/core/src/api.ts', 'packages/core/src/report.ts'],
+      ['packages/core/src/contract/answers.ts', 'packages/core/src/contract/reports.ts'],
     ]);
   });
 

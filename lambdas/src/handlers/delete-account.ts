@@ -1,4 +1,5 @@
-import { deleteAccount, deleteAccountBody } from '@receipts/core';
+import { deleteAccount } from '@receipts/core';
+import { deleteAccountBody } from '@receipts/core/contract/my-data';
 import { defineRoute } from '../http/route';
 import { jsonBodyOf } from '../http/request';
 

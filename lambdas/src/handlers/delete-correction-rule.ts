@@ -1,4 +1,5 @@
-import { deleteCorrectionRule, deleteCorrectionRuleQuery } from '@receipts/core';
+import { deleteCorrectionRule } from '@receipts/core';
+import { deleteCorrectionRuleQuery } from '@receipts/core/contract/corrections';
 import { defineRoute } from '../http/route';
 import { queryOf } from '../http/request';
 

@@ -1,4 +1,5 @@
-import { deleteItem, deleteItemQuery } from '@receipts/core';
+import { deleteItem } from '@receipts/core';
+import { deleteItemQuery } from '@receipts/core/contract/edits';
 import { defineRoute } from '../http/route';
 import { queryOf } from '../http/request';
 

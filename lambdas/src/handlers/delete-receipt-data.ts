@@ -1,4 +1,5 @@
-import { deleteReceiptData, deleteReceiptQuery } from '@receipts/core';
+import { deleteReceiptData } from '@receipts/core';
+import { deleteReceiptQuery } from '@receipts/core/contract/requests';
 import { defineRoute } from '../http/route';
 import { queryOf } from '../http/request';
 

@@ -1,8 +1,8 @@
-import { downloadMyData, downloadMyDataQuery, exportKey, type DownloadMyDataLink } from '@receipts/core';
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { defineRoute } from '../http/route';
+import { downloadMyData, exportKey } from '@receipts/core';
+import { downloadMyDataQuery, type DownloadMyDataLink } from '@receipts/core/contract/my-data';
+import { bufferedRoute, defineRoute } from '../http/route';
 import { queryOf } from '../http/request';
-import { bufferedResult, json, streamedBinaryDownload, type HttpResult } from '../http/responses';
+import { json, streamedBinaryDownload } from '../http/responses';
 import { zipStream } from '../http/zip';
 
 /**
@@ -61,6 +61,4 @@ const lambdaRoute = defineRoute({
  * without one the archive is joined before it is answered, and one over the limit is a 413 that says
  * how to get the data without the images. The local server streams it (see `streamHandler`).
  */
-export async function handler(event: APIGatewayProxyEventV2): Promise<HttpResult> {
-  return bufferedResult(await lambdaRoute(event), { event, tooLargeMessage: DOWNLOAD_TOO_LARGE_MESSAGE });
-}
+export const handler = bufferedRoute(lambdaRoute, DOWNLOAD_TOO_LARGE_MESSAGE);

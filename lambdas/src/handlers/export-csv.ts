@@ -1,8 +1,8 @@
-import { exportCsvQuery, exportFileName, exportReportCsv } from '@receipts/core';
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { defineRoute } from '../http/route';
+import { exportCsvQuery } from '@receipts/core/contract/reports';
+import { exportFileName, exportReportCsv } from '@receipts/core';
+import { bufferedRoute, defineRoute } from '../http/route';
 import { queryOf } from '../http/request';
-import { bufferedResult, streamedDownload, type HttpResult } from '../http/responses';
+import { streamedDownload } from '../http/responses';
 
 /**
  * GET /api/exportCsv?userId=&table=receipts|items&sort=&dir=&<the report filters>: the rows of the
@@ -30,6 +30,4 @@ export const EXPORT_TOO_LARGE_MESSAGE =
  * over the limit is a 413 that says how to download it in parts. The local server streams it (see
  * `streamHandler`).
  */
-export async function handler(event: APIGatewayProxyEventV2): Promise<HttpResult> {
-  return bufferedResult(await streamHandler(event), { event, tooLargeMessage: EXPORT_TOO_LARGE_MESSAGE });
-}
+export const handler = bufferedRoute(streamHandler, EXPORT_TOO_LARGE_MESSAGE);

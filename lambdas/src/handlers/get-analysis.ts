@@ -1,4 +1,5 @@
-import { getAnalysis, getAnalysisQuery } from '@receipts/core';
+import { getAnalysis } from '@receipts/core';
+import { getAnalysisQuery } from '@receipts/core/contract/edits';
 import { defineRoute } from '../http/route';
 import { queryOf } from '../http/request';
 

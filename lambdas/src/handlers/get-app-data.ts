@@ -1,4 +1,5 @@
-import { getAppDataJson, userIdQuery } from '@receipts/core';
+import { getAppDataJson } from '@receipts/core';
+import { userIdQuery } from '@receipts/core/contract/requests';
 import { defineRoute } from '../http/route';
 import { queryOf } from '../http/request';
 import { jsonText } from '../http/responses';

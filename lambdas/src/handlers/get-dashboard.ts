@@ -1,4 +1,5 @@
-import { dashboardQuery, getDashboard } from '@receipts/core';
+import { dashboardQuery } from '@receipts/core/contract/dashboard';
+import { getDashboard } from '@receipts/core';
 import { defineRoute } from '../http/route';
 import { queryOf } from '../http/request';
 

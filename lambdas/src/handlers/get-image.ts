@@ -1,4 +1,5 @@
-import { getImage, getImageQuery } from '@receipts/core';
+import { getImage } from '@receipts/core';
+import { getImageQuery } from '@receipts/core/contract/requests';
 import { defineRoute } from '../http/route';
 import { queryOf } from '../http/request';
 

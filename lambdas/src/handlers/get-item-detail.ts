@@ -1,4 +1,5 @@
-import { getItemDetail, itemDetailQuery } from '@receipts/core';
+import { getItemDetail } from '@receipts/core';
+import { itemDetailQuery } from '@receipts/core/contract/details';
 import { defineRoute } from '../http/route';
 import { queryOf } from '../http/request';
 

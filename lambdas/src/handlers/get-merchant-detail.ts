@@ -1,4 +1,5 @@
-import { getMerchantDetail, merchantDetailQuery } from '@receipts/core';
+import { getMerchantDetail } from '@receipts/core';
+import { merchantDetailQuery } from '@receipts/core/contract/details';
 import { defineRoute } from '../http/route';
 import { queryOf } from '../http/request';
 

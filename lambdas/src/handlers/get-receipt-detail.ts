@@ -1,4 +1,5 @@
-import { getReceiptDetail, receiptDetailQuery } from '@receipts/core';
+import { getReceiptDetail } from '@receipts/core';
+import { receiptDetailQuery } from '@receipts/core/contract/details';
 import { defineRoute } from '../http/route';
 import { queryOf } from '../http/request';
 

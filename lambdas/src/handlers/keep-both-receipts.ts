@@ -1,4 +1,5 @@
-import { keepBothReceipts, keepBothReceiptsBody } from '@receipts/core';
+import { keepBothReceipts } from '@receipts/core';
+import { keepBothReceiptsBody } from '@receipts/core/contract/edits';
 import { defineRoute } from '../http/route';
 import { jsonBodyOf } from '../http/request';
 

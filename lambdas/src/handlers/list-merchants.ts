@@ -1,4 +1,5 @@
-import { listMerchants, userIdQuery } from '@receipts/core';
+import { listMerchants } from '@receipts/core';
+import { userIdQuery } from '@receipts/core/contract/requests';
 import { defineRoute } from '../http/route';
 import { queryOf } from '../http/request';
 

@@ -1,4 +1,5 @@
-import { logBody, logClientEvent } from '@receipts/core';
+import { logBody } from '@receipts/core/contract/requests';
+import { logClientEvent } from '@receipts/core';
 import { defineRoute } from '../http/route';
 import { jsonBodyOf } from '../http/request';
 

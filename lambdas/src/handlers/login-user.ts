@@ -1,4 +1,5 @@
-import { loginBody, loginUser } from '@receipts/core';
+import { loginBody } from '@receipts/core/contract/requests';
+import { loginUser } from '@receipts/core';
 import { defineRoute } from '../http/route';
 import { jsonBodyOf } from '../http/request';
 

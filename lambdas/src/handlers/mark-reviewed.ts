@@ -1,4 +1,5 @@
-import { markReviewed, markReviewedBody } from '@receipts/core';
+import { markReviewed } from '@receipts/core';
+import { markReviewedBody } from '@receipts/core/contract/edits';
 import { defineRoute } from '../http/route';
 import { jsonBodyOf } from '../http/request';
 

@@ -1,4 +1,5 @@
-import { mergeMerchants, mergeMerchantsBody } from '@receipts/core';
+import { mergeMerchants } from '@receipts/core';
+import { mergeMerchantsBody } from '@receipts/core/contract/edits';
 import { defineRoute } from '../http/route';
 import { jsonBodyOf } from '../http/request';
 

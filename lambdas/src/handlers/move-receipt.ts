@@ -1,4 +1,5 @@
-import { moveReceipt, moveReceiptBody } from '@receipts/core';
+import { moveReceipt } from '@receipts/core';
+import { moveReceiptBody } from '@receipts/core/contract/edits';
 import { defineRoute } from '../http/route';
 import { jsonBodyOf } from '../http/request';
 

@@ -1,4 +1,5 @@
-import { queryReport, reportQuery } from '@receipts/core';
+import { queryReport } from '@receipts/core';
+import { reportQuery } from '@receipts/core/contract/reports';
 import { defineRoute } from '../http/route';
 import { queryOf } from '../http/request';
 

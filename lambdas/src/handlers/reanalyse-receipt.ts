@@ -1,4 +1,5 @@
-import { reanalyseReceipt, reanalyseReceiptBody } from '@receipts/core';
+import { reanalyseReceipt } from '@receipts/core';
+import { reanalyseReceiptBody } from '@receipts/core/contract/edits';
 import { defineRoute } from '../http/route';
 import { jsonBodyOf } from '../http/request';
 

@@ -1,4 +1,5 @@
-import { registerFcmToken, registerFcmTokenBody } from '@receipts/core';
+import { registerFcmToken } from '@receipts/core';
+import { registerFcmTokenBody } from '@receipts/core/contract/requests';
 import { defineRoute } from '../http/route';
 import { jsonBodyOf } from '../http/request';
 

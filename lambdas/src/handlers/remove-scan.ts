@@ -1,4 +1,5 @@
-import { removeScan, removeScanQuery } from '@receipts/core';
+import { removeScan } from '@receipts/core';
+import { removeScanQuery } from '@receipts/core/contract/requests';
 import { defineRoute } from '../http/route';
 import { queryOf } from '../http/request';
 

@@ -1,4 +1,5 @@
-import { retryScan, retryScanBody } from '@receipts/core';
+import { retryScan } from '@receipts/core';
+import { retryScanBody } from '@receipts/core/contract/requests';
 import { defineRoute } from '../http/route';
 import { jsonBodyOf } from '../http/request';
 

@@ -1,4 +1,5 @@
-import { saveItem, saveItemBody } from '@receipts/core';
+import { saveItem } from '@receipts/core';
+import { saveItemBody } from '@receipts/core/contract/edits';
 import { defineRoute } from '../http/route';
 import { jsonBodyOf } from '../http/request';
 

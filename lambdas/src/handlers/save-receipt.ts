@@ -1,4 +1,5 @@
-import { saveReceipt, saveReceiptBody } from '@receipts/core';
+import { saveReceipt } from '@receipts/core';
+import { saveReceiptBody } from '@receipts/core/contract/edits';
 import { defineRoute } from '../http/route';
 import { jsonBodyOf } from '../http/request';
 

@@ -1,4 +1,5 @@
-import { createStorageTestRecord, storageTableQuery } from '@receipts/core';
+import { createStorageTestRecord } from '@receipts/core';
+import { storageTableQuery } from '@receipts/core/contract/requests';
 import { defineRoute } from '../http/route';
 import { jsonBodyOf } from '../http/request';
 

@@ -1,4 +1,5 @@
-import { deleteStorageTestRecord, storageDeleteQuery } from '@receipts/core';
+import { deleteStorageTestRecord } from '@receipts/core';
+import { storageDeleteQuery } from '@receipts/core/contract/requests';
 import { defineRoute } from '../http/route';
 import { queryOf } from '../http/request';
 

@@ -1,4 +1,5 @@
-import { listStorageRecords, storageTableQuery } from '@receipts/core';
+import { listStorageRecords } from '@receipts/core';
+import { storageTableQuery } from '@receipts/core/contract/requests';
 import * as z from 'zod';
 import { defineRoute } from '../http/route';
 import { queryOf } from '../http/request';

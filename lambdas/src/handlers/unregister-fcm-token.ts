@@ -1,4 +1,5 @@
-import { unregisterFcmToken, unregisterFcmTokenBody } from '@receipts/core';
+import { unregisterFcmToken } from '@receipts/core';
+import { unregisterFcmTokenBody } from '@receipts/core/contract/requests';
 import { defineRoute } from '../http/route';
 import { jsonBodyOf } from '../http/request';
 

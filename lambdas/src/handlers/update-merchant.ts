@@ -1,4 +1,5 @@
-import { updateMerchant, updateMerchantBody } from '@receipts/core';
+import { updateMerchant } from '@receipts/core';
+import { updateMerchantBody } from '@receipts/core/contract/edits';
 import { defineRoute } from '../http/route';
 import { jsonBodyOf } from '../http/request';
 

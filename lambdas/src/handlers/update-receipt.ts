@@ -1,4 +1,5 @@
-import { updateReceipt, updateReceiptBody } from '@receipts/core';
+import { updateReceipt } from '@receipts/core';
+import { updateReceiptBody } from '@receipts/core/contract/edits';
 import { defineRoute } from '../http/route';
 import { jsonBodyOf } from '../http/request';
 

@@ -1,4 +1,6 @@
-import { MAX_BODY_BYTES, uploadBody, uploadReceipt } from '@receipts/core';
+import { MAX_BODY_BYTES } from '@receipts/core/contract/routes';
+import { uploadBody } from '@receipts/core/contract/requests';
+import { uploadReceipt } from '@receipts/core';
 import { defineRoute } from '../http/route';
 import { jsonBodyOf } from '../http/request';
 

@@ -15,9 +15,9 @@ import {
   UnauthorizedError,
   UnsupportedMediaTypeError,
   ValidationError,
-  type ErrorAnswer,
   type Logger,
 } from '@receipts/core';
+import type { ErrorAnswer } from '@receipts/core/contract/answers';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { json, type HttpResult } from './responses';
 

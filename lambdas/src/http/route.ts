@@ -1,18 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
-import {
-  ForbiddenError,
-  ORIGIN_VERIFY_HEADER,
-  assertAdmin,
-  assertUsableUid,
-  type Identity,
-  type RouteAnswers,
-  type RouteName,
-} from '@receipts/core';
+import { ForbiddenError, assertAdmin, assertUsableUid, type Identity } from '@receipts/core';
+import { ORIGIN_VERIFY_HEADER, type RouteName } from '@receipts/core/contract/routes';
+import type { RouteAnswers } from '@receipts/core/contract/answers';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { bindInvocation, getServices, type Services } from '../composition';
 import { errorResponse } from './errors';
 import { bearerToken } from './request';
-import { json, type HttpResult } from './responses';
+import { bufferedResult, json, type HttpResult } from './responses';
 
 /** What a route's `run` gets. */
 export interface RouteContext {
@@ -34,8 +28,35 @@ export interface RouteSpec<N extends RouteName, I, O> {
   status?: number;
 }
 
-/** An API Gateway (payload v2) handler; the local server calls it without a Lambda context. */
-export type RouteHandler = (event: APIGatewayProxyEventV2, context?: Context) => Promise<HttpResult>;
+/**
+ * An API Gateway (payload v2) handler: on Lambda called with the event and its context, taking the
+ * function's services from getServices; `serve` answers the same request with services the caller
+ * built (the local stack, tests).
+ */
+export interface RouteHandler {
+  (event: APIGatewayProxyEventV2, context?: Context): Promise<HttpResult>;
+  serve(services: Services, event: APIGatewayProxyEventV2): Promise<HttpResult>;
+  /** The answer with the services `services` gives (what both of the above call). */
+  answer: Answer;
+}
+
+/** A handler's answer, with its services from `services` (a failure there is answered like any other). */
+export type Answer = (
+  services: () => Promise<Services>,
+  event: APIGatewayProxyEventV2,
+  context?: Context,
+) => Promise<HttpResult>;
+
+/** The Lambda handler and its `serve` from one way of answering. */
+export function routeHandler(answer: Answer): RouteHandler {
+  return Object.assign(
+    (event: APIGatewayProxyEventV2, context?: Context) => answer(getServices, event, context),
+    {
+      serve: (services: Services, event: APIGatewayProxyEventV2) => answer(async () => services, event),
+      answer,
+    },
+  );
+}
 
 const ANONYMOUS: Identity = { uid: '', email: null, name: null };
 
@@ -53,12 +74,12 @@ export function defineRoute<N extends RouteName, I, O>(
  */
 export function defineRoute<N extends RouteName, I>(spec: RouteSpec<N, I, RouteAnswers[N]>): RouteHandler;
 export function defineRoute<N extends RouteName, I, O>(spec: RouteSpec<N, I, O>): RouteHandler {
-  return async function handler(event: APIGatewayProxyEventV2, context?: Context): Promise<HttpResult> {
+  return routeHandler(async (servicesOf, event, context) => {
     const started = Date.now();
     const requestId = event.requestContext?.requestId;
     let services: Services | undefined;
     try {
-      services = await getServices();
+      services = await servicesOf();
       bindInvocation(services, context);
       assertThroughSite(event, services.originSecret);
       let identity = ANONYMOUS;
@@ -83,7 +104,18 @@ export function defineRoute<N extends RouteName, I, O>(spec: RouteSpec<N, I, O>)
       const logger = services?.logger ?? fallbackLogger;
       return errorResponse(error, logger, { route: spec.name, requestId, event });
     }
-  };
+  });
+}
+
+/**
+ * The Lambda form of a route that streams its answer: API Gateway's HTTP API takes a Lambda's answer
+ * in one piece (at most 6 MB), so the stream is joined, gzipped when the client accepts it, and an
+ * answer still over the limit is a 413 with `tooLargeMessage` (see bufferedResult).
+ */
+export function bufferedRoute(route: RouteHandler, tooLargeMessage: string): RouteHandler {
+  return routeHandler(async (services, event, context) =>
+    bufferedResult(await route.answer(services, event, context), { event, tooLargeMessage }),
+  );
 }
 
 /**

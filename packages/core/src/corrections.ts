@@ -1,5 +1,5 @@
 import type { AnalysisResult, AnalyzedItem } from './analysis';
-import type { CorrectionRule } from './corrections-api';
+import type { CorrectionRule } from './contract/corrections';
 import { normaliseName, shortHash, UNKNOWN_MERCHANT } from './repository/keys';
 
 /*

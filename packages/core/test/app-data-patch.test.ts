@@ -13,12 +13,12 @@ import {
   getAppDataJson,
   parseDataChanges,
   queryReport,
-  reportQuery,
   silentLogger,
   updateMerchant,
   type DataChange,
   type TableEntity,
 } from '../src';
+import { reportQuery } from '../src/contract/reports';
 import { MemoryBlobStore, identity } from './support/fakes';
 import { MemoryTableStore } from './support/memory-table-store';
 import { appDataFromAllRows, prng, runRandomWrites } from './support/totals-scenario';

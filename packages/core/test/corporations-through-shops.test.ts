@@ -4,12 +4,10 @@ import {
   buildReportIndex,
   dashboardOf,
   queryReportIndex,
-  withShopOwners,
-  type CorporationReportRow,
   type ItemRow,
-  type MerchantReportRow,
   type ReceiptRow,
 } from '../src';
+import { withShopOwners, type CorporationReportRow, type MerchantReportRow } from '../src/contract/reports';
 import { merchantRow } from './support/report-rows';
 
 /**

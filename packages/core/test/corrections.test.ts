@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   CorrectionRuleStore,
   Corrections,
-  MAX_CORRECTION_RULES,
   TABLES,
   correctItems,
   correctMerchant,
@@ -10,10 +9,10 @@ import {
   itemCorrections,
   ruleOf,
   type AnalysisResult,
-  type CorrectionRule,
   type ItemRow,
   type LearntCorrection,
 } from '../src';
+import { MAX_CORRECTION_RULES, type CorrectionRule } from '../src/contract/corrections';
 import { MemoryTableStore } from './support/memory-table-store';
 
 const NOW = new Date('2026-03-01T10:00:00Z');

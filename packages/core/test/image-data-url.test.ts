@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_IMAGE_BYTES } from '../src/contract/routes';
 import {
-  MAX_IMAGE_BYTES,
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
   ValidationError,

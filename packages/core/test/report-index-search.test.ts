@@ -9,8 +9,8 @@ import {
   type MerchantRow,
   type PageQuery,
   type ReceiptRow,
-  type ReportTable,
 } from '../src';
+import type { ReportTable } from '../src/contract/reports';
 import { merchantRow } from './support/report-rows';
 import { prng } from './support/totals-scenario';
 

@@ -9,8 +9,8 @@ import {
   type PageQuery,
   type ReceiptRow,
   type ReportIndex,
-  type ReportTable,
 } from '../src';
+import type { ReportTable } from '../src/contract/reports';
 import { merchantRow } from './support/report-rows';
 
 /**

@@ -9,7 +9,6 @@ import {
   queryReportIndex,
   recordReceiptWrites,
   reportIndexOf,
-  reportQuery,
   reportTotalsReady,
   silentLogger,
   markersPartition,
@@ -21,6 +20,7 @@ import {
   type WriteOptions,
   type UpdateMode,
 } from '../src';
+import { reportQuery } from '../src/contract/reports';
 import { identity } from './support/fakes';
 import { MemoryTableStore } from './support/memory-table-store';
 import {

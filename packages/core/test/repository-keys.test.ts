@@ -8,8 +8,8 @@ import {
   parseReceiptId,
   receiptIdFor,
   receiptIdOfItem,
-  receiptIdSchema,
 } from '../src';
+import { receiptIdSchema } from '../src/contract/ids';
 
 describe('ids and keys', () => {
   it('derives the receipt id from user and file name, and back', () => {

@@ -1,5 +1,4 @@
 import { SignJWT, importPKCS8 } from 'jose';
-import { parseServiceAccountKey, type ServiceAccountKey } from '@receipts/core';
 
 /** Google's OAuth 2.0 token endpoint, where a service account trades a signed assertion for a token. */
 export const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
@@ -11,15 +10,21 @@ const SCOPES =
 /** Seconds an access token is given up before it expires, so that one is never sent expired. */
 const EXPIRY_MARGIN_SECONDS = 60;
 
+/** The parts of a Google service account key that signing for an access token needs. */
+export interface ServiceAccountKey {
+  clientEmail: string;
+  privateKey: string;
+}
+
 export interface AccountDeleterOptions {
   projectId: string;
   /** Firebase Auth's REST API: Google's, or the emulator's (`http://<host>/identitytoolkit.googleapis.com`). */
   identityToolkitUrl: string;
   /**
-   * The service account key as JSON, read when the first account is deleted (it may come from a
-   * secret store). Not needed by the emulator, which takes the `owner` token.
+   * The service account key, read when the first account is deleted (the composition root reads it
+   * from a secret store). Not needed by the emulator, which takes the `owner` token.
    */
-  credentials: () => Promise<string | undefined>;
+  credentials: () => Promise<ServiceAccountKey | undefined>;
   /** Whether the Auth emulator answers (it takes `Bearer owner` instead of a Google access token). */
   emulator: boolean;
   /** Where access tokens come from (default Google's token endpoint; tests give a stand-in). */
@@ -68,11 +73,10 @@ export class AccountDeleter {
     if (this.options.emulator) return 'owner';
     const now = Math.floor(Date.now() / 1000);
     if (this.token && this.token.expiresAt > now + EXPIRY_MARGIN_SECONDS) return this.token.value;
-    const json = await this.options.credentials();
-    if (json === undefined) {
+    const key = await this.options.credentials();
+    if (key === undefined) {
       throw new Error('No service account key is configured: accounts cannot be deleted.');
     }
-    const key = parseServiceAccountKey(json);
     const tokenUrl = this.options.tokenUrl ?? GOOGLE_TOKEN_URL;
     const response = await fetch(tokenUrl, {
       method: 'POST',

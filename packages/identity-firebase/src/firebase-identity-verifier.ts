@@ -1,13 +1,12 @@
 import type { JWTVerifyGetKey } from 'jose';
 import {
   ConfigurationError,
-  parseServiceAccountKey,
   ServiceUnavailableError,
   UnauthorizedError,
   type Identity,
   type IdentityVerifier,
 } from '@receipts/core';
-import { AccountDeleter } from './account-deleter';
+import { AccountDeleter, type ServiceAccountKey } from './account-deleter';
 import { verifyIdToken } from './id-token';
 
 /** Options of {@link FirebaseIdentityVerifier}. */
@@ -15,12 +14,10 @@ export interface FirebaseIdentityVerifierOptions {
   /** The Firebase project whose ID tokens are accepted (the tokens' audience). */
   projectId: string;
   /**
-   * A service account key as JSON, to delete accounts with. Verifying ID tokens needs only the
-   * project id and Google's public keys.
+   * The service account key to delete accounts with, asked for on first need (the composition root
+   * reads and checks it). Verifying ID tokens needs only the project id and Google's public keys.
    */
-  credentialsJson?: string;
-  /** The key read on first need instead (from a secret store); wins over `credentialsJson`. */
-  credentials?: () => Promise<string | undefined>;
+  credentials?: () => Promise<ServiceAccountKey | undefined>;
   /**
    * The project's Web API key (the `apiKey` of the web app's Firebase config; public, not a secret).
    * Each verified token is looked up with it in Firebase Auth, as the user it proves, so a disabled
@@ -76,7 +73,7 @@ export function assertEmulatorNotInCloud(env: Record<string, string | undefined>
  */
 export class FirebaseIdentityVerifier implements IdentityVerifier {
   private readonly projectId: string;
-  private readonly credentials: () => Promise<string | undefined>;
+  private readonly credentials: () => Promise<ServiceAccountKey | undefined>;
   private readonly tokenUrl: string | undefined;
   private deleter: { emulator: string | undefined; deleter: AccountDeleter } | undefined;
   private readonly apiKey: string | undefined;
@@ -85,10 +82,9 @@ export class FirebaseIdentityVerifier implements IdentityVerifier {
   private readonly identityToolkitUrl: string | undefined;
 
   /**
-   * @param options - the project id, the Web API key and, optionally, a service account key as JSON
-   * @throws ConfigurationError when the project id is missing, the credentials are not a service
-   *   account key, the Web API key is missing outside the emulator, or the emulator host is set
-   *   inside AWS Lambda
+   * @param options - the project id, the Web API key and, optionally, where the service account key comes from
+   * @throws ConfigurationError when the project id is missing, the Web API key is missing outside
+   *   the emulator, or the emulator host is set inside AWS Lambda
    */
   constructor(options: FirebaseIdentityVerifierOptions) {
     if (!options.projectId || options.projectId.trim() === '') {
@@ -105,11 +101,8 @@ export class FirebaseIdentityVerifier implements IdentityVerifier {
         { code: 'MissingFirebaseApiKey' },
       );
     }
-    // Checked now, not when an account is first deleted: a wrong key is a deployment mistake.
-    if (options.credentialsJson !== undefined) parseServiceAccountKey(options.credentialsJson);
     this.projectId = options.projectId;
-    const { credentialsJson } = options;
-    this.credentials = options.credentials ?? (async () => credentialsJson);
+    this.credentials = options.credentials ?? (async () => undefined);
     this.tokenUrl = options.tokenUrl;
     this.lookupTimeoutMs = options.lookupTimeoutMs ?? 5000;
     this.keys = options.keys;

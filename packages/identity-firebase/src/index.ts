@@ -3,6 +3,7 @@ export {
   assertEmulatorNotInCloud,
   type FirebaseIdentityVerifierOptions,
 } from './firebase-identity-verifier';
+export type { ServiceAccountKey } from './account-deleter';
 export {
   FIREBASE_ID_TOKEN_KEYS_URL,
   idTokenIssuer,

@@ -14,7 +14,7 @@ import {
 } from 'jose';
 import type { AppError } from '@receipts/core';
 import { ServiceUnavailableError, UnauthorizedError } from '@receipts/core';
-import { FirebaseIdentityVerifier, idTokenIssuer, verifyIdToken } from '../src';
+import { FirebaseIdentityVerifier, idTokenIssuer, verifyIdToken, type ServiceAccountKey } from '../src';
 
 const PROJECT = 'receipts-jwt-test';
 const KID = 'key-1';
@@ -224,14 +224,14 @@ describe('FirebaseIdentityVerifier with signed tokens (a key set served over HTT
     if (savedEmulator !== undefined) process.env.FIREBASE_AUTH_EMULATOR_HOST = savedEmulator;
   });
 
-  const verifier = (credentialsJson?: string) =>
+  const verifier = (key?: ServiceAccountKey) =>
     new FirebaseIdentityVerifier({
       projectId: PROJECT,
       apiKey: 'test-key',
       keys: createRemoteJWKSet(new URL(`${server.url}/jwks`), { timeoutDuration: 2000 }),
       identityToolkitUrl: server.url,
       tokenUrl: `${server.url}/token`,
-      ...(credentialsJson ? { credentialsJson } : {}),
+      ...(key ? { credentials: async () => key } : {}),
     });
 
   it('accepts a good token after fetching the keys and looking the account up with the token', async () => {
@@ -295,12 +295,10 @@ describe('FirebaseIdentityVerifier with signed tokens (a key set served over HTT
 
   it('deletes an account with an access token the service account key obtains for itself', async () => {
     const account = await generateKeyPair('RS256', { extractable: true });
-    const key = JSON.stringify({
-      type: 'service_account',
-      project_id: PROJECT,
-      client_email: 'deleter@receipts-jwt-test.iam.gserviceaccount.com',
-      private_key: await exportPKCS8(account.privateKey),
-    });
+    const key = {
+      clientEmail: 'deleter@receipts-jwt-test.iam.gserviceaccount.com',
+      privateKey: await exportPKCS8(account.privateKey),
+    };
     server.token = async ({ body }) => {
       const form = new URLSearchParams(body);
       expect(form.get('grant_type')).toBe('urn:ietf:params:oauth:grant-type:jwt-bearer');
@@ -335,9 +333,10 @@ describe('FirebaseIdentityVerifier with signed tokens (a key set served over HTT
   it('cannot delete an account without a service account key, or when the token endpoint refuses, and says the data is gone', async () => {
     for (const instance of [
       verifier(),
-      verifier(
-        '{"private_key":"-----BEGIN PRIVATE KEY-----\\nAAAA\\n-----END PRIVATE KEY-----\\n","client_email":"x@y"}',
-      ),
+      verifier({
+        privateKey: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n',
+        clientEmail: 'x@y',
+      }),
     ]) {
       const error = await instance.deleteAccount('user-1').catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ServiceUnavailableError);

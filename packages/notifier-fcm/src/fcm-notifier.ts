@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { cert, deleteApp, initializeApp, type App } from 'firebase-admin/app';
+import { cert, deleteApp, initializeApp, type App, type ServiceAccount } from 'firebase-admin/app';
 import { getMessaging, type BatchResponse, type MulticastMessage } from 'firebase-admin/messaging';
-import {
-  AppError,
-  ConfigurationError,
-  parseServiceAccountKey,
-  type Notifier,
-  type PushMessage,
-} from '@receipts/core';
+import { AppError, ConfigurationError, type Notifier, type PushMessage } from '@receipts/core';
 
 /** The part of firebase-admin's Messaging this notifier uses; tests give their own. */
 export interface MulticastSender {
@@ -18,8 +12,11 @@ export interface MulticastSender {
 export interface FcmNotifierOptions {
   /** The Firebase project that owns the web app's messaging sender. */
   projectId: string;
-  /** A service account key as JSON; without it firebase-admin uses the application default credentials. */
-  credentialsJson?: string;
+  /**
+   * The service account key (the composition root reads and checks it); without it firebase-admin
+   * uses the application default credentials.
+   */
+  credentials?: ServiceAccount;
   /** Replaces firebase-admin's messaging (tests); no app is initialised then. */
   messaging?: MulticastSender;
   /**
@@ -58,7 +55,7 @@ export class FcmNotifier implements Notifier {
 
   /**
    * @param options - project id, optional service account key, or a messaging replacement for tests
-   * @throws ConfigurationError when the project id is missing or the credentials are not a key
+   * @throws ConfigurationError when the project id is missing
    */
   constructor(options: FcmNotifierOptions) {
     if (options.messaging) {
@@ -74,10 +71,7 @@ export class FcmNotifier implements Notifier {
       this.messaging = getMessaging(options.app);
       return;
     }
-    const credential =
-      options.credentialsJson === undefined
-        ? undefined
-        : cert(parseServiceAccountKey(options.credentialsJson));
+    const credential = options.credentials === undefined ? undefined : cert(options.credentials);
     this.app = initializeApp(
       { projectId: options.projectId, ...(credential === undefined ? {} : { credential }) },
       `notifier-${randomUUID()}`,

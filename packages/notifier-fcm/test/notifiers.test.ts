@@ -136,9 +136,5 @@ describe('FcmNotifier', () => {
     await second.close();
 
     expect(() => new FcmNotifier({ projectId: '' })).toThrow(ConfigurationError);
-    expect(() => new FcmNotifier({ projectId: 'demo-test', credentialsJson: '{not json' })).toThrow(
-      ConfigurationError,
-    );
-    expect(() => new FcmNotifier({ projectId: 'demo-test', credentialsJson: '{}' })).toThrow(/private_key/);
   });
 });

@@ -3,11 +3,11 @@ import {
   ConfigurationError,
   ServiceUnavailableError,
   ValidationError,
-  fileNameSchema,
-  idSchema,
   type ScanJob,
   type ScanQueue,
 } from '@receipts/core';
+import { fileNameSchema } from '@receipts/core/contract/requests';
+import { idSchema } from '@receipts/core/contract/ids';
 
 /** Options of {@link SqsScanQueue}. */
 export interface SqsScanQueueOptions {

@@ -14,7 +14,7 @@ import {
   checkListOptions,
   ConfigurationError,
   ConflictError,
-  createJsonLogger,
+  silentLogger,
   NotFoundError,
   StoreError,
   ValidationError,
@@ -48,7 +48,7 @@ const PARALLEL_READS = 16;
 
 /** Options of {@link AzureTableStore.fromConnectionString}. */
 export interface AzureTableStoreOptions {
-  /** Where "table already exists" and similar notes go; default JSON lines on stderr. */
+  /** Where "table already exists" and similar notes go; default nowhere (the composition root gives one). */
   logger?: Logger;
   /**
    * Allow credentials over plain http. Default: allowed only for an endpoint on this machine
@@ -117,7 +117,7 @@ export class AzureTableStore implements TableStore {
       () => trimmed,
       endpoint.url,
       { allowInsecureConnection },
-      options.logger ?? createJsonLogger(),
+      options.logger ?? silentLogger,
     );
   }
 
@@ -143,7 +143,7 @@ export class AzureTableStore implements TableStore {
       (table) => withSignature(table === undefined ? access.listTables : access.tables[table]),
       endpoint.url,
       { allowInsecureConnection },
-      options.logger ?? createJsonLogger(),
+      options.logger ?? silentLogger,
     );
   }
 

@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { AppError, createJsonLogger, type Logger } from '@receipts/core';
+import { AppError, type Logger } from '@receipts/core';
 import { ACCESS_LEVELS, TABLE_ACCESS_LEVELS, type TableAccessLevel } from './access-levels';
 import { AzureTableStore } from './azure-table-store';
 import { azuriteConnectionString } from './connection-string';
@@ -51,7 +51,7 @@ export async function runCli(args: readonly string[], io: CliIo = processIo()): 
     );
     return 2;
   }
-  const logger = io.logger ?? createJsonLogger('info', (line) => io.err(line));
+  const logger = io.logger ?? terminalLogger(io.err);
   try {
     const connectionString = io.env.AZURE_TABLES_CONNECTION_STRING || azuriteConnectionString();
     const store = AzureTableStore.fromConnectionString(connectionString, { logger });
@@ -95,6 +95,13 @@ function printAccess(flags: readonly string[], io: CliIo): number {
     io.err(error instanceof AppError ? error.message : `Unexpected failure: ${String(error)}`);
     return 1;
   }
+}
+
+/** Notes for the person at the terminal, one line each: `info: Table already exists… {"table":"Items"}`. */
+function terminalLogger(write: (line: string) => void): Logger {
+  const note = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+    write(`${level}: ${message}${fields === undefined ? '' : ` ${JSON.stringify(fields)}`}`);
+  return { debug() {}, info: note('info'), warn: note('warn'), error: note('error') };
 }
 
 function processIo(): CliIo {

@@ -16,7 +16,7 @@ import {
   assertValidTransaction,
   assertValidWrite,
   checkListOptions,
-  createJsonLogger,
+  silentLogger,
   NotFoundError,
   ThrottledError,
   ValidationError,
@@ -57,7 +57,7 @@ export interface DynamoTableStoreOptions {
   client: DynamoDBClient;
   /** The single DynamoDB table that holds every logical table (see `createStoreTable`). */
   tableName: string;
-  /** Where "table already exists" and similar notes go; default JSON lines on stderr. */
+  /** Where "table already exists" and similar notes go; default nowhere (the composition root gives one). */
   logger?: Logger;
   /**
    * How long this process trusts that a logical table exists before checking its registry item
@@ -98,7 +98,7 @@ export class DynamoTableStore implements TableStore {
     this.tables = new TableRegistry({
       client: options.client,
       tableName: options.tableName,
-      logger: options.logger ?? createJsonLogger(),
+      logger: options.logger ?? silentLogger,
       cacheTtlMs: options.tableCacheTtlMs ?? 30_000,
     });
   }

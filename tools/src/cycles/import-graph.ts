@@ -89,8 +89,21 @@ export function resolveImport(
   const pkg = packages.get(match[1]!);
   if (!pkg) return null;
   const subpath = `.${match[2] ?? ''}`;
-  const target = pkg.exports[subpath];
+  const target = pkg.exports[subpath] ?? exportPattern(pkg.exports, subpath);
   return target ? resolveFile(resolve(pkg.folder, target)) : resolveFile(resolve(pkg.folder, subpath));
+}
+
+/** The target of a subpath pattern such as `"./contract/*": "./src/contract/*.ts"`, if one matches. */
+function exportPattern(exports: Record<string, string>, subpath: string): string | undefined {
+  for (const [key, target] of Object.entries(exports)) {
+    const star = key.indexOf('*');
+    if (star < 0) continue;
+    const [prefix, suffix] = [key.slice(0, star), key.slice(star + 1)];
+    if (subpath.startsWith(prefix) && subpath.endsWith(suffix) && subpath.length >= key.length - 1) {
+      return target.replace('*', subpath.slice(prefix.length, subpath.length - suffix.length));
+    }
+  }
+  return undefined;
 }
 
 /** Strongly connected components of more than one file, or a file importing itself (Tarjan). */

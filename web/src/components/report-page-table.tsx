@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ColumnDef, SortingState } from '@tanstack/react-table';
-import { TABLE_PAGE_SIZE } from '@receipts/core/api-routes';
-import { REPORT_DEFAULT_SORT, type ReportRows, type ReportTable } from '@receipts/core/report-api';
+import { TABLE_PAGE_SIZE } from '@receipts/core/contract/routes';
+import { REPORT_DEFAULT_SORT, type ReportRows, type ReportTable } from '@receipts/core/contract/reports';
 import { errorMessage } from '../lib/api-client';
 import { useReport, type ReportParams } from '../lib/reports';
 import { DataTable } from './data-table';

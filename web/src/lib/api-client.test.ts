@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
-import type { ListQueueAnswer, RetryScanAnswer, StorageRecord } from '@receipts/core/api';
+import type { ListQueueAnswer, RetryScanAnswer, StorageRecord } from '@receipts/core/contract/requests';
 import { fakeApi } from '../testing/fake-api';
 import { ApiError, apiRequest, setTokenSource } from './api-client';
 import { getIdToken } from './firebase';

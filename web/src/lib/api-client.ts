@@ -1,5 +1,5 @@
-import type { ErrorAnswer, RouteAnswers } from '@receipts/core/api';
-import { ROUTES, type RouteName } from '@receipts/core/api-routes';
+import type { ErrorAnswer, RouteAnswers } from '@receipts/core/contract/answers';
+import { ROUTES, type RouteName } from '@receipts/core/contract/routes';
 import { getIdToken } from './firebase';
 
 /** A failed /api call; `message` is the server's own words when it sent any. */

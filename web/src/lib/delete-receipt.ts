@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { DeleteReceiptAnswer } from '@receipts/core/api';
+import type { DeleteReceiptAnswer } from '@receipts/core/contract/requests';
 import { apiRequest } from './api-client';
 import { invalidateUserData, queryKeys } from './query-keys';
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ListMerchantsAnswer } from '@receipts/core/detail-api';
+import type { ListMerchantsAnswer } from '@receipts/core/contract/details';
 import { useAppState } from '../stores/app-state';
 import { ApiError, apiRequest } from './api-client';
 import { queryKeys } from './query-keys';

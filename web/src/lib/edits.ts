@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { RouteAnswers } from '@receipts/core/api';
-import { ROUTES } from '@receipts/core/api-routes';
+import type { RouteAnswers } from '@receipts/core/contract/answers';
+import { ROUTES } from '@receipts/core/contract/routes';
 import { apiRequest } from './api-client';
 import { invalidateUserData } from './query-keys';
 

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { GetImageAnswer } from '@receipts/core/api';
+import type { GetImageAnswer } from '@receipts/core/contract/requests';
 import { apiRequest } from './api-client';
 import { queryKeys } from './query-keys';
 

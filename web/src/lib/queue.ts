@@ -1,4 +1,4 @@
-import { isStale } from '@receipts/core/api-routes';
+import { isStale } from '@receipts/core/contract/routes';
 import type { QueueEntry } from '@receipts/core/entities';
 
 /**

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { ReportPage, ReportRows, ReportTable } from '@receipts/core/report-api';
+import type { ReportPage, ReportRows, ReportTable } from '@receipts/core/contract/reports';
 import { apiRequest } from './api-client';
 import { queryKeys } from './query-keys';
 import { useAppState } from '../stores/app-state';

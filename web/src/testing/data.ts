@@ -1,4 +1,4 @@
-import type { DashboardAnswer } from '@receipts/core/dashboard-api';
+import type { DashboardAnswer } from '@receipts/core/contract/dashboard';
 import type {
   AppData,
   Brand,

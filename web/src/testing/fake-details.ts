@@ -4,9 +4,9 @@ import type {
   MerchantDetailAnswer,
   MerchantSummaryAnswer,
   ReceiptDetailAnswer,
-} from '@receipts/core/detail-api';
+} from '@receipts/core/contract/details';
 import type { AppData, ReportItem, ReportReceipt } from '@receipts/core/entities';
-import type { BrandReportRow, ReportPage } from '@receipts/core/report-api';
+import type { BrandReportRow, ReportPage } from '@receipts/core/contract/reports';
 import type { RecordedCall } from './fake-api';
 
 type Source = AppData | (() => AppData);

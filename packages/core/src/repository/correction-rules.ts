@@ -1,4 +1,4 @@
-import { MAX_CORRECTION_RULES, type CorrectionRule } from '../corrections-api';
+import { MAX_CORRECTION_RULES, type CorrectionRule } from '../contract/corrections';
 import { correctionKey, itemRuleId, merchantRuleId, shopKey } from '../corrections';
 import { TABLES } from '../entities';
 import { NotFoundError } from '../errors';

@@ -7,8 +7,8 @@ import {
   type DashboardPeriod,
   type DashboardTopEntry,
   type DayRange,
-} from '../dashboard-api';
-import type { BrandReportRow, CorporationReportRow, MerchantReportRow } from '../report-api';
+} from '../contract/dashboard';
+import type { BrandReportRow, CorporationReportRow, MerchantReportRow } from '../contract/reports';
 import { queryReportIndex, type ReportIndex } from './report-index';
 
 /** `YYYY-MM-DD` of a year, month (1-12, may run past 12 or below 1) and day. */

@@ -13,7 +13,7 @@ import {
   type ReportTable,
   type SortDirection,
   ROW_FILTERS,
-} from '../report-api';
+} from '../contract/reports';
 import { normaliseName, receiptIdOfItem, shortHash } from './keys';
 
 /**

@@ -2,7 +2,7 @@ import { roundMoney } from '../analysis';
 import { TABLES } from '../entities';
 import { NotFoundError } from '../errors';
 import { RETRY_LIMITS, lostRace, retryOnConflict } from '../retry';
-import type { BrandReportRow, CorporationReportRow, MerchantReportRow } from '../report-api';
+import type { BrandReportRow, CorporationReportRow, MerchantReportRow } from '../contract/reports';
 import {
   listAllEntities,
   MAX_TRANSACTION_ACTIONS,

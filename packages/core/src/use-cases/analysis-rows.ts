@@ -1,5 +1,5 @@
 import { totalChecksOut, type AnalysisResult, type AnalyzedItem } from '../analysis';
-import { EDITABLE_RECEIPT_FIELDS } from '../api-edits';
+import { EDITABLE_RECEIPT_FIELDS } from '../contract/edits';
 import type { ReanalysisChange, Tax } from '../entities';
 import { documentUrlFor, itemIdFor, normaliseName } from '../repository/keys';
 import type { ItemRow, MerchantRow, ReceiptRow } from '../repository/rows';

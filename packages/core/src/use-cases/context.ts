@@ -1,4 +1,4 @@
-import { idSchema } from '../api';
+import { idSchema } from '../contract/ids';
 import { ForbiddenError } from '../errors';
 import type { BlobStore, Identity, Logger, ScanQueue } from '../ports';
 import type { TableStore } from '../table-store';

@@ -4,7 +4,7 @@ import {
   type DeleteCorrectionRuleAnswer,
   type DeleteCorrectionRuleQuery,
   type ListCorrectionRulesAnswer,
-} from '../corrections-api';
+} from '../contract/corrections';
 import { correctItems, correctMerchant, Corrections, correctionKey } from '../corrections';
 import type { Identity, Logger } from '../ports';
 import { CorrectionRuleStore, type LearntCorrection } from '../repository/correction-rules';

@@ -1,7 +1,7 @@
 import { inBatches } from '../in-batches';
-import { isStale } from '../api';
+import { isStale } from '../contract/routes';
 import { ConflictError, NotFoundError } from '../errors';
-import type { DeleteAccountAnswer } from '../my-data-api';
+import type { DeleteAccountAnswer } from '../contract/my-data';
 import type { BlobStore, Identity, IdentityVerifier } from '../ports';
 import { appDataCacheKey, receiptIdFor } from '../repository/keys';
 import { repositories } from '../repository/repositories';

@@ -1,4 +1,4 @@
-import type { DeleteReceiptAnswer } from '../api';
+import type { DeleteReceiptAnswer } from '../contract/requests';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors';
 import type { Identity } from '../ports';
 import { analysisKey, imageKey, parseReceiptId } from '../repository/keys';
@@ -8,7 +8,7 @@ import { removeMerchantIfUnused } from '../repository/merchant-repository';
 import { recordVisit } from './possible-duplicates';
 import { releaseStoredBytes } from './quotas';
 import { commitWrite } from './commit-write';
-import { isStale } from '../api';
+import { isStale } from '../contract/routes';
 
 /**
  * Deletes a receipt with everything that belongs to it (spec §7 DELETE /api/deleteReceiptData):

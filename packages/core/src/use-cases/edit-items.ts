@@ -1,4 +1,4 @@
-import type { ItemFields, ReceiptEditAnswer } from '../api-edits';
+import type { ItemFields, ReceiptEditAnswer } from '../contract/edits';
 import { NotFoundError, ValidationError } from '../errors';
 import type { Identity } from '../ports';
 import { itemIdFor, receiptIdOfItem } from '../repository/keys';

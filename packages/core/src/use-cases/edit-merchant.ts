@@ -1,4 +1,4 @@
-import { STALE_MERCHANT_MESSAGE, type MerchantEditAnswer, type UpdateMerchantBody } from '../api-edits';
+import { STALE_MERCHANT_MESSAGE, type MerchantEditAnswer, type UpdateMerchantBody } from '../contract/edits';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { Identity } from '../ports';
 import { normaliseName } from '../repository/keys';

@@ -1,4 +1,4 @@
-import type { ReceiptChanges, ReceiptEditAnswer, SaveReceiptBody } from '../api-edits';
+import type { ReceiptChanges, ReceiptEditAnswer, SaveReceiptBody } from '../contract/edits';
 import { ValidationError } from '../errors';
 import { needsReview } from '../review';
 import type { Identity } from '../ports';

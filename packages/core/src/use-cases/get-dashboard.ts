@@ -1,4 +1,4 @@
-import type { DashboardAnswer, DashboardQuery } from '../dashboard-api';
+import type { DashboardAnswer, DashboardQuery } from '../contract/dashboard';
 import type { Identity } from '../ports';
 import { dashboardOf } from '../repository/dashboard';
 import { nowOf, type AppDeps } from './context';

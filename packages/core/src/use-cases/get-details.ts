@@ -7,10 +7,10 @@ import type {
   MerchantSummaryAnswer,
   ReceiptDetailAnswer,
   ReceiptDetailQuery,
-} from '../detail-api';
+} from '../contract/details';
 import { NotFoundError } from '../errors';
 import type { Identity } from '../ports';
-import type { MerchantReportRow } from '../report-api';
+import type { MerchantReportRow } from '../contract/reports';
 import { repositories } from '../repository/repositories';
 import { itemInIndex, queryReportIndex, receiptInIndex, type ReportIndex } from '../repository/report-index';
 import type { AppDeps } from './context';

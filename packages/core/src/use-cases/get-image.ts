@@ -1,4 +1,5 @@
-import { ACCEPTED_IMAGE_TYPES, type GetImageAnswer } from '../api';
+import { ACCEPTED_IMAGE_TYPES } from '../contract/routes';
+import type { GetImageAnswer } from '../contract/requests';
 import { NotFoundError } from '../errors';
 import type { Identity, Logger, PdfPreviewer } from '../ports';
 import { imageKey } from '../repository/keys';

@@ -1,4 +1,4 @@
-import { ACCEPTED_IMAGE_TYPES, MAX_IMAGE_BYTES, type AcceptedImageType } from '../api';
+import { ACCEPTED_IMAGE_TYPES, MAX_IMAGE_BYTES, type AcceptedImageType } from '../contract/routes';
 import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../errors';
 
 const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*),/;

@@ -1,4 +1,4 @@
-import type { ListQueueAnswer } from '../api';
+import type { ListQueueAnswer } from '../contract/requests';
 import type { Identity } from '../ports';
 import { imageUrlFor } from '../repository/keys';
 import { repositories } from '../repository/repositories';

@@ -1,4 +1,4 @@
-import type { LoginAnswer, LoginBody } from '../api';
+import type { LoginAnswer, LoginBody } from '../contract/requests';
 import type { Identity } from '../ports';
 import { repositories } from '../repository/repositories';
 import { assertOwnUserId, type AppDeps } from './context';

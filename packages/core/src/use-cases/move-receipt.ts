@@ -1,4 +1,4 @@
-import type { ReceiptEditAnswer } from '../api-edits';
+import type { ReceiptEditAnswer } from '../contract/edits';
 import { NotFoundError } from '../errors';
 import type { Identity } from '../ports';
 import { removeMerchantIfUnused } from '../repository/merchant-repository';

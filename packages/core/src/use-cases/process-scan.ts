@@ -1,4 +1,5 @@
-import { fileNameSchema, idSchema } from '../api';
+import { fileNameSchema } from '../contract/requests';
+import { idSchema } from '../contract/ids';
 import type { AnalysisResult } from '../analysis';
 import { assessReview } from '../review';
 import {

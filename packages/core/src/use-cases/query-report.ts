@@ -9,7 +9,7 @@ import {
   ROW_FILTERS,
   withShopOwners,
   type CorporationReportRow,
-} from '../report-api';
+} from '../contract/reports';
 import {
   buildReportIndex,
   pageOf,

@@ -1,4 +1,4 @@
-import type { BrandOption, ReanalyseAnswer } from '../api-edits';
+import type { BrandOption, ReanalyseAnswer } from '../contract/edits';
 import {
   ConflictError,
   ForbiddenError,

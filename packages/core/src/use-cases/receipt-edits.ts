@@ -1,4 +1,4 @@
-import { STALE_EDIT_MESSAGE, type BrandOption, type SaveReceiptBody } from '../api-edits';
+import { STALE_EDIT_MESSAGE, type BrandOption, type SaveReceiptBody } from '../contract/edits';
 import { totalChecksOut, type AnalysisResult } from '../analysis';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors';
 import type { Identity } from '../ports';

@@ -1,4 +1,5 @@
-import { isStale, type RemoveScanAnswer } from '../api';
+import { isStale } from '../contract/routes';
+import type { RemoveScanAnswer } from '../contract/requests';
 import { ConflictError, NotFoundError } from '../errors';
 import type { Identity } from '../ports';
 import { analysisKey, imageKey, receiptIdFor } from '../repository/keys';

@@ -1,4 +1,4 @@
-import { isStale } from '../api';
+import { isStale } from '../contract/routes';
 import { ConflictError, NotFoundError, ServiceUnavailableError } from '../errors';
 import type { Identity } from '../ports';
 import { repositories } from '../repository/repositories';

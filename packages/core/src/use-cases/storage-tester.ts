@@ -1,4 +1,4 @@
-import type { StorageRecord } from '../api';
+import type { StorageRecord } from '../contract/requests';
 import { REQUIRED_TABLES } from '../entities';
 import { ForbiddenError, NotFoundError } from '../errors';
 import type { StoredEntity, TableStore } from '../table-store';

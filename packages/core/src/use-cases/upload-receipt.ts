@@ -1,4 +1,4 @@
-import type { UploadAnswer } from '../api';
+import type { UploadAnswer } from '../contract/requests';
 import { TABLES } from '../entities';
 import {
   AccountDeletedError,

@@ -24,12 +24,12 @@ import {
   uploadReceipt,
   type AppData,
   type BlobStore,
-  type ReportTable,
   type ScanWorkerDeps,
   type EntityKeys,
   type TableEntity,
   type TableStore,
 } from '../../src';
+import type { ReportTable } from '../../src/contract/reports';
 import {
   FakeAnalyzer,
   RecordingNotifier,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ForbiddenError, NotFoundError, getImage, getImageQuery, type PdfPreviewer } from '../../src';
+import { ForbiddenError, NotFoundError, getImage, type PdfPreviewer } from '../../src';
+import { getImageQuery } from '../../src/contract/requests';
 import { MemoryBlobStore, identity } from '../support/fakes';
 
 const alice = identity('alice');

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  repositories,
-  ValidationError,
-  saveItem,
-  silentLogger,
-  saveItemBody,
-  updateMerchantBody,
-  updateReceipt,
-  updateReceiptBody,
-} from '../../src';
+import { repositories, ValidationError, saveItem, silentLogger, updateReceipt } from '../../src';
+import { saveItemBody, updateMerchantBody, updateReceiptBody } from '../../src/contract/edits';
 import { identity } from '../support/fakes';
 import { createWorld } from '../support/world';
 import {

@@ -10,15 +10,14 @@ import {
   ServiceUnavailableError,
   deleteAccount,
   exportKey,
-  deleteAccountBody,
   downloadMyData,
-  downloadMyDataQuery,
   getAppData,
   listAllEntities,
   registerFcmToken,
   uploadReceipt,
   type ExportFile,
 } from '../../src';
+import { deleteAccountBody, downloadMyDataQuery } from '../../src/contract/my-data';
 import { dataUrlOf, fakeReceiptImage, identity, type FakeReceipt as FakeReceiptLike } from '../support/fakes';
 import { createWorld } from '../support/world';
 

@@ -4,12 +4,12 @@ import {
   ConflictError,
   ForbiddenError,
   NotFoundError,
-  STALE_SCAN_MS,
   listQueue,
   removeScan,
   retryScan,
   uploadReceipt,
 } from '../../src';
+import { STALE_SCAN_MS } from '../../src/contract/routes';
 import { dataUrlOf, fakeReceiptImage, identity } from '../support/fakes';
 import { createWorld } from '../support/world';
 

@@ -4,7 +4,6 @@ import {
   DEFAULT_UPLOAD_QUOTAS,
   ForbiddenError,
   TooManyRequestsError,
-  STALE_EDIT_MESSAGE,
   deleteItem,
   getAnalysis,
   getAppData,
@@ -19,6 +18,7 @@ import {
   type AnalysisResult,
   type AppData,
 } from '../../src';
+import { STALE_EDIT_MESSAGE } from '../../src/contract/edits';
 import { dataUrlOf, fakeReceiptImage, identity, type FakeReceipt } from '../support/fakes';
 import { figuresOf, recomputeFromRows } from '../support/recompute';
 import { createWorld } from '../support/world';

@@ -25,7 +25,7 @@ import {
 } from '@fluentui/react-components';
 import { ChevronLeft20Regular } from '@fluentui/react-icons/svg/chevron-left';
 import { ChevronRight20Regular } from '@fluentui/react-icons/svg/chevron-right';
-import { TABLE_PAGE_SIZE } from '@receipts/core/api-routes';
+import { TABLE_PAGE_SIZE } from '@receipts/core/contract/routes';
 import { formatMoney, formatQuantity } from '../../lib/format';
 import { plainTotal, totalsByCurrency } from '../../lib/totals';
 

@@ -1,5 +1,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DeleteCorrectionRuleAnswer, ListCorrectionRulesAnswer } from '@receipts/core/corrections-api';
+import type {
+  DeleteCorrectionRuleAnswer,
+  ListCorrectionRulesAnswer,
+} from '@receipts/core/contract/corrections';
 import { apiRequest } from '../../../lib/api-client';
 
 /** GET /api/listCorrectionRules: the rules learnt from the person's corrections. */

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { DeleteAccountAnswer } from '@receipts/core/my-data-api';
+import type { DeleteAccountAnswer } from '@receipts/core/contract/my-data';
 import { apiRequest } from '../../../lib/api-client';
 
 /** POST /api/deleteAccount: the account and all its data, after the typed confirmation. */

@@ -1,4 +1,4 @@
-import type { DownloadMyDataLink } from '@receipts/core/my-data-api';
+import type { DownloadMyDataLink } from '@receipts/core/contract/my-data';
 import { apiDownload } from '../../../lib/api-client';
 
 /** Whether an answer is the cloud's `{ url, expiresAt }` link rather than the ZIP itself. */

@@ -14,7 +14,7 @@ import {
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import { DELETE_ACCOUNT_CONFIRMATION } from '@receipts/core/my-data-api';
+import { DELETE_ACCOUNT_CONFIRMATION } from '@receipts/core/contract/my-data';
 import { Page, PageSection } from '../../../components/page';
 import { errorMessage } from '../../../lib/api-client';
 import { useAppState } from '../../../stores/app-state';

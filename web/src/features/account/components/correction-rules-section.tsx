@@ -1,5 +1,5 @@
 import { Body1, Button, makeStyles, tokens } from '@fluentui/react-components';
-import type { CorrectionRule } from '@receipts/core/corrections-api';
+import type { CorrectionRule } from '@receipts/core/contract/corrections';
 import { PageSection } from '../../../components/page';
 import { errorMessage } from '../../../lib/api-client';
 import { useCorrectionRules, useDeleteCorrectionRule } from '../api/correction-rules';

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { LoginAnswer, LoginBody } from '@receipts/core/api';
+import type { LoginAnswer, LoginBody } from '@receipts/core/contract/requests';
 import { apiRequest } from '../../../lib/api-client';
 
 /** POST /api/login with the user object; a non-OK status is an error (spec §7). */

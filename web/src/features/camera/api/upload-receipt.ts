@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { UploadAnswer } from '@receipts/core/api';
+import type { UploadAnswer } from '@receipts/core/contract/requests';
 import { ApiError, apiRequest } from '../../../lib/api-client';
 import { localDay } from '../../../lib/local-day';
 import { handOver, keepPendingUpload, keepWhileSending, settle } from '../../../lib/pending-uploads';

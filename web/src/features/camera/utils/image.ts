@@ -1,4 +1,4 @@
-import { ACCEPTED_IMAGE_TYPES, MAX_IMAGE_BYTES } from '@receipts/core/api-routes';
+import { ACCEPTED_IMAGE_TYPES, MAX_IMAGE_BYTES } from '@receipts/core/contract/routes';
 
 /** The decoded size in bytes of a base64 data URL. */
 export function dataUrlBytes(dataUrl: string): number {

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { DashboardAnswer, DashboardPeriod } from '@receipts/core/dashboard-api';
+import type { DashboardAnswer, DashboardPeriod } from '@receipts/core/contract/dashboard';
 import { apiRequest } from '../../../lib/api-client';
 import { localDay } from '../../../lib/local-day';
 import { queryKeys } from '../../../lib/query-keys';

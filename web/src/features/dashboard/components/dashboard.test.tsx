@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { DashboardAnswer } from '@receipts/core/dashboard-api';
+import type { DashboardAnswer } from '@receipts/core/contract/dashboard';
 import { makeEmptyDashboard, makeReceipt } from '../../../testing/data';
 import { fakeApi } from '../../../testing/fake-api';
 import { renderApp, signedInState } from '../../../testing/render';

@@ -21,7 +21,7 @@ import {
   type DashboardAnswer,
   type DashboardPeriod,
   type DashboardTopEntry,
-} from '@receipts/core/dashboard-api';
+} from '@receipts/core/contract/dashboard';
 import { Suspense, lazy, type ReactNode } from 'react';
 import { PageDataStatus, PageSection } from '../../../components/page';
 import { useNow } from '../../../hooks/use-now';

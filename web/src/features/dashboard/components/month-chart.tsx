@@ -1,5 +1,5 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
-import type { DashboardAnswer } from '@receipts/core/dashboard-api';
+import type { DashboardAnswer } from '@receipts/core/contract/dashboard';
 import { formatMoney } from '../../../lib/format';
 
 const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ItemDetailAnswer } from '@receipts/core/detail-api';
+import type { ItemDetailAnswer } from '@receipts/core/contract/details';
 import { apiRequest } from '../../../lib/api-client';
 import { nullWhenNotFound } from '../../../lib/details';
 import { queryKeys } from '../../../lib/query-keys';

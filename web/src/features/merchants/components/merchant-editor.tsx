@@ -10,7 +10,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import type { ReportMerchant } from '@receipts/core/entities';
-import type { MerchantOption } from '@receipts/core/detail-api';
+import type { MerchantOption } from '@receipts/core/contract/details';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { errorMessage } from '../../../lib/api-client';
 import { useEdit } from '../../../lib/edits';

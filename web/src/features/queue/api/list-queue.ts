@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ListQueueAnswer } from '@receipts/core/api';
+import type { ListQueueAnswer } from '@receipts/core/contract/requests';
 import { apiRequest } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 

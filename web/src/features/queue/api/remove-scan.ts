@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ListQueueAnswer, RemoveScanAnswer } from '@receipts/core/api';
+import type { ListQueueAnswer, RemoveScanAnswer } from '@receipts/core/contract/requests';
 import { apiRequest } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 import { useAppActions, useAppState } from '../../../stores/app-state';

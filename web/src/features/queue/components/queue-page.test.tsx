@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { STALE_SCAN_MS } from '@receipts/core/api-routes';
+import { STALE_SCAN_MS } from '@receipts/core/contract/routes';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { uploadName } from '../../../lib/queue';

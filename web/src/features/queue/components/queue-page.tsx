@@ -3,7 +3,7 @@ import { Navigate } from 'react-router';
 import { Button, Caption1, Subtitle1, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { ArrowClockwise20Regular } from '@fluentui/react-icons/svg/arrow-clockwise';
 import { Delete20Regular } from '@fluentui/react-icons/svg/delete';
-import { STALE_SCAN_MS } from '@receipts/core/api-routes';
+import { STALE_SCAN_MS } from '@receipts/core/contract/routes';
 import type { QueueEntry } from '@receipts/core/entities';
 import { Page, PageError, PageLoading } from '../../../components/page';
 import { PdfPreview } from '../../../components/pdf-preview';

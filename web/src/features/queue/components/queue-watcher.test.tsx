@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, within } from '@testing-library/react';
-import { STALE_SCAN_MS } from '@receipts/core/api-routes';
+import { STALE_SCAN_MS } from '@receipts/core/contract/routes';
 import { makeAppData, makeQueueEntry } from '../../../testing/data';
 import { fakeApi } from '../../../testing/fake-api';
 import { detailRoutes } from '../../../testing/fake-details';

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useQuery, useQueryClient, type Query } from '@tanstack/react-query';
-import { QUEUE_POLL_MS } from '@receipts/core/api-routes';
+import { QUEUE_POLL_MS } from '@receipts/core/contract/routes';
 import type { QueueEntry } from '@receipts/core/entities';
 import { invalidateUserData } from '../../../lib/query-keys';
 import { isInProgress, isStuck } from '../../../lib/queue';

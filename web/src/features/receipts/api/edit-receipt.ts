@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ItemFields } from '@receipts/core/api-edits';
+import type { ItemFields } from '@receipts/core/contract/edits';
 import { apiRequest } from '../../../lib/api-client';
 import { useEdit } from '../../../lib/edits';
 

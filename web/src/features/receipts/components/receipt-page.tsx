@@ -20,7 +20,7 @@ import { ArrowSync24Regular } from '@fluentui/react-icons/svg/arrow-sync';
 import { Image24Regular } from '@fluentui/react-icons/svg/image';
 import { Code24Regular } from '@fluentui/react-icons/svg/code';
 import { ArrowLeft24Regular } from '@fluentui/react-icons/svg/arrow-left';
-import { EDITED_FIELD_TEXT } from '@receipts/core/api-edits';
+import { EDITED_FIELD_TEXT } from '@receipts/core/contract/edits';
 import type { ReportItem, ReportReceipt } from '@receipts/core/entities';
 import { INFORMATIONAL_REASONS, REVIEW_REASON_TEXT, type ReviewReason } from '@receipts/core/review';
 import { ConfirmDialog } from '../../../components/confirm-dialog';

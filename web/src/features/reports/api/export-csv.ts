@@ -1,4 +1,4 @@
-import type { ExportTable } from '@receipts/core/report-api';
+import type { ExportTable } from '@receipts/core/contract/reports';
 import { apiDownload } from '../../../lib/api-client';
 import type { ReportParams } from '../../../lib/reports';
 

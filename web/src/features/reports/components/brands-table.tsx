@@ -1,6 +1,6 @@
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link as RouterLink } from 'react-router';
-import type { BrandReportRow, CorporationReportRow } from '@receipts/core/report-api';
+import type { BrandReportRow, CorporationReportRow } from '@receipts/core/contract/reports';
 import { Caption1, tokens } from '@fluentui/react-components';
 import { BREAKPOINTS, useWindowWidth } from '../../../hooks/use-window-width';
 import { formatMoney, formatQuantity, orDash } from '../../../lib/format';

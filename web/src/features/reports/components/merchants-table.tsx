@@ -1,6 +1,6 @@
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link as RouterLink } from 'react-router';
-import type { MerchantReportRow } from '@receipts/core/report-api';
+import type { MerchantReportRow } from '@receipts/core/contract/reports';
 import { BREAKPOINTS, useWindowWidth } from '../../../hooks/use-window-width';
 import { formatQuantity, orDash } from '../../../lib/format';
 import { CurrencyAmounts } from './brands-table';

@@ -3,7 +3,7 @@ import { useLocation } from 'react-router';
 import { Button, Field, Input, Select, makeStyles, tokens } from '@fluentui/react-components';
 import { ArrowDownload20Regular } from '@fluentui/react-icons/svg/arrow-download';
 import { Search20Regular } from '@fluentui/react-icons/svg/search';
-import type { ExportTable } from '@receipts/core/report-api';
+import type { ExportTable } from '@receipts/core/contract/reports';
 import { PageError } from '../../../components/page';
 import { errorMessage } from '../../../lib/api-client';
 import { useReport } from '../../../lib/reports';

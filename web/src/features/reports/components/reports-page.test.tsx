@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ReportTable } from '@receipts/core/report-api';
+import type { ReportTable } from '@receipts/core/contract/reports';
 import { makeBrand, makeItem, makeReceipt } from '../../../testing/data';
 import { fakeApi, type RecordedCall } from '../../../testing/fake-api';
 import { renderApp, signedInState } from '../../../testing/render';

@@ -1,6 +1,6 @@
 import type { ColumnDef, VisibilityState } from '@tanstack/react-table';
-import { TABLE_PAGE_SIZE } from '@receipts/core/api-routes';
-import type { ReportRows, ReportTable } from '@receipts/core/report-api';
+import { TABLE_PAGE_SIZE } from '@receipts/core/contract/routes';
+import type { ReportRows, ReportTable } from '@receipts/core/contract/reports';
 import { DataTable } from '../../../components/data-table';
 import { PageError } from '../../../components/page';
 import { errorMessage } from '../../../lib/api-client';

@@ -6,7 +6,7 @@ import {
   ROW_FILTERS,
   type ReportTable,
   type RowFilter,
-} from '@receipts/core/report-api';
+} from '@receipts/core/contract/reports';
 import type { ReportParams } from '../../../lib/reports';
 
 /**

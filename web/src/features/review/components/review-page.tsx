@@ -3,7 +3,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link as RouterLink, Navigate } from 'react-router';
 import { Button, makeStyles, tokens } from '@fluentui/react-components';
 import type { ReportReceipt } from '@receipts/core/entities';
-import { MAX_REPORT_PAGE_SIZE } from '@receipts/core/report-api';
+import { MAX_REPORT_PAGE_SIZE } from '@receipts/core/contract/reports';
 import { REVIEW_REASON_TEXT, type ReviewReason } from '@receipts/core/review';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Page, PageDataStatus } from '../../../components/page';

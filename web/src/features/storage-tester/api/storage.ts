@@ -1,5 +1,6 @@
 import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
-import type { RouteAnswers, StorageRecord } from '@receipts/core/api';
+import type { RouteAnswers } from '@receipts/core/contract/answers';
+import type { StorageRecord } from '@receipts/core/contract/requests';
 import { apiRequest } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 

@@ -13,7 +13,7 @@ import {
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import type { StorageRecord } from '@receipts/core/api';
+import type { StorageRecord } from '@receipts/core/contract/requests';
 import { shortenString } from '../../../components/json-tree';
 import { Page } from '../../../components/page';
 import { errorMessage } from '../../../lib/api-client';

@@ -4,8 +4,8 @@
  * web app imports these for its calls and its URL state.
  */
 import * as z from 'zod';
-import { idSchema } from './api-ids';
-import type { ReportItem, ReportReceipt } from './entities';
+import { idSchema } from './ids';
+import type { ReportItem, ReportReceipt } from '../entities';
 
 /** The report tables the server pages. */
 export const REPORT_TABLES = ['receipts', 'items', 'merchants', 'brands', 'corporations'] as const;

@@ -1,4 +1,4 @@
-import { ConfigurationError } from './errors';
+import { ConfigurationError } from '@receipts/core';
 
 /** The parts of a Google service account key that the Firebase Admin SDK's `cert()` needs. */
 export interface ServiceAccountKey {

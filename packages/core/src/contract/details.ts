@@ -5,9 +5,9 @@
  * report data (getAppData). No Node APIs here; the web app imports these for its calls.
  */
 import * as z from 'zod';
-import { idSchema, receiptIdSchema } from './api-ids';
-import { itemIdSchema } from './api-edits';
-import type { ReportItem, ReportMerchant, ReportReceipt } from './entities';
+import { idSchema, receiptIdSchema } from './ids';
+import { itemIdSchema } from './edits';
+import type { ReportItem, ReportMerchant, ReportReceipt } from '../entities';
 
 /** GET /api/receiptDetail?userId=&receiptId= */
 export const receiptDetailQuery = z.object({ userId: idSchema('userId'), receiptId: receiptIdSchema() });

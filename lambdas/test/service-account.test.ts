@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError, parseServiceAccountKey } from '../src';
+import { ConfigurationError } from '@receipts/core';
+import { parseServiceAccountKey } from '../src/service-account';
 
 describe('parseServiceAccountKey', () => {
   it('reads the parts of a service account key that signing in needs', () => {

@@ -1,8 +1,8 @@
 /**
  * The part of the API contract the browser needs at run time: the route table and the limits and
  * timings both sides share. The web app's first page imports it, so it must not import zod (that would
- * add the whole library, about 40 KB gzipped, to the first page); the request schemas are in ./api,
- * which re-exports everything here for the server.
+ * add the whole library, about 40 KB gzipped, to the first page); the request schemas are in the
+ * other files of this folder.
  */
 
 /** Largest decoded image accepted by /api/upload. The web app scales pictures below this first. */
@@ -41,7 +41,7 @@ export const ROUTES = {
   report: { method: 'GET', path: '/api/report', auth: true },
   dashboard: { method: 'GET', path: '/api/dashboard', auth: true },
   exportCsv: { method: 'GET', path: '/api/exportCsv', auth: true },
-  // Detail screens (schemas in ./detail-api).
+  // Detail screens (schemas in ./details).
   receiptDetail: { method: 'GET', path: '/api/receiptDetail', auth: true },
   merchantDetail: { method: 'GET', path: '/api/merchantDetail', auth: true },
   itemDetail: { method: 'GET', path: '/api/itemDetail', auth: true },
@@ -51,7 +51,7 @@ export const ROUTES = {
   upload: { method: 'POST', path: '/api/upload', auth: true },
   retryScan: { method: 'POST', path: '/api/retryScan', auth: true },
   removeScan: { method: 'DELETE', path: '/api/removeScan', auth: true },
-  // Review and correct (schemas in ./api-edits).
+  // Review and correct (schemas in ./edits).
   updateReceipt: { method: 'POST', path: '/api/updateReceipt', auth: true },
   saveItem: { method: 'POST', path: '/api/saveItem', auth: true },
   saveReceipt: { method: 'POST', path: '/api/saveReceipt', auth: true },
@@ -64,10 +64,10 @@ export const ROUTES = {
   mergeMerchants: { method: 'POST', path: '/api/mergeMerchants', auth: true },
   listBrands: { method: 'GET', path: '/api/listBrands', auth: true },
   getAnalysis: { method: 'GET', path: '/api/getAnalysis', auth: true },
-  // My data (schemas in ./my-data-api).
+  // My data (schemas in ./my-data).
   downloadMyData: { method: 'GET', path: '/api/downloadMyData', auth: true },
   deleteAccount: { method: 'POST', path: '/api/deleteAccount', auth: true },
-  // Rules learnt from corrections (schemas in ./corrections-api).
+  // Rules learnt from corrections (schemas in ./corrections).
   listCorrectionRules: { method: 'GET', path: '/api/listCorrectionRules', auth: true },
   deleteCorrectionRule: { method: 'DELETE', path: '/api/deleteCorrectionRule', auth: true },
   storageListTables: { method: 'GET', path: '/api/storage/tables', auth: true },
@@ -76,3 +76,9 @@ export const ROUTES = {
   storageDeleteRecord: { method: 'DELETE', path: '/api/storage/records', auth: true },
 } as const;
 export type RouteName = keyof typeof ROUTES;
+
+/**
+ * The header CloudFront adds to every /api request with a value generated at deploy; deployed, the
+ * API refuses requests without it, so it is reachable only through the site's address.
+ */
+export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';

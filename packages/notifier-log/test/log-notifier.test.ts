@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LogNotifier, type Logger } from '../src';
+import type { Logger } from '@receipts/core';
+import { LogNotifier } from '../src';
 
 const message = { title: 'Receipt analysed', body: 'Corner Shop: 12.40 EUR', data: { receiptId: 'u~a.jpg' } };
 

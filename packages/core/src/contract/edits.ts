@@ -5,10 +5,10 @@
  * STALE_EDIT_MESSAGE. No Node APIs here (the web app imports it for its forms).
  */
 import * as z from 'zod';
-import { idSchema, receiptIdSchema } from './api-ids';
-import { isCurrencyCode } from './parsing/currency';
-import { isoDate } from './parsing/parse-date';
-import { isWellFormedText, MALFORMED_TEXT_MESSAGE } from './well-formed-text';
+import { idSchema, receiptIdSchema } from './ids';
+import { isCurrencyCode } from '../parsing/currency';
+import { isoDate } from '../parsing/parse-date';
+import { isWellFormedText, MALFORMED_TEXT_MESSAGE } from '../well-formed-text';
 
 /** What a person is told when their edit was made on values someone else has changed since. */
 export const STALE_EDIT_MESSAGE = 'This receipt was changed elsewhere; reload to see the new values';

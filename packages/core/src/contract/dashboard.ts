@@ -4,8 +4,8 @@
  * No Node APIs here; the web app imports these for its call.
  */
 import * as z from 'zod';
-import { idSchema } from './api-ids';
-import type { Receipt } from './entities';
+import { idSchema } from './ids';
+import type { Receipt } from '../entities';
 
 /** The periods Home can show: the current month, quarter or year, against the one before. */
 export const DASHBOARD_PERIODS = ['month', 'quarter', 'year'] as const;

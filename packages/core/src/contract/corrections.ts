@@ -4,7 +4,7 @@
  * /api/deleteCorrectionRule). No Node APIs here; the web app imports these for its calls.
  */
 import * as z from 'zod';
-import { idSchema } from './api-ids';
+import { idSchema } from './ids';
 
 /** The most rules one person keeps: a new rule past it replaces their least recently set one. */
 export const MAX_CORRECTION_RULES = 2000;

@@ -1,27 +1,12 @@
 /**
- * Request schemas and answer types of every /api route (spec §7 plus retryScan and the storage admin
- * routes). The handlers validate with these; the web app imports the answer types. No Node APIs here.
- * The route table and the shared limits live in ./api-routes (re-exported here), which the browser
- * imports without zod.
+ * Request schemas and answer types of the routes that belong to no one screen (spec §7 plus
+ * retryScan and the storage admin routes): sign-in, push tokens, images, upload and scans, the event
+ * log and the storage tester. The handlers validate with these; the web app imports the answer types.
+ * The route table and shared limits are in ./routes (no zod), each route's answer type in ./answers.
  */
 import * as z from 'zod';
-import { idSchema, receiptIdSchema } from './api-ids';
-import type { AppData, QueueEntry, User } from './entities';
-import type { ListBrandsAnswer, MerchantEditAnswer, ReanalyseAnswer, ReceiptEditAnswer } from './api-edits';
-import type { DashboardAnswer } from './dashboard-api';
-import type {
-  ItemDetailAnswer,
-  ListMerchantsAnswer,
-  MerchantDetailAnswer,
-  ReceiptDetailAnswer,
-} from './detail-api';
-import type { ReportPage } from './report-api';
-import type { DeleteAccountAnswer } from './my-data-api';
-import type { DeleteCorrectionRuleAnswer, ListCorrectionRulesAnswer } from './corrections-api';
-import type { RouteName } from './api-routes';
-
-export * from './api-routes';
-export { idSchema, receiptIdSchema } from './api-ids';
+import { idSchema, receiptIdSchema } from './ids';
+import type { AppData, QueueEntry, User } from '../entities';
 
 /** A plain file name: no path separators, no traversal, no leading dot. */
 export const fileNameSchema = (label = 'fileName') =>
@@ -176,74 +161,8 @@ export interface StorageRecord {
   [property: string]: unknown;
 }
 
-/** Error body of every 4xx/5xx answer. */
-export interface ErrorAnswer {
-  error: string;
-  message: string;
-  /** The receipt the answer is about, when there is one (a duplicate upload names the earlier one). */
-  receiptId?: string;
-}
-
-/**
- * The header CloudFront adds to every /api request with a value generated at deploy; deployed, the
- * API refuses requests without it, so it is reachable only through the site's address.
- */
-export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
-
 /** POST /api/retryScan: the scan is queued again. */
 export interface RetryScanAnswer {
   fileName: string;
   status: 'false';
 }
-
-/**
- * What each route answers on success (the JSON body), by route name. The web client's `apiRequest`
- * takes its answer type from here, and `defineRoute` on the server checks each handler's result
- * against it, so both sides agree on every route.
- */
-export interface RouteAnswers {
-  login: LoginAnswer;
-  registerFCMToken: { registered: true };
-  unregisterFCMToken: { unregistered: true };
-  listQueue: ListQueueAnswer;
-  getImage: GetImageAnswer;
-  getAppData: GetAppDataAnswer;
-  report: ReportPage;
-  dashboard: DashboardAnswer;
-  /** The CSV file itself (fetched with `apiDownload`, not as JSON). */
-  exportCsv: string;
-  receiptDetail: ReceiptDetailAnswer;
-  merchantDetail: MerchantDetailAnswer;
-  itemDetail: ItemDetailAnswer;
-  listMerchants: ListMerchantsAnswer;
-  deleteReceiptData: DeleteReceiptAnswer;
-  log: { logged: true };
-  upload: UploadAnswer;
-  retryScan: RetryScanAnswer;
-  removeScan: RemoveScanAnswer;
-  updateReceipt: ReceiptEditAnswer;
-  saveItem: ReceiptEditAnswer & { itemId: string };
-  saveReceipt: ReceiptEditAnswer;
-  deleteItem: ReceiptEditAnswer;
-  markReviewed: ReceiptEditAnswer;
-  keepBothReceipts: ReceiptEditAnswer;
-  reanalyseReceipt: ReanalyseAnswer;
-  moveReceipt: ReceiptEditAnswer;
-  updateMerchant: MerchantEditAnswer;
-  mergeMerchants: MerchantEditAnswer;
-  listBrands: ListBrandsAnswer;
-  /** The analysis JSON as the analyzer wrote it; its shape depends on the analyzer. */
-  getAnalysis: unknown;
-  storageListTables: { tables: string[] };
-  storageListRecords: { records: StorageRecord[]; continuationToken?: string };
-  storageCreateRecord: StorageRecord;
-  storageDeleteRecord: { deleted: true };
-  /** The ZIP file itself (downloaded, not read as JSON). */
-  downloadMyData: Blob;
-  deleteAccount: DeleteAccountAnswer;
-  listCorrectionRules: ListCorrectionRulesAnswer;
-  deleteCorrectionRule: DeleteCorrectionRuleAnswer;
-}
-
-/** The success answer of one route. */
-export type RouteAnswer<R extends RouteName> = RouteAnswers[R];

@@ -1,9 +1,6 @@
 import * as z from 'zod';
 
-/**
- * The id schemas every route's request shares. Kept apart from api.ts, which names every route's
- * answer type, so that the routes' own files can use them without importing api.ts back.
- */
+/** The id schemas every route's request shares; every other schema file of the contract imports them. */
 
 /** A Firebase uid or one of our generated ids: letters, digits, '-' and '_'. */
 export const idSchema = (label: string) =>

@@ -1,4 +1,4 @@
-import type { Logger, Notifier, PushMessage } from './ports';
+import type { Logger, Notifier, PushMessage } from '@receipts/core';
 
 /** Options of {@link LogNotifier}. */
 export interface LogNotifierOptions {

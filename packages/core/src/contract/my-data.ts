@@ -3,7 +3,7 @@
  * the caller's data) and POST /api/deleteAccount. No Node APIs here; the web app imports them.
  */
 import * as z from 'zod';
-import { idSchema } from './api-ids';
+import { idSchema } from './ids';
 
 /** GET /api/downloadMyData?userId=&images=: the caller's data as a ZIP; `images=false` leaves images out. */
 export const downloadMyDataQuery = z.object({

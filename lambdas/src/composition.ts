@@ -1,6 +1,7 @@
 import {
   ConfigurationError,
   createJsonLogger,
+  createReportCache,
   LogNotifier,
   type AdminPolicy,
   type Analyzer,
@@ -11,6 +12,7 @@ import {
   type Logger,
   type Notifier,
   type PdfPreviewer,
+  type ReportsCache,
   type ScanQueue,
   type TableStore,
   type UploadQuotas,
@@ -44,6 +46,8 @@ export interface Services {
   exports?: ExportStore;
   /** Per-user upload limits, from the configuration. */
   quotas: UploadQuotas;
+  /** The read models this process (a Lambda instance, the local server) keeps of recent users. */
+  reportCache: ReportsCache;
   /**
    * Draws a PDF receipt's first page for previews; only the local server has one (pdf.js and a native
    * canvas are not bundled for Lambda), elsewhere a PDF is shown as a PDF.
@@ -313,6 +317,7 @@ export async function createServices(config: AppConfig, overrides: ServiceOverri
     notifier,
     ...(overrides.previewer ? { previewer: overrides.previewer } : {}),
     quotas: config.quotas,
+    reportCache: createReportCache(),
     loadBrandCatalog,
     originSecret,
     admin: {

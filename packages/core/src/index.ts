@@ -16,6 +16,7 @@ export * from './corrections-api';
 export * from './corrections';
 export * from './repository';
 export * from './use-cases';
+export * from './reports';
 export * from './enrich';
 export * from './review';
 export * from './parsing';

@@ -124,9 +124,7 @@ describe('the decode limits on the upload and in the worker', () => {
     const world = await createWorld();
     const upload = (fileName: string, imgSrc: string) =>
       failure(uploadReceipt(world.deps, identity('ann'), { userId: 'ann', fileName, imgSrc }));
-    expect(await upload('big.png', dataUrlOf(huge, 'image/png'))).toBeInstanceOf(
-      PayloadTooLargeError,
-    );
+    expect(await upload('big.png', dataUrlOf(huge, 'image/png'))).toBeInstanceOf(PayloadTooLargeError);
     expect(await upload('long.pdf', dataUrlOf(await pagesPdf(11), 'application/pdf'))).toBeInstanceOf(
       PayloadTooLargeError,
     );

@@ -1,13 +1,14 @@
 import { ValidationError } from '../errors';
 import type { Logger } from '../ports';
-import { invalidateReportTotals, type WrittenItems } from '../repository/report-totals';
+import { invalidateReportTotals } from '../reports/totals-build';
+import type { WrittenItems } from '../reports/totals-update';
 import { ReceiptRepository, type DataState } from '../repository/receipt-repository';
 import { ALL_FILES, type WriteIntent } from '../repository/write-intents';
 import type { TableStore } from '../table-store';
 import { isWellFormedText, MALFORMED_TEXT_MESSAGE } from '../well-formed-text';
 import { nowOf } from './context';
 import { removeMerchantIfUnused } from './remove-merchant';
-import { afterReceiptWrites } from './report-totals';
+import { afterReceiptWrites } from '../reports/after-receipt-writes';
 
 /**
  * A write intent older than this belongs to a write that stopped (a crash, a timeout): a reader

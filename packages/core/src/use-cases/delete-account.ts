@@ -7,16 +7,15 @@ import type { BlobStore, Identity, IdentityVerifier } from '../ports';
 import { appDataCacheKey, receiptIdFor } from '../repository/keys';
 import { correctionRulesPartition } from '../repository/correction-rules';
 import { PUSH_TOKEN_PREFIX, ReceiptRepository, pushTokenKey } from '../repository/receipt-repository';
-import { deleteReportTotals } from '../repository/report-totals';
+import { deleteReportTotals } from '../reports/totals-build';
 import { rowToQueue, type QueueRow } from '../repository/rows';
 import { listAllEntities, type StoredEntity, type TableStore } from '../table-store';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
-import { forgetReportIndex } from './query-report';
 
 /** Deletes sent at once (blobs and rows outside a transaction). */
 const DELETES_AT_ONCE = 8;
 
-export type DeleteAccountDeps = Pick<AppDeps, 'store' | 'blobs' | 'logger' | 'now'> & {
+export type DeleteAccountDeps = Pick<AppDeps, 'store' | 'blobs' | 'logger' | 'reportCache' | 'now'> & {
   identity: Pick<IdentityVerifier, 'deleteAccount'>;
 };
 
@@ -64,7 +63,7 @@ export async function deleteAccount(
   const second = await sweepAccount(deps, uid, { late: true });
   const rows =
     first.rows + second.rows + (await deleteRows(deps.store, TABLES.users, await userRow(deps.store, uid)));
-  forgetReportIndex(uid);
+  deps.reportCache.delete(uid);
   const blobCount = first.blobs + second.blobs;
   deps.logger.info('account deleted', { userId: uid, rows, blobs: blobCount, late: second });
   return { deleted: true, removed: { rows, blobs: blobCount } };

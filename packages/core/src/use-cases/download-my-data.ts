@@ -6,7 +6,7 @@ import { ReceiptRepository } from '../repository/receipt-repository';
 import { rowToTax, type ItemRow, type MerchantRow, type ReceiptRow } from '../repository/rows';
 import { listAllEntities } from '../table-store';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
-import { csvField } from './query-report';
+import { csvField } from '../reports/csv';
 
 /** One file of a data download: its path inside the archive and its content. */
 export interface ExportFile {

@@ -19,7 +19,7 @@ import {
 } from '../repository/keys';
 import { ReceiptRepository } from '../repository/receipt-repository';
 import type { ItemRow, MerchantRow, ReceiptRow } from '../repository/rows';
-import type { WrittenItems } from '../repository/report-totals';
+import type { WrittenItems } from '../reports/totals-update';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
 import { assertStorableText, commitWrite, type Applied } from './commit-write';
 import { removeMerchantIfUnused } from './remove-merchant';

@@ -236,7 +236,9 @@ describe('deleteAccount', () => {
     // Everything but the sign-in account and the user's row, marked as being deleted, is gone
     // already; the mark refuses the user's writes meanwhile.
     expect(await rowsMentioning(world, 'alice')).toEqual(['Users: alice / alice']);
-    expect(await world.store.getEntity(TABLES.users, 'alice', 'alice')).toHaveProperty(['account_deleted_at']);
+    expect(await world.store.getEntity(TABLES.users, 'alice', 'alice')).toHaveProperty([
+      'account_deleted_at',
+    ]);
     await expect(new ReceiptRepository(world.store).registerFcmToken('alice', 'late-phone')).rejects.toThrow(
       AccountDeletedError,
     );

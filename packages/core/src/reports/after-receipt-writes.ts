@@ -1,5 +1,6 @@
 import type { Logger } from '../ports';
-import { invalidateReportTotals, recordReceiptWrites, type WrittenItems } from '../repository/report-totals';
+import { invalidateReportTotals, recordReceiptWrites } from './totals-build';
+import type { WrittenItems } from './totals-update';
 import type { TableStore } from '../table-store';
 
 /**

@@ -54,9 +54,14 @@ const zones = [
   },
   {
     target: 'web/src',
-    from: ['packages/core/src/use-cases', 'packages/core/src/repository', 'packages/core/src/parsing'],
+    from: [
+      'packages/core/src/use-cases',
+      'packages/core/src/reports',
+      'packages/core/src/repository',
+      'packages/core/src/parsing',
+    ],
     message:
-      "The web app imports only core's API contract (e.g. '@receipts/core/api-routes'), never its use cases, repository or parsing.",
+      "The web app imports only core's API contract (e.g. '@receipts/core/api-routes'), never its use cases, read models, repository or parsing.",
   },
   ...features.map((feature) => ({
     target: `web/src/features/${feature}`,

@@ -3,7 +3,7 @@ import { dictionaryKey, shortHash } from '../repository/keys';
 import type { ItemRow, ReceiptRow } from '../repository/rows';
 
 /**
- * Per-user report totals kept incrementally (see ./README.md, "Report totals"). A receipt written,
+ * Per-user report totals kept incrementally (see ../repository/README.md, "Report totals"). A receipt written,
  * edited, moved or deleted changes its user's totals by the difference between what it adds now and
  * what it added when last applied, so the work is proportional to that receipt, never to the user's
  * history. The aggregate rows, which the reports read, live in the Totals table:

@@ -110,11 +110,12 @@ describe('the first pages of the receipts and items tables', () => {
       let withoutWholeReport = 0;
       await runRandomWrites({ store, blobs }, user, seed, 30, async (step, op) => {
         const index = buildReportIndex(await appDataFromAllRows(store, user));
-        for (const query of [
+        const queries: Record<string, string>[] = [
           { table: 'receipts' },
           { table: 'items' },
           { table: 'receipts', sort: 'total', dir: 'desc' },
-        ]) {
+        ];
+        for (const query of queries) {
           const parsed = reportQuery.parse({ userId: user, pageSize: '25', ...query });
           const { userId: _userId, pageSize, ...rest } = parsed;
           const expected = scanReportIndex(index, { ...rest, pageSize: pageSize ?? 25 });

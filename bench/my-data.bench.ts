@@ -16,6 +16,7 @@ import {
   downloadMyData,
   listAllEntities,
   silentLogger,
+  createReportCache,
 } from '@receipts/core';
 import { LocalBlobStore } from '@receipts/blob-local';
 import { zipStream } from '../lambdas/src/http/zip';
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
   const blobDir = await mkdtemp(join(tmpdir(), 'receipts-bench-blobs-'));
   try {
     const blobs = new LocalBlobStore({ root: blobDir });
-    const deps = { store, blobs, logger: silentLogger };
+    const deps = { store, blobs, logger: silentLogger, reportCache: createReportCache() };
     const user = { uid: 'benchMyData', email: 'bench@example.com', name: 'Bench' };
     say(
       `store: ${STORE === 'azure' ? 'Azurite' : 'dynalite'}; ${RECEIPTS} receipts × ${ITEMS} items, ${IMAGES} images of ${mb(IMAGE_BYTES)}`,

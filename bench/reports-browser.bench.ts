@@ -13,7 +13,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TABLES, clearReportIndexes, receiptIdFor, refreshAppDataCache, updateReceipt } from '@receipts/core';
+import { TABLES, receiptIdFor, refreshAppDataCache, updateReceipt } from '@receipts/core';
 import { startLocalStack } from '../dev/src/stack';
 import { launchChromium, signInWithEmail } from '../test/e2e/support/browser';
 import { generatedReceipts, seedReceipts } from '../test/support/report-seed';
@@ -95,7 +95,7 @@ async function main(): Promise<void> {
       await seedReceipts(stack.services.store, uid, all.slice(seeded, size), 8);
       seeded = size;
       // A bulk import: too many receipts to log, so the next read builds the report from all rows.
-      clearReportIndexes();
+      stack.services.reportCache.clear();
       const afterImport = await visit();
       // A person corrects one receipt's total, as POST /api/updateReceipt does.
       await page.goto('about:blank');
@@ -120,7 +120,7 @@ async function main(): Promise<void> {
       await refreshAppDataCache(stack.services, uid);
       const afterScan = await visit();
       // A new server process (or Lambda instance): the cached report data is read and indexed.
-      clearReportIndexes();
+      stack.services.reportCache.clear();
       const freshProcess = await visit();
       const visits: number[] = [];
       for (let i = 0; i < VISITS; i++) visits.push(await visit());

@@ -8,7 +8,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { appDataCacheKey } from '@receipts/core';
+import { appDataCacheKey, reportPagesCacheKey, reportSharesCacheKey } from '@receipts/core';
 import type { AppConfig } from './config';
 import type { ImageAccess } from './routes';
 import {
@@ -142,12 +142,13 @@ export function grantDataExports(role: iam.Role, storage: ImportedStorage): void
  */
 export function grantAppDataCache(role: iam.Role, storage: ImportedStorage): void {
   const bucket = storage.imagesBucket;
-  const pattern = appDataCacheKey('*');
+  // The report data, and the first pages of the report tables with what each receipt adds to them.
+  const patterns = [appDataCacheKey('*'), reportPagesCacheKey('*'), reportSharesCacheKey('*')];
   role.addToPolicy(
     new iam.PolicyStatement({
       sid: 'AppDataCache',
       actions: ['s3:GetObject', 's3:PutObject'],
-      resources: [bucket.arnForObjects(pattern)],
+      resources: patterns.map((pattern) => bucket.arnForObjects(pattern)),
     }),
   );
   role.addToPolicy(
@@ -157,9 +158,11 @@ export function grantAppDataCache(role: iam.Role, storage: ImportedStorage): voi
       resources: [bucket.bucketArn],
     }),
   );
-  Validations.of(role).acknowledge({
-    id: importedWildcardFinding(storage.exportNames.imagesBucketArn, `/${pattern}`),
-    reason:
-      "Each user's cached report data has its own key under cache/; the wildcard stands for the user id only.",
-  });
+  for (const pattern of patterns) {
+    Validations.of(role).acknowledge({
+      id: importedWildcardFinding(storage.exportNames.imagesBucketArn, `/${pattern}`),
+      reason:
+        "Each user's cached report data has its own key under cache/; the wildcard stands for the user id only.",
+    });
+  }
 }

@@ -1,5 +1,6 @@
 import {
   ConfigurationError,
+  createReportCache,
   type AdminPolicy,
   type Analyzer,
   type BlobStore,
@@ -9,6 +10,7 @@ import {
   type Logger,
   type Notifier,
   type PdfPreviewer,
+  type ReportsCache,
   type ScanQueue,
   type TableStore,
   type UploadQuotas,
@@ -46,6 +48,8 @@ export interface Services {
   exports?: ExportStore;
   /** Per-user upload limits, from the configuration. */
   quotas: UploadQuotas;
+  /** The read models this process (a Lambda instance, the local server) keeps of recent users. */
+  reportCache: ReportsCache;
   /**
    * Draws a PDF receipt's first page for previews; only the local server has one (pdf.js and a native
    * canvas are not bundled for Lambda), elsewhere a PDF is shown as a PDF.
@@ -338,6 +342,7 @@ export async function createServices(config: AppConfig, overrides: ServiceOverri
     notifier,
     ...(overrides.previewer ? { previewer: overrides.previewer } : {}),
     quotas: config.quotas,
+    reportCache: createReportCache(),
     loadBrandCatalog,
     analyzer: () => (analyzerBuilt = analyzer()),
     enricher,

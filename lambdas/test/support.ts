@@ -1,4 +1,10 @@
-import { REQUIRED_TABLES, UnauthorizedError, silentLogger, type Identity } from '@receipts/core';
+import {
+  REQUIRED_TABLES,
+  UnauthorizedError,
+  silentLogger,
+  createReportCache,
+  type Identity,
+} from '@receipts/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { loadConfig } from '../src/config';
 import type { Services } from '../src/composition';
@@ -30,6 +36,7 @@ export async function memoryServices(): Promise<
     quotas: config.quotas,
     originSecret: null,
     logger: silentLogger,
+    reportCache: createReportCache(),
     store,
     blobs: new MemoryBlobStore(),
     queue: new RecordingQueue(),

@@ -10,6 +10,8 @@ import {
   registerFcmToken,
   repositories,
   silentLogger,
+  type ReportsCache,
+  createReportCache,
   unregisterFcmToken,
   uploadReceipt,
   type ScanWorkerDeps,
@@ -51,7 +53,13 @@ describe.each(backends)('report data on $name', ({ start }) => {
   let store: TableStore;
   let stop: () => Promise<void>;
   let blobDir: string;
-  let deps: { store: TableStore; blobs: LocalBlobStore; queue: RecordingQueue; logger: typeof silentLogger };
+  let deps: {
+    store: TableStore;
+    blobs: LocalBlobStore;
+    queue: RecordingQueue;
+    logger: typeof silentLogger;
+    reportCache: ReportsCache;
+  };
   let worker: ScanWorkerDeps;
 
   // Two users whose ids share a prefix: one's key range must not reach the other's rows.
@@ -62,7 +70,13 @@ describe.each(backends)('report data on $name', ({ start }) => {
     ({ store, stop } = await start());
     blobDir = await mkdtemp(join(tmpdir(), 'receipts-blobs-'));
     const blobs = new LocalBlobStore({ root: blobDir });
-    deps = { store, blobs, queue: new RecordingQueue(), logger: silentLogger };
+    deps = {
+      store,
+      blobs,
+      queue: new RecordingQueue(),
+      logger: silentLogger,
+      reportCache: createReportCache(),
+    };
     worker = { ...deps, analyzer: new FakeAnalyzer(), maxAttempts: 3 };
   });
   afterAll(async () => {

@@ -19,6 +19,8 @@ import {
   saveItem,
   saveReceipt,
   silentLogger,
+  type ReportsCache,
+  createReportCache,
   updateMerchant,
   uploadReceipt,
   type Identity,
@@ -61,7 +63,13 @@ describe.each(STORE_BACKENDS)('correction rules on $name', ({ start }) => {
   let store: TableStore;
   let stop: () => Promise<void>;
   let blobDir: string;
-  let deps: { store: TableStore; blobs: LocalBlobStore; queue: RecordingQueue; logger: typeof silentLogger };
+  let deps: {
+    store: TableStore;
+    blobs: LocalBlobStore;
+    queue: RecordingQueue;
+    logger: typeof silentLogger;
+    reportCache: ReportsCache;
+  };
   let worker: ScanWorkerDeps;
   let repos: Repositories;
 
@@ -77,6 +85,7 @@ describe.each(STORE_BACKENDS)('correction rules on $name', ({ start }) => {
       blobs: new LocalBlobStore({ root: blobDir }),
       queue: new RecordingQueue(),
       logger: silentLogger,
+      reportCache: createReportCache(),
     };
     worker = { ...deps, analyzer: new FakeAnalyzer(), maxAttempts: 1 };
     repos = repositories(store);

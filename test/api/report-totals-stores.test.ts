@@ -9,6 +9,7 @@ import {
   merchantRowsFromTotals,
   receiptIdFor,
   silentLogger,
+  createReportCache,
   recordReceiptWrites,
   reportTotalsReady,
   updateReceiptTotals,
@@ -50,7 +51,7 @@ for (const backend of backends) {
 
     it('agree with a full recomputation along a random sequence of writes (seed 4242)', async () => {
       const env = { store, blobs: new MemoryBlobStore() };
-      const deps = { ...env, logger: silentLogger };
+      const deps = { ...env, logger: silentLogger, reportCache: createReportCache() };
       const counts = await runRandomWrites(env, 'randomUser', 4242, 45, async (step, op) => {
         // The report data this process holds, patched with each write, is what all rows give.
         const state = await repositories(store).users.getDataState('randomUser');

@@ -10,6 +10,7 @@ import {
   num,
   removeScan,
   silentLogger,
+  createReportCache,
   uploadReceipt,
   type AppDeps,
   type TableStore,
@@ -65,6 +66,7 @@ for (const backend of STORE_BACKENDS) {
         blobs: new MemoryBlobStore(),
         queue: new RecordingQueue(),
         logger: silentLogger,
+        reportCache: createReportCache(),
         quotas: QUOTAS,
       };
     });

@@ -18,6 +18,8 @@ import {
   reportTotalsReady,
   saveItem,
   silentLogger,
+  type ReportsCache,
+  createReportCache,
   updateMerchant,
   updateReceipt,
   userKeyPrefix,
@@ -149,7 +151,9 @@ export async function seedFaultUser(
     await blobs.put(imageKey(userId, r.fileName), new Uint8Array([1, 2, 3]), 'image/jpeg');
   const clock = Date.parse('2024-06-01T12:00:00Z');
   const world = { store, blobs, userId, who: identity(userId), now: () => new Date(clock) };
-  await getAppData({ store, blobs, logger: silentLogger }, world.who, { userId }); // cached
+  await getAppData({ store, blobs, logger: silentLogger, reportCache: createReportCache() }, world.who, {
+    userId,
+  }); // cached
   return world;
 }
 
@@ -159,6 +163,7 @@ type EditPorts = {
   store: TableStore;
   blobs: BlobStore;
   logger: typeof silentLogger;
+  reportCache: ReportsCache;
   now: () => Date;
   brandCatalog: typeof SCENARIO_CATALOG;
 };
@@ -263,14 +268,19 @@ export const WRITE_USE_CASES: { name: string; run: Run }[] = [
 
 /** The report as the person's page loads it. */
 export const readReport = (world: FaultWorld): Promise<AppData> =>
-  getAppData({ store: world.store, blobs: world.blobs, logger: silentLogger }, world.who, {
-    userId: world.userId,
-  });
+  getAppData(
+    { store: world.store, blobs: world.blobs, logger: silentLogger, reportCache: createReportCache() },
+    world.who,
+    {
+      userId: world.userId,
+    },
+  );
 
 export const editPorts = (store: TableStore, blobs: BlobStore, now: () => Date): EditPorts => ({
   store,
   blobs,
   logger: silentLogger,
+  reportCache: createReportCache(),
   now,
   brandCatalog: SCENARIO_CATALOG,
 });

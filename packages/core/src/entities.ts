@@ -187,7 +187,7 @@ export const TABLES = {
   brands: 'Brands',
   corporations: 'Corporations',
   scanQueue: 'ScanQueue',
-  /** Per-user report totals kept incrementally: the aggregate rows the reports read (repository/report-totals.ts). */
+  /** Per-user report totals kept incrementally: the aggregate rows the reports read (reports/totals-layout.ts). */
   totals: 'Totals',
   /** The report totals' bookkeeping: each receipt's last applied contribution, and the build markers. */
   totalsApplied: 'TotalsApplied',

@@ -10,6 +10,7 @@ export * from './corrections';
 export * from './csv';
 export * from './repository';
 export * from './use-cases';
+export * from './reports';
 export * from './enrich';
 export * from './review';
 export * from './parsing';

@@ -145,6 +145,27 @@ export interface IdentityVerifier {
   deleteAccount(uid: string): Promise<void>;
 }
 
+/**
+ * What one process keeps of its users' read models between requests (the report data, the report
+ * index, the first pages of the report tables), by user id, tagged with the data version they are
+ * of: at most a few users, the least recently used forgotten first. Injected through the use cases'
+ * deps, so each test and each Lambda instance owns its own and none is held in a module.
+ */
+export interface ReportCache<V extends object = object> {
+  /** What the process holds for the user (it becomes the most recently used). */
+  get(userId: string): V | undefined;
+  set(userId: string, value: V): void;
+  /** Forgets the user (their account was deleted). */
+  delete(userId: string): void;
+  /** Forgets every user (tests and benchmarks measure a cold process with it). */
+  clear(): void;
+  /**
+   * The work in progress under `key` (a user and a data version), or else `work` started: callers
+   * arriving while it runs share one build.
+   */
+  shared<T>(key: string, work: () => Promise<T>): Promise<T>;
+}
+
 export interface Logger {
   debug(message: string, fields?: Record<string, unknown>): void;
   info(message: string, fields?: Record<string, unknown>): void;

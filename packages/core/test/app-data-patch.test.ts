@@ -9,11 +9,11 @@ import {
   buildReportIndex,
   queryReportIndex,
   changedSince,
-  clearReportIndexes,
   getAppDataJson,
   parseDataChanges,
   queryReport,
   silentLogger,
+  createReportCache,
   updateMerchant,
   type DataChange,
   type TableEntity,
@@ -39,13 +39,12 @@ async function newEnv() {
   const store = new ListingStore();
   for (const table of Object.values(TABLES)) await store.createTable(table);
   const blobs = new MemoryBlobStore();
-  return { store, blobs, deps: { store, blobs, logger: silentLogger } };
+  return { store, blobs, deps: { store, blobs, logger: silentLogger, reportCache: createReportCache() } };
 }
 
 describe('the report data brought up to date from what changed', () => {
   for (const seed of [3, 58]) {
     it(`equals a full rebuild after every write of a random sequence, without reading every receipt (seed ${seed})`, async () => {
-      clearReportIndexes();
       const { store, blobs, deps } = await newEnv();
       const user = `patch${seed}`;
       const random = prng(seed * 7 + 1);
@@ -78,12 +77,11 @@ describe('the report data brought up to date from what changed', () => {
   }
 
   it('patches the cached copy in another process, and serves getAppData from it', async () => {
-    clearReportIndexes();
     const { store, blobs, deps } = await newEnv();
     await runRandomWrites({ store, blobs }, 'bob', 12, 15);
     const listed = store.fullListings;
     // A process that holds nothing: the cache the worker wrote after the last scan, patched.
-    clearReportIndexes();
+    deps.reportCache.clear();
     const json = await getAppDataJson(deps, identity('bob'), { userId: 'bob' });
     expect(JSON.parse(json)).toEqual(await appDataFromAllRows(store, 'bob'));
     expect(store.fullListings).toBe(listed + 1); // the fullBuild above, not getAppDataJson
@@ -93,7 +91,6 @@ describe('the report data brought up to date from what changed', () => {
   });
 
   it('rebuilds from all rows when the log does not reach back to the copy', async () => {
-    clearReportIndexes();
     const { store, blobs, deps } = await newEnv();
     await runRandomWrites({ store, blobs }, 'carol', 21, 10);
     await appDataAt(deps, 'carol', await repositories(store).users.getDataState('carol'));
@@ -106,7 +103,6 @@ describe('the report data brought up to date from what changed', () => {
   });
 
   it('serves report pages from the patched data: a write shows on the next page read', async () => {
-    clearReportIndexes();
     const { store, blobs, deps } = await newEnv();
     const ask = () =>
       queryReport(

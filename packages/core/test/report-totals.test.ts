@@ -3,7 +3,6 @@ import {
   TABLES,
   repositories,
   afterReceiptWrites,
-  clearReportIndexes,
   invalidateReportTotals,
   queryReport,
   queryReportIndex,
@@ -276,7 +275,7 @@ describe('queryReport from the totals', () => {
   it('answers the merchants, brands and corporations pages as the report index does, without reading items', async () => {
     const world = await createWorld();
     await runRandomWrites(world, 'alice', 31, 40);
-    clearReportIndexes();
+    world.deps.reportCache.clear();
     const read: string[] = [];
     const list = world.store.listEntities.bind(world.store);
     world.store.listEntities = ((table: string, options?: ListOptions) => {
@@ -347,7 +346,7 @@ describe('queryReport from the totals', () => {
     );
     // Totals marked as not ready (a failed update): the same answer, from the index.
     await invalidateReportTotals(world.store, 'alice');
-    clearReportIndexes();
+    world.deps.reportCache.clear();
     expect(await ask({ table: 'merchants', pageSize: '100' })).toEqual(all);
   });
 });

@@ -120,6 +120,16 @@ export function appDataCacheKey(userId: string): string {
   return `cache/${userId}/app-data.json`;
 }
 
+/** Blob key of the first pages of a user's receipts and items tables (see reports/first-pages.ts). */
+export function reportPagesCacheKey(userId: string): string {
+  return `cache/${userId}/report-pages.json`;
+}
+
+/** Blob key of what each of a user's receipts adds to the report tables (see reports/first-pages.ts). */
+export function reportSharesCacheKey(userId: string): string {
+  return `cache/${userId}/report-shares.json`;
+}
+
 /** The receipt's document_url: its last path segment is the file name (spec §7 blobName). */
 export function documentUrlFor(userId: string, fileName: string): string {
   return `blob://${userId}/${fileName}`;

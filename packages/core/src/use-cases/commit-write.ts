@@ -1,6 +1,7 @@
 import { ValidationError } from '../errors';
 import type { Logger } from '../ports';
-import { invalidateReportTotals, type WrittenItems } from '../repository/report-totals';
+import { invalidateReportTotals } from '../reports/totals-build';
+import type { WrittenItems } from '../reports/totals-update';
 import { repositories } from '../repository/repositories';
 import type { DataState } from '../repository/user-repository';
 import { ALL_FILES, type WriteIntent } from '../repository/write-intents';
@@ -8,7 +9,7 @@ import type { TableStore } from '../table-store';
 import { isWellFormedText, MALFORMED_TEXT_MESSAGE } from '../well-formed-text';
 import { nowOf } from './context';
 import { removeMerchantIfUnused } from '../repository/merchant-repository';
-import { afterReceiptWrites } from './report-totals';
+import { afterReceiptWrites } from '../reports/after-receipt-writes';
 
 /**
  * A write intent older than this belongs to a write that stopped (a crash, a timeout): a reader

@@ -1,6 +1,7 @@
 import { idSchema } from '../contract/ids';
 import { ForbiddenError } from '../errors';
 import type { BlobStore, Identity, Logger, ScanQueue } from '../ports';
+import type { ReportsCache } from '../reports/report-cache';
 import type { TableStore } from '../table-store';
 import type { UploadQuotas } from './quotas';
 
@@ -10,6 +11,11 @@ export interface AppDeps {
   blobs: BlobStore;
   queue: ScanQueue;
   logger: Logger;
+  /**
+   * What this process keeps of its users' read models between requests (one per process or test:
+   * see createReportCache).
+   */
+  reportCache: ReportsCache;
   /** The clock (tests pass a fixed one). */
   now?: () => Date;
   /** Per-user upload limits (default DEFAULT_UPLOAD_QUOTAS). */

@@ -5,15 +5,14 @@ import type { DeleteAccountAnswer } from '../contract/my-data';
 import type { BlobStore, Identity, IdentityVerifier } from '../ports';
 import { appDataCacheKey, receiptIdFor } from '../repository/keys';
 import { repositories } from '../repository/repositories';
-import { deleteReportTotals } from '../repository/report-totals';
+import { deleteReportTotals } from '../reports/totals-build';
 import type { QueueRow } from '../repository/rows';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
-import { forgetReportIndex } from './query-report';
 
 /** Deletes sent at once (blobs and rows outside a transaction). */
 const DELETES_AT_ONCE = 8;
 
-export type DeleteAccountDeps = Pick<AppDeps, 'store' | 'blobs' | 'logger' | 'now'> & {
+export type DeleteAccountDeps = Pick<AppDeps, 'store' | 'blobs' | 'logger' | 'reportCache' | 'now'> & {
   identity: Pick<IdentityVerifier, 'deleteAccount'>;
 };
 
@@ -60,7 +59,7 @@ export async function deleteAccount(
   await deps.identity.deleteAccount(uid);
   const second = await sweepAccount(deps, uid, { late: true });
   const rows = first.rows + second.rows + (await repos.users.deleteUserRow(uid));
-  forgetReportIndex(uid);
+  deps.reportCache.delete(uid);
   const blobCount = first.blobs + second.blobs;
   deps.logger.info('account deleted', { userId: uid, rows, blobs: blobCount, late: second });
   return { deleted: true, removed: { rows, blobs: blobCount } };

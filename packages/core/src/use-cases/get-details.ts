@@ -12,11 +12,12 @@ import { NotFoundError } from '../errors';
 import type { Identity } from '../ports';
 import type { MerchantReportRow } from '../contract/reports';
 import { repositories } from '../repository/repositories';
-import { itemInIndex, queryReportIndex, receiptInIndex, type ReportIndex } from '../repository/report-index';
+import { itemInIndex, receiptInIndex, type ReportIndex } from '../reports/index-build';
+import { queryReportIndex } from '../reports/query';
 import type { AppDeps } from './context';
-import { ownReportIndex } from './query-report';
+import { ownReportIndex } from '../reports/report-state';
 
-type DetailDeps = Pick<AppDeps, 'store' | 'blobs' | 'logger'>;
+type DetailDeps = Pick<AppDeps, 'store' | 'blobs' | 'logger' | 'reportCache'>;
 
 /*
  * The detail screens' lookups. Each reads the user's report index of their current data version

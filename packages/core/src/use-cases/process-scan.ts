@@ -29,10 +29,10 @@ import type { ItemRow, MerchantRow, QueueRow, ReceiptRow } from '../repository/r
 import { nowOf } from './context';
 import { flagPossibleDuplicate, recordVisit } from './possible-duplicates';
 import { assertDocumentWithinLimits } from './pdf-pages';
-import { refreshAppDataCache } from './get-app-data';
+import { refreshAppDataCache } from '../reports/report-state';
 import { removeMerchantIfUnused } from '../repository/merchant-repository';
 
-import { afterReceiptWrites } from './report-totals';
+import { afterReceiptWrites } from '../reports/after-receipt-writes';
 
 /** The ports and settings of the scan worker. */
 export interface ScanWorkerDeps {

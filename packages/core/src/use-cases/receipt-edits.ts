@@ -5,7 +5,7 @@ import type { Identity } from '../ports';
 import { analysisKey, itemIdFor, normaliseName, parseReceiptId } from '../repository/keys';
 import { repositories, type Repositories } from '../repository/repositories';
 import type { ItemRow, ReceiptRow } from '../repository/rows';
-import type { WrittenItems } from '../repository/report-totals';
+import type { WrittenItems } from '../reports/totals-update';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
 import { commitWrite, type Applied } from './commit-write';
 import { reviewAsItStands } from './analysis-rows';

@@ -18,6 +18,7 @@ import {
   reportTotalsReady,
   saveItem,
   silentLogger,
+  createReportCache,
   summaryFromTotals,
   updateReceipt,
   updateReceiptTotals,
@@ -103,6 +104,7 @@ export async function runRandomWrites(
     blobs: env.blobs,
     queue,
     logger: silentLogger,
+    reportCache: createReportCache(),
     now: () => new Date(clock),
   };
   const worker: ScanWorkerDeps = {

@@ -1,4 +1,4 @@
-import { REQUIRED_TABLES, silentLogger, type ScanJob } from '../../src';
+import { REQUIRED_TABLES, silentLogger, createReportCache, type ScanJob } from '../../src';
 import { processScan, type ScanResult, type ScanWorkerDeps } from '../../src/use-cases/process-scan';
 import { FakeAnalyzer, MemoryBlobStore, RecordingNotifier, RecordingQueue } from './fakes';
 import { MemoryTableStore } from './memory-table-store';
@@ -13,7 +13,7 @@ export async function createWorld() {
   const notifier = new RecordingNotifier();
   let clock = Date.parse('2024-05-01T12:00:00Z');
   const now = () => new Date(clock);
-  const deps = { store, blobs, queue, logger: silentLogger, now };
+  const deps = { store, blobs, queue, logger: silentLogger, reportCache: createReportCache(), now };
   const worker: ScanWorkerDeps = {
     ...deps,
     analyzer,

@@ -1,8 +1,7 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ForbiddenError,
   NotFoundError,
-  clearReportIndexes,
   getAppData,
   getItemDetail,
   getMerchantDetail,
@@ -58,9 +57,6 @@ async function setUp() {
 }
 
 describe('the detail lookups', () => {
-  // Each test builds its own store; an index held from another test must not answer.
-  beforeEach(() => clearReportIndexes());
-
   it("answers one receipt with its items, its merchant and the user's visits and totals there", async () => {
     const { world, data } = await setUp();
     const answer = await getReceiptDetail(world.deps, alice, {

@@ -9,7 +9,8 @@ import {
   type DayRange,
 } from '../contract/dashboard';
 import type { BrandReportRow, CorporationReportRow, MerchantReportRow } from '../contract/reports';
-import { queryReportIndex, type ReportIndex } from './report-index';
+import type { ReportIndex } from './index-build';
+import { queryReportIndex } from './query';
 
 /** `YYYY-MM-DD` of a year, month (1-12, may run past 12 or below 1) and day. */
 function dayOf(year: number, month: number, day: number): string {

@@ -1,16 +1,19 @@
 import { inBatches } from '../in-batches';
 import type { AppData } from '../entities';
 import type { Identity } from '../ports';
-import { buildAppData, patchAppData } from '../repository/app-data';
+import { buildAppData, patchAppData } from './app-data-build';
 import { changedSince } from '../repository/data-changes';
 import { appDataCacheKey, receiptIdFor } from '../repository/keys';
 import { repositories } from '../repository/repositories';
 import type { DataState } from '../repository/user-repository';
-import type { MerchantRow } from '../repository/rows';
-import { withStaleWritesFinished } from './commit-write';
-import { assertOwnUserId, type AppDeps } from './context';
+import type { ItemRow, MerchantRow, ReceiptRow } from '../repository/rows';
+import type { ChangedSince } from '../repository/data-changes';
+import { withStaleWritesFinished } from '../use-cases/commit-write';
+import { assertOwnUserId, type AppDeps } from '../use-cases/context';
+import { readCacheBlob, writeJsonCache } from './cache-blobs';
+import { heldOf, type ReportsCache } from './report-cache';
 
-type DataDeps = Pick<AppDeps, 'store' | 'blobs' | 'logger'>;
+type DataDeps = Pick<AppDeps, 'store' | 'blobs' | 'logger' | 'reportCache'>;
 
 /**
  * The user's report data as JSON text (spec §7 GET /api/getAppData). Cached in the blob store under
@@ -44,20 +47,14 @@ export async function getAppDataJson(
  * queries and Home use it.
  */
 export async function appDataAt(deps: DataDeps, userId: string, state: DataState): Promise<AppData> {
-  const held = heldData.get(userId);
-  if (held?.version === state.version) return remember(userId, held);
+  const held = deps.reportCache.get(userId)?.data;
+  if (held?.version === state.version) return held;
   return upToDate(deps, userId, state, { write: 'cold' });
 }
 
-/**
- * Brings the user's cached report data up to the current data version, so the next read is served
- * from the cache. The scan worker calls it after writing a receipt and before removing the queue
- * entry: a client that reloads when its queue shrinks gets the new receipt at once, and the work is
- * proportional to what changed since the cache was written (a rebuild only when that is not known).
- */
-export async function refreshAppDataCache(deps: DataDeps, userId: string): Promise<void> {
-  const state = await repositories(deps.store).users.getDataState(userId);
-  await upToDate(deps, userId, state, { write: 'always' });
+/** The report data at `state`, written to the blob cache (see refreshAppDataCache). */
+export function writtenAppData(deps: DataDeps, userId: string, state: DataState): Promise<AppData> {
+  return upToDate(deps, userId, state, { write: 'always' });
 }
 
 /** The user's report data (see getAppDataJson). */
@@ -69,29 +66,9 @@ export async function getAppData(
   return JSON.parse(await getAppDataJson(deps, identity, input)) as AppData;
 }
 
-/** Users whose report data a process holds in memory (the least recently used goes first). */
-const MAX_HELD = 8;
-
-/** Report data of recently served users, by user id; a Map keeps the least recently used first. */
-const heldData = new Map<string, AppData>();
-
-/** Builds in progress, by user and version: readers arriving together share one. */
-const building = new Map<string, Promise<AppData>>();
-
-/** Forgets the report data this process holds (tests and benchmarks measure the cold path with it). */
-export function clearHeldAppData(): void {
-  heldData.clear();
-}
-
-/** Forgets one user's report data held by this process (their account was deleted). */
-export function forgetHeldAppData(userId: string): void {
-  heldData.delete(userId);
-}
-
-function remember(userId: string, data: AppData): AppData {
-  heldData.delete(userId);
-  heldData.set(userId, data);
-  while (heldData.size > MAX_HELD) heldData.delete(heldData.keys().next().value!);
+/** Remembers the user's report data in the process's report cache. */
+function remember(cache: ReportsCache, userId: string, data: AppData): AppData {
+  heldOf(cache, userId).data = data;
   return data;
 }
 
@@ -107,14 +84,12 @@ function upToDate(
   state: DataState,
   options: { cached?: { bytes: Uint8Array } | null; write: 'always' | 'cold' | 'never' },
 ): Promise<AppData> {
-  const key = `${userId}\n${state.version}\n${options.write}`;
-  const pending = building.get(key);
-  if (pending) return pending;
-  const work = (async () => {
-    const held = heldData.get(userId);
+  const cache = deps.reportCache;
+  return cache.shared(`${userId}\n${state.version}\n${options.write}`, async () => {
+    const held = cache.get(userId)?.data;
     if (held?.version === state.version) {
       if (options.write === 'always') await writeCache(deps, userId, JSON.stringify(held));
-      return remember(userId, held);
+      return remember(cache, userId, held);
     }
     let data = held ? await patched(deps, userId, held, state) : null;
     const cold = !data;
@@ -124,7 +99,7 @@ function upToDate(
         userId,
         options.cached !== undefined ? options.cached : await readCache(deps, userId),
       );
-      if (cached?.version === state.version) return remember(userId, cached);
+      if (cached?.version === state.version) return remember(cache, userId, cached);
       data =
         (cached && (await patched(deps, userId, cached, state))) ??
         (await rebuilt(deps, userId, state.version));
@@ -132,10 +107,8 @@ function upToDate(
     if (options.write === 'always' || (options.write === 'cold' && cold)) {
       await writeCache(deps, userId, JSON.stringify(data));
     }
-    return remember(userId, data);
-  })().finally(() => building.delete(key));
-  building.set(key, work);
-  return work;
+    return remember(cache, userId, data);
+  });
 }
 
 /** Receipts or merchants read at once while patching. */
@@ -153,6 +126,20 @@ async function patched(
 ): Promise<AppData | null> {
   const since = changedSince(state.changes, base.version, state.version);
   if (!since) return null;
+  return patchAppData(base, { version: state.version, ...(await changedRows(deps, userId, since)) });
+}
+
+/** The receipts (with their items) and merchants written since, read again (strongly consistent). */
+export async function changedRows(
+  deps: Pick<AppDeps, 'store'>,
+  userId: string,
+  since: ChangedSince,
+): Promise<{
+  receiptIds: string[];
+  receipts: ReceiptRow[];
+  items: ItemRow[];
+  merchants: Map<string, MerchantRow | null>;
+}> {
   const repos = repositories(deps.store);
   const receiptIds = since.files.map((fileName) => receiptIdFor(userId, fileName));
   const receipts = (
@@ -168,7 +155,7 @@ async function patched(
   const merchants = new Map<string, MerchantRow | null>(
     merchantIds.map((id, i) => [id, merchantRows[i] ?? null]),
   );
-  return patchAppData(base, { version: state.version, receiptIds, receipts, items, merchants });
+  return { receiptIds, receipts, items, merchants };
 }
 
 /** The report data from all of the user's rows. */
@@ -185,10 +172,7 @@ async function rebuilt(deps: DataDeps, uid: string, version: string): Promise<Ap
 }
 
 function readCache(deps: Pick<AppDeps, 'blobs' | 'logger'>, uid: string) {
-  return deps.blobs.get(appDataCacheKey(uid)).catch((error: unknown) => {
-    deps.logger.warn('app data cache unreadable', { userId: uid, error: String(error) });
-    return null;
-  });
+  return readCacheBlob(deps, appDataCacheKey(uid));
 }
 
 /** The cached JSON text when it is of `version`, else null. */
@@ -214,11 +198,6 @@ function parseCache(
   }
 }
 
-async function writeCache(deps: DataDeps, uid: string, json: string): Promise<void> {
-  try {
-    await deps.blobs.put(appDataCacheKey(uid), new TextEncoder().encode(json), 'application/json');
-  } catch (error) {
-    // A cache that cannot be written only costs speed.
-    deps.logger.warn('app data cache not written', { userId: uid, error: String(error) });
-  }
+function writeCache(deps: Pick<AppDeps, 'blobs' | 'logger'>, uid: string, json: string): Promise<void> {
+  return writeJsonCache(deps, appDataCacheKey(uid), json);
 }

@@ -1,10 +1,11 @@
 import type { Logger } from '../ports';
-import { invalidateReportTotals, recordReceiptWrites, type WrittenItems } from '../repository/report-totals';
+import { invalidateReportTotals, recordReceiptWrites } from './totals-build';
+import type { WrittenItems } from './totals-update';
 import type { TableStore } from '../table-store';
 
 /**
  * After writes of these receipts of the user (written, edited, moved or deleted): their report
- * totals are updated, in work proportional to those receipts (see repository/report-totals.ts). The
+ * totals are updated, in work proportional to those receipts (see totals-update.ts). The
  * writes themselves stand when this fails: the totals are then marked as not ready, so the reports
  * are served from the user's rows until the next write rebuilds the totals. `written`: the item keys
  * the caller has just written per receipt, when it knows them; the update then reads them by key.

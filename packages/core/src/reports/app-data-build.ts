@@ -8,7 +8,7 @@ import type {
   ReportMerchant,
   ReportReceipt,
 } from '../entities';
-import type { ItemRow, MerchantRow, ReceiptRow } from './rows';
+import type { ItemRow, MerchantRow, ReceiptRow } from '../repository/rows';
 
 /** What the report takes from a receipt: its row, or the report's own copy of it. */
 type ReceiptSource = ReportReceipt;

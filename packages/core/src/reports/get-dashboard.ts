@@ -1,8 +1,8 @@
 import type { DashboardAnswer, DashboardQuery } from '../contract/dashboard';
 import type { Identity } from '../ports';
-import { dashboardOf } from '../repository/dashboard';
-import { nowOf, type AppDeps } from './context';
-import { ownReportIndex } from './query-report';
+import { dashboardOf } from './dashboard';
+import { nowOf, type AppDeps } from '../use-cases/context';
+import { ownReportIndex } from './report-state';
 
 /**
  * Home's figures for the signed-in user (GET /api/dashboard) for the period holding `at` (an earlier
@@ -11,7 +11,7 @@ import { ownReportIndex } from './query-report';
  * @throws ForbiddenError when `userId` is not the caller's
  */
 export async function getDashboard(
-  deps: Pick<AppDeps, 'store' | 'blobs' | 'logger' | 'now'>,
+  deps: Pick<AppDeps, 'store' | 'blobs' | 'logger' | 'reportCache' | 'now'>,
   identity: Identity,
   input: DashboardQuery,
 ): Promise<DashboardAnswer> {

@@ -1,0 +1,157 @@
+import type { Identity } from '../ports';
+import type { ChangedSince } from '../repository/data-changes';
+import { changedSince } from '../repository/data-changes';
+import { reportPagesCacheKey, reportSharesCacheKey } from '../repository/keys';
+import { repositories } from '../repository/repositories';
+import type { DataState } from '../repository/user-repository';
+import { withStaleWritesFinished } from '../use-cases/commit-write';
+import { assertOwnUserId, type AppDeps } from '../use-cases/context';
+import { buildAppData } from './app-data-build';
+import { readJsonCache, writeJsonCache } from './cache-blobs';
+import { answersFromFirstPages, firstPagesOf, type FirstPages, type ReceiptShares } from './first-pages';
+import { appDataAt, changedRows, writtenAppData } from './get-app-data';
+import { buildReportIndex, type ReportIndex } from './index-build';
+import type { PageQuery } from './order';
+import { patchFirstPages, type PagesChange } from './patch-pages';
+import { createReportCache, heldOf } from './report-cache';
+
+export type ReportDeps = Pick<AppDeps, 'store' | 'blobs' | 'logger' | 'reportCache'>;
+
+/** The user's data version and change log, with writes that stopped half-way finished first. */
+export async function currentState(deps: ReportDeps, userId: string): Promise<DataState> {
+  return withStaleWritesFinished(deps, userId, await repositories(deps.store).users.getDataState(userId));
+}
+
+/**
+ * The user's report index for their current data version. Costs one point read (the user's data
+ * version) when this process has the index of that version. Otherwise the report data this process
+ * holds, or else the cached one (one blob read), is brought up to date by reading the receipts and
+ * merchants written since (see getAppData's appDataAt), and rebuilt from all of the user's rows only
+ * when what changed is not known.
+ */
+export async function reportIndexOf(deps: ReportDeps, userId: string): Promise<ReportIndex> {
+  return indexAt(deps, userId, await currentState(deps, userId));
+}
+
+/**
+ * The caller's report index, once `userId` is checked to be theirs (the report and detail routes).
+ * @throws ForbiddenError when `userId` is not the caller's
+ */
+export async function ownReportIndex(
+  deps: ReportDeps,
+  identity: Identity,
+  userId: string,
+): Promise<ReportIndex> {
+  assertOwnUserId(identity, userId);
+  return reportIndexOf(deps, identity.uid);
+}
+
+/**
+ * The report index at `state` (just read): the one this process holds, or else built from the report
+ * data at that version, by one caller for all those arriving together. A build also makes the
+ * first pages of that version when the process holds none, and stores them for other processes.
+ */
+export function indexAt(deps: ReportDeps, userId: string, state: DataState): Promise<ReportIndex> {
+  const held = deps.reportCache.get(userId)?.index;
+  if (held?.version === state.version) return Promise.resolve(held);
+  return deps.reportCache.shared(`${userId}\n${state.version}\nindex`, async () => {
+    const data = await appDataAt(deps, userId, state);
+    const index = buildReportIndex(data);
+    const now = heldOf(deps.reportCache, userId);
+    now.index = index;
+    if (now.pages?.version !== index.version) {
+      const names: Record<string, string> = {};
+      for (const r of data.reportReceipts) names[r.merchant_id] = r.merchant_name;
+      const made = firstPagesOf(index, names);
+      Object.assign(now, made);
+      await writeFirstPages(deps, userId, made);
+    }
+    return index;
+  });
+}
+
+/**
+ * The first pages of the user's receipts and items tables at `state`, when `query` may be answered
+ * from them: the ones this process holds, or else the stored ones (one small blob read), brought up
+ * to date by reading only the receipts written since; null when they cannot be (none stored, the
+ * change log does not reach back to them, a merchant renamed), and the report index answers.
+ */
+export async function firstPagesAt(
+  deps: ReportDeps,
+  userId: string,
+  state: DataState,
+  query: PageQuery,
+): Promise<FirstPages | null> {
+  if (!answersFromFirstPages(query)) return null;
+  const held = deps.reportCache.get(userId)?.pages;
+  if (held?.version === state.version) return held;
+  return deps.reportCache.shared(`${userId}\n${state.version}\npages`, () => pagesAt(deps, userId, state));
+}
+
+async function pagesAt(deps: ReportDeps, userId: string, state: DataState): Promise<FirstPages | null> {
+  const held = heldOf(deps.reportCache, userId);
+  const pages = held.pages ?? (await readJsonCache<FirstPages>(deps, reportPagesCacheKey(userId)));
+  if (!pages) return null;
+  if (pages.version === state.version) return (held.pages = pages);
+  const since = changedSince(state.changes, pages.version, state.version);
+  if (!since) return null;
+  const shares =
+    held.shares?.version === pages.version
+      ? held.shares
+      : await readJsonCache<ReceiptShares>(deps, reportSharesCacheKey(userId));
+  if (shares?.version !== pages.version) return null;
+  const next = patchFirstPages(pages, shares, await pagesChange(deps, userId, state.version, since));
+  if (!next) return null;
+  Object.assign(heldOf(deps.reportCache, userId), next);
+  await writeFirstPages(deps, userId, next);
+  return next.pages;
+}
+
+/** The receipts written since, as the report rows show them now (see patchFirstPages). */
+async function pagesChange(
+  deps: ReportDeps,
+  userId: string,
+  version: string,
+  since: ChangedSince,
+): Promise<PagesChange> {
+  const rows = await changedRows(deps, userId, since);
+  const merchants = [...rows.merchants.values()].filter((m) => m !== null);
+  const report = buildAppData({ version, receipts: rows.receipts, merchants, items: rows.items });
+  return {
+    version,
+    receiptIds: rows.receiptIds,
+    receipts: report.reportReceipts,
+    items: report.reportProductItems,
+    duplicateOf: new Map(rows.receipts.map((r) => [r.receipt_id, r.possible_duplicate_of ?? null])),
+    merchants: rows.merchants,
+  };
+}
+
+/** Stores the first pages and shares for other processes (a cache: a failed write only costs speed). */
+async function writeFirstPages(
+  deps: ReportDeps,
+  userId: string,
+  made: { pages: FirstPages; shares: ReceiptShares },
+): Promise<void> {
+  await Promise.all([
+    writeJsonCache(deps, reportPagesCacheKey(userId), made.pages),
+    writeJsonCache(deps, reportSharesCacheKey(userId), made.shares),
+  ]);
+}
+
+/**
+ * Brings the user's cached report data up to the current data version, so the next read is served
+ * from the cache, with the first pages of the receipts and items tables. The scan worker calls it after writing a receipt and before removing the queue
+ * entry: a client that reloads when its queue shrinks gets the new receipt at once, and the work is
+ * proportional to what changed since the cache was written (a rebuild only when that is not known).
+ */
+export async function refreshAppDataCache(
+  deps: Pick<AppDeps, 'store' | 'blobs' | 'logger'> & Partial<Pick<AppDeps, 'reportCache'>>,
+  userId: string,
+): Promise<void> {
+  const state = await repositories(deps.store).users.getDataState(userId);
+  // The worker holds no reports between scans: a cache of its own for this one.
+  const own = { ...deps, reportCache: deps.reportCache ?? createReportCache({ maxUsers: 1 }) };
+  await writtenAppData(own, userId, state);
+  await pagesAt(own, userId, state);
+}

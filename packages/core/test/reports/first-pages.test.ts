@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest';
+import {
+  TABLES,
+  buildReportIndex,
+  createReportCache,
+  firstPagesOf,
+  pageFromFirstPages,
+  queryReport,
+  scanReportIndex,
+  silentLogger,
+  type AppData,
+  type FirstPages,
+  type PageQuery,
+} from '../../src';
+import { reportQuery, type ReportTable } from '../../src/contract/reports';
+import { ordersOf, type PagedTable } from '../../src/reports/first-pages';
+import { MemoryBlobStore, identity } from '../support/fakes';
+import { MemoryTableStore } from '../support/memory-table-store';
+import { appDataFromAllRows, runRandomWrites } from '../support/totals-scenario';
+
+/** A blob store that counts the reads of each key. */
+class CountingBlobStore extends MemoryBlobStore {
+  readonly reads = new Map<string, number>();
+  override async get(key: string) {
+    this.reads.set(key, (this.reads.get(key) ?? 0) + 1);
+    return super.get(key);
+  }
+  readsOf(suffix: string): number {
+    let n = 0;
+    for (const [key, count] of this.reads) if (key.endsWith(suffix)) n += count;
+    return n;
+  }
+}
+
+async function newEnv() {
+  const store = new MemoryTableStore();
+  for (const table of Object.values(TABLES)) await store.createTable(table);
+  return { store, blobs: new CountingBlobStore() };
+}
+
+const queryOf = (
+  table: PagedTable,
+  sort: string,
+  dir: 'asc' | 'desc',
+  pageSize: number,
+  pageToken?: string,
+) => ({ table, sort, dir, pageSize, ...(pageToken ? { pageToken } : {}) }) as PageQuery<ReportTable>;
+
+/** The first and second page of every order of both tables, from the first pages and from a full pass. */
+function expectSamePages(pages: FirstPages, data: AppData, label: string): number {
+  const index = buildReportIndex(data);
+  let answered = 0;
+  for (const table of ['receipts', 'items'] as const) {
+    for (const { sort, dir } of ordersOf(table)) {
+      for (const pageSize of [1, 7, 25, 100]) {
+        const first = queryOf(table, sort, dir, pageSize);
+        const expected = scanReportIndex(index, first);
+        const page = pageFromFirstPages(pages, first);
+        expect(page, `${label}: ${table} by ${sort} ${dir}, ${pageSize} rows`).toEqual(expected);
+        if (page) answered++;
+        const second = queryOf(table, sort, dir, pageSize, expected.nextPageToken ?? undefined);
+        const later = pageFromFirstPages(pages, second);
+        // A later page is answered from the first pages only within the rows they keep.
+        if (later) expect(later, `${label}: second page`).toEqual(scanReportIndex(index, second));
+      }
+    }
+  }
+  return answered;
+}
+
+describe('the first pages of the receipts and items tables', () => {
+  it('give the same first page as the full build, at every sort and page size', async () => {
+    const { store, blobs } = await newEnv();
+    await runRandomWrites({ store, blobs }, 'ann', 5, 40);
+    const data = await appDataFromAllRows(store, 'ann');
+    const names = Object.fromEntries(data.reportReceipts.map((r) => [r.merchant_id, r.merchant_name]));
+    // Stored as JSON and read back, as another process reads them.
+    const stored = JSON.parse(
+      JSON.stringify(firstPagesOf(buildReportIndex(data), names).pages),
+    ) as FirstPages;
+    expect(expectSamePages(stored, data, 'built')).toBeGreaterThan(0);
+  }, 30_000);
+
+  it('leave a search, a filter or an unknown sort to the report index', async () => {
+    const { store, blobs } = await newEnv();
+    await runRandomWrites({ store, blobs }, 'ben', 9, 10);
+    const data = await appDataFromAllRows(store, 'ben');
+    const { pages } = firstPagesOf(buildReportIndex(data), {});
+    const base = { table: 'receipts' as const, pageSize: 25 };
+    expect(pageFromFirstPages(pages, { ...base, q: 'shop' })).toBeUndefined();
+    expect(pageFromFirstPages(pages, { ...base, currency: 'EUR' })).toBeUndefined();
+    expect(pageFromFirstPages(pages, { ...base, sort: 'nonsense' })).toBeUndefined();
+    expect(pageFromFirstPages(pages, { ...base, table: 'merchants' } as PageQuery)).toBeUndefined();
+  });
+
+  for (const seed of [11, 47]) {
+    it(`serve a process that holds nothing the right first page after every write, patched without reading the whole report (seed ${seed})`, async () => {
+      const { store, blobs } = await newEnv();
+      const user = `cold${seed}`;
+      const ask = (cache: ReturnType<typeof createReportCache>, query: Record<string, string>) =>
+        queryReport(
+          { store, blobs, logger: silentLogger, reportCache: cache },
+          identity(user),
+          reportQuery.parse({ userId: user, pageSize: '25', ...query }),
+        );
+      // One process stays up (its first pages are patched in memory); others start for each read.
+      const warm = createReportCache();
+      let steps = 0;
+      let withoutWholeReport = 0;
+      await runRandomWrites({ store, blobs }, user, seed, 30, async (step, op) => {
+        const index = buildReportIndex(await appDataFromAllRows(store, user));
+        const queries: Record<string, string>[] = [
+          { table: 'receipts' },
+          { table: 'items' },
+          { table: 'receipts', sort: 'total', dir: 'desc' },
+        ];
+        for (const query of queries) {
+          const parsed = reportQuery.parse({ userId: user, pageSize: '25', ...query });
+          const { userId: _userId, pageSize, ...rest } = parsed;
+          const expected = scanReportIndex(index, { ...rest, pageSize: pageSize ?? 25 });
+          const before = blobs.readsOf('app-data.json');
+          expect(await ask(createReportCache(), query), `step ${step} (${op}), cold`).toEqual(expected);
+          steps++;
+          if (blobs.readsOf('app-data.json') === before) withoutWholeReport++;
+          expect(await ask(warm, query), `step ${step} (${op}), warm`).toEqual(expected);
+        }
+      });
+      // Merges and moves name merchants whose other receipts change too: those read the whole report.
+      expect(withoutWholeReport).toBeGreaterThan(steps / 2);
+    }, 30_000);
+  }
+});
+
+describe('the report cache', () => {
+  it('is owned by each deps object: two processes do not share one', async () => {
+    const { store, blobs } = await newEnv();
+    await runRandomWrites({ store, blobs }, 'cat', 3, 8);
+    const one = { store, blobs, logger: silentLogger, reportCache: createReportCache() };
+    const other = { store, blobs, logger: silentLogger, reportCache: createReportCache() };
+    const query = reportQuery.parse({ userId: 'cat', table: 'receipts', q: 'a' });
+    await queryReport(one, identity('cat'), query);
+    expect(one.reportCache.get('cat')?.index).toBeDefined();
+    expect(other.reportCache.get('cat')).toBeUndefined();
+    one.reportCache.delete('cat');
+    expect(one.reportCache.get('cat')).toBeUndefined();
+  });
+
+  it('keeps the most recently served users only', async () => {
+    const cache = createReportCache({ maxUsers: 2 });
+    cache.set('a', {});
+    cache.set('b', {});
+    cache.get('a');
+    cache.set('c', {});
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')).toBeDefined();
+    expect(cache.get('c')).toBeDefined();
+  });
+
+  it('shares one build among callers arriving together', async () => {
+    const cache = createReportCache();
+    let runs = 0;
+    const work = async () => {
+      runs++;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return runs;
+    };
+    expect(await Promise.all([cache.shared('k', work), cache.shared('k', work)])).toEqual([1, 1]);
+    expect(await cache.shared('k', work)).toBe(2);
+  });
+});

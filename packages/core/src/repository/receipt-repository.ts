@@ -39,6 +39,7 @@ import {
   type MerchantRow,
   type QueueRow,
   type ReceiptRow,
+  type Reservation,
 } from './rows';
 import type { Tax } from '../entities';
 
@@ -110,6 +111,8 @@ export interface DataState {
   readonly changes: DataChange[];
   /** Writes that started and have not been taken by the read models yet (see addWriteIntent). */
   readonly intents: WriteIntent[];
+  /** Uploads' reservations of pending scans, each also the upload's intent (see settle-uploads.ts). */
+  readonly uploads?: Reservation[];
 }
 
 /** A user's row: the profile, the push tokens and the version of the user's report data. */
@@ -281,6 +284,7 @@ export class ReceiptRepository {
         return (changes ??= parseDataChanges(raw));
       },
       intents: row ? parseWriteIntents(str(row, 'write_intents')) : [],
+      uploads: row ? pendingUploads(row) : [],
     };
   }
 

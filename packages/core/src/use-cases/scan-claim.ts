@@ -72,12 +72,20 @@ export function dropped(deps: ScanWorkerDeps, job: ScanJob, when: string): ScanR
   return { outcome: 'skipped', reason: 'deleted or taken over' };
 }
 
-export function claimExpired(updatedAt: string, now: Date, deps: Pick<ScanWorkerDeps, 'claimLeaseMs'>): boolean {
+export function claimExpired(
+  updatedAt: string,
+  now: Date,
+  deps: Pick<ScanWorkerDeps, 'claimLeaseMs'>,
+): boolean {
   const at = Date.parse(updatedAt);
   return !Number.isFinite(at) || now.getTime() - at > (deps.claimLeaseMs ?? SCAN_CLAIM_LEASE_MS);
 }
 
-export async function recordFailure(deps: ScanWorkerDeps, fence: ClaimFence, error: unknown): Promise<ScanResult> {
+export async function recordFailure(
+  deps: ScanWorkerDeps,
+  fence: ClaimFence,
+  error: unknown,
+): Promise<ScanResult> {
   const claimed = fence.entry;
   const permanent =
     (error instanceof AnalyzerError && !error.retryable) ||
@@ -111,4 +119,3 @@ export async function recordFailure(deps: ScanWorkerDeps, fence: ClaimFence, err
   await deps.queue.enqueue(job, { delaySeconds });
   return { outcome: 'retrying', reason };
 }
-

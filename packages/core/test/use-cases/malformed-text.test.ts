@@ -11,13 +11,8 @@ import {
 } from '../../src';
 import { identity } from '../support/fakes';
 import { createWorld } from '../support/world';
-import {
-  WRITE_METHODS,
-  failingAt,
-  faultCounter,
-  readReport,
-  seedFaultUser,
-} from '../../../../test/support/write-faults';
+import { WRITE_METHODS, failingAt, faultCounter } from '../../../../test/support/fault-ports';
+import { readReport, seedFaultUser } from '../../../../test/support/fault-world';
 
 const LONE = 'Heinz \ud800';
 

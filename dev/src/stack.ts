@@ -77,6 +77,11 @@ export interface LocalStackOptions {
   logLevel?: 'debug' | 'info' | 'warn' | 'error';
   /** Keep the emulators' own output out of the terminal. */
   quiet?: boolean;
+  /**
+   * Wraps the table and blob stores the API and the worker use (the soak run's faults); the
+   * tables are set up and unfinished scans resumed on the stores as configured.
+   */
+  wrapPorts?: (ports: Pick<Services, 'store' | 'blobs'>) => Pick<Services, 'store' | 'blobs'>;
 }
 
 export interface LocalStack {
@@ -289,9 +294,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       firstPage: async (pdf) =>
         (await import('@receipts/analyzer-ocr')).renderPdfFirstPage(pdf, PDF_PREVIEW_WIDTH),
     });
-    const services = await createServices(config, { logger, queue, previewer });
-    cleanups.push(() => services.close());
-    await setUpTables(services.store, logger);
+    const configured = await createServices(config, { logger, queue, previewer });
+    cleanups.push(() => configured.close());
+    await setUpTables(configured.store, logger);
+    const services = options.wrapPorts ? { ...configured, ...options.wrapPorts(configured) } : configured;
     if (backend === 'dynamodb') logger.info('storage: DynamoDB', { endpoint: config.DYNAMODB_ENDPOINT });
 
     const scanWorker = await createScanWorker(services, {
@@ -307,7 +313,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     installServices(services);
     cleanups.push(async () => installServices(undefined));
     // Before the server takes requests: a scan still marked 'Analyzing' is then surely a dead run's.
-    await resumeScans({ store: services.store, queue, logger });
+    await resumeScans({ store: configured.store, queue, logger });
     // As the scheduled sweeper does in the cloud: lost scans queued again, stuck ones failed.
     const sweeper = setInterval(() => {
       sweepScans({ store: services.store, queue, logger }).catch((error: unknown) =>

@@ -11,7 +11,6 @@ import {
   recordReceiptWrites,
   reportTotalsReady,
   silentLogger,
-  sweepScans,
   updateMerchant,
   userKeyPrefix,
   LOST_SCAN_MS,
@@ -167,21 +166,23 @@ export const edit = (world: FaultWorld, data: AppData, fileName: string) => {
   return { userId: world.userId, receiptId: r.receipt_id, etag: r.etag ?? '' };
 };
 /**
- * Delivers the scan jobs sent, after the claims' lease, then runs the sweeper (which queues again
- * the scans left with no job) and delivers what it sent: what the queue does in the background.
+ * Delivers the scan jobs sent, after the claims' lease, then the scans of the user still waiting
+ * (the sweeper queues again a scan left with no job, and the queue delivers again a job whose
+ * attempt stopped): what the queue does in the background. (sweepScans itself reads every user's
+ * entries, those of runs going on beside this one too, so it is not run here.)
  */
 export async function workOffScans(world: FaultWorld): Promise<void> {
   const later = () => new Date(world.now().getTime() + LOST_SCAN_MS + 60_000);
   const worker = editPorts(world, world.store, world.blobs, later);
-  const deliver = async () => {
-    while (world.queue.jobs.length > 0) {
-      const { job } = world.queue.jobs.shift()!;
-      if (job.userId === world.userId) await processScan(worker, job);
-    }
-  };
-  await deliver();
-  await sweepScans({ store: world.store, queue: world.queue, logger: silentLogger, now: later });
-  await deliver();
+  while (world.queue.jobs.length > 0) {
+    const { job } = world.queue.jobs.shift()!;
+    if (job.userId === world.userId) await processScan(worker, job);
+  }
+  for (const entry of await new ReceiptRepository(world.store).listQueue(world.userId)) {
+    if (entry.status !== 'Failed')
+      await processScan(worker, { userId: world.userId, fileName: entry.fileName });
+  }
+  world.queue.jobs.length = 0;
 }
 
 /**

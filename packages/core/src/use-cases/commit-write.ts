@@ -136,8 +136,15 @@ export async function withStaleWritesFinished(
 ): Promise<DataState> {
   const now = nowOf(deps).getTime();
   const stale = state.intents.filter((i) => now - (Date.parse(i.at) || 0) >= WRITE_INTENT_LEASE_MS);
+  // Best effort: a reader that may not write (a read-only route in the cloud) leaves the
+  // reservations to the user's next upload.
   const settled = deps.blobs
-    ? await settleStaleUploads({ ...deps, blobs: deps.blobs }, userId, state.uploads ?? [])
+    ? await settleStaleUploads({ ...deps, blobs: deps.blobs }, userId, state.uploads ?? []).catch(
+        (error: unknown) => {
+          deps.logger.warn('stopped uploads not settled', { userId, error: String(error) });
+          return 0;
+        },
+      )
     : 0;
   if (stale.length === 0 && settled === 0) return state;
   if (stale.length > 0) await finishPendingWrites(deps, userId, { ...state, intents: stale });

@@ -56,8 +56,11 @@ export async function uploadReceipt(
     repo.getImageHash(uid, sha256),
     repo.getDataState(uid),
   ]);
-  // What uploads of the user that stopped half-way left is settled first (see settle-uploads.ts).
-  await settleStaleUploads(deps, uid, state.uploads ?? []);
+  // What uploads of the user that stopped half-way left is settled first (see settle-uploads.ts);
+  // this upload goes on whatever that meets (a reservation not settled stays for the next try).
+  await settleStaleUploads(deps, uid, state.uploads ?? []).catch((error: unknown) =>
+    deps.logger.warn('stopped uploads not settled', { userId: uid, error: String(error) }),
+  );
   if (receipt) {
     throw new ConflictError(
       `A receipt from "${fileName}" has already been analysed; delete it first or upload under a new file name.`,

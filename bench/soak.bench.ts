@@ -4,8 +4,10 @@
  * and delete every tenth one 0–100 ms after it is accepted, while the run kills the server process
  * (API, queue and worker: SIGKILL) and, separately, the table store process (dynalite: SIGKILL;
  * Azurite: SIGINT, see below) at random moments and starts them again. Then it waits for the queue to settle and prints: scans accepted,
- * analysed, failed with a reason, lost, analysed twice, resurrected after delete, upload latency and
- * receipts per minute. Analysis is the tests' fake analyzer with a 50–250 ms delay, not OCR.
+ * analysed, failed with a reason, lost, analysed twice, resurrected after delete, stuck (a receipt
+ * that cannot be edited with the etag the reports give, after a reload), upload latency and
+ * receipts per minute. Besides the kills, a share of the server's table and blob calls fail at
+ * random (SOAK_WRITE_FAULTS, default 0.02; half before the call, half after it). Analysis is the tests' fake analyzer with a 50–250 ms delay, not OCR.
  *
  * SOAK_BACKENDS=azure|dynamodb runs one store; SOAK_USERS, SOAK_UPLOADS_PER_USER change the load.
  * Exits 1 when anything was lost, analysed twice or resurrected.
@@ -29,6 +31,8 @@ const envInt = (name: string, fallback: number) => {
 const USERS = envInt('SOAK_USERS', 20);
 const UPLOADS_PER_USER = envInt('SOAK_UPLOADS_PER_USER', 10);
 const DELETE_EVERY = 10;
+/** Share of the server's table and blob calls that fail, half before the call and half after it. */
+const WRITE_FAULTS = Number(process.env.SOAK_WRITE_FAULTS ?? 0.02);
 /** How long the chaos may last at most, and how long the queue then has to settle. */
 const CHAOS_MAX_MS = 120_000;
 const SETTLE_MAX_MS = 150_000;
@@ -209,6 +213,7 @@ async function soak(backend: 'azure' | 'dynamodb', auth: AuthEmulator, root: str
         SOAK_DATA_DIR: join(dataDir, 'app'),
         SOAK_AUTH_HOST: auth.host,
         SOAK_STORE: storeAddress,
+        SOAK_WRITE_FAULTS: String(WRITE_FAULTS),
       },
       ready: /SOAK_READY/,
     }),
@@ -412,16 +417,22 @@ async function soak(backend: 'azure' | 'dynamodb', auth: AuthEmulator, root: str
     const receiptsOf = new Map<string, { items: number }>();
     const failedOf = new Map<string, string>();
     const pendingOf = new Set<string>();
+    /** A read the person repeats until it answers (a write fault may fail it). */
+    const read = async (user: number, path: string) => {
+      for (let tries = 1; ; tries++) {
+        const answer = await call(user, 'GET', path).catch(() => ({ status: 0, body: '' }));
+        if (answer.status === 200 || tries >= 20) return answer.body;
+        await sleep(200);
+      }
+    };
     for (let user = 0; user < USERS; user++) {
       const userId = sessions[user]!.localId;
-      const data = JSON.parse((await call(user, 'GET', `/api/getAppData?userId=${userId}`)).body) as AppData;
+      const data = JSON.parse(await read(user, `/api/getAppData?userId=${userId}`)) as AppData;
       for (const r of data.reportReceipts) {
         const items = data.reportProductItems.filter((item) => item.receipt_id === r.receipt_id).length;
         receiptsOf.set(r.receipt_id, { items });
       }
-      const queue = JSON.parse(
-        (await call(user, 'GET', `/api/listQueue?userId=${userId}`)).body,
-      ) as QueueEntry[];
+      const queue = JSON.parse(await read(user, `/api/listQueue?userId=${userId}`)) as QueueEntry[];
       for (const e of queue) {
         if (e.status === 'Failed') failedOf.set(`${userId}~${e.fileName}`, e.reason ?? '');
         else pendingOf.add(`${userId}~${e.fileName}`);
@@ -455,6 +466,33 @@ async function soak(backend: 'azure' | 'dynamodb', auth: AuthEmulator, root: str
         } else failedWithoutReason += 1;
       } else lost += 1;
     }
+    // Stuck: a receipt the person cannot edit with the etag the reports give, even after reloading
+    // them and trying again (each try may meet a write fault of its own).
+    let stuck = 0;
+    const stuckExamples: string[] = [];
+    for (let user = 0; user < USERS; user++) {
+      const userId = sessions[user]!.localId;
+      const data = JSON.parse(await read(user, `/api/getAppData?userId=${userId}`)) as AppData;
+      for (const r of data.reportReceipts) {
+        let last = '';
+        let edited = false;
+        for (let tries = 0; tries < 5 && !edited; tries++) {
+          const now = JSON.parse(await read(user, `/api/getAppData?userId=${userId}`)) as AppData;
+          const etag = now.reportReceipts.find((x) => x.receipt_id === r.receipt_id)?.etag ?? '';
+          const answer = await call(user, 'POST', '/api/markReviewed', {
+            userId,
+            receiptId: r.receipt_id,
+            etag,
+          }).catch(() => ({ status: 0, body: 'no answer' }));
+          edited = answer.status === 200;
+          last = `${answer.status} ${answer.body.slice(0, 120)}`;
+        }
+        if (!edited) {
+          stuck += 1;
+          if (stuckExamples.length < 3) stuckExamples.push(`${r.receipt_id}: ${last}`);
+        }
+      }
+    }
     const analysedTwice =
       [...analysedLog.entries()]
         .filter(([key]) => uploads.some((u) => key.endsWith(`/${u.fileName}`)))
@@ -474,6 +512,8 @@ async function soak(backend: 'azure' | 'dynamodb', auth: AuthEmulator, root: str
       lost: lost + failedWithoutReason,
       analysedTwice,
       resurrected,
+      stuck,
+      stuckExamples,
       p50: percentile(latencies, 50),
       p99: percentile(latencies, 99),
       retriedUploads: uploads.filter((u) => u.attempts > 1).length,
@@ -495,7 +535,10 @@ async function main() {
       `Soak: ${USERS} users × ${UPLOADS_PER_USER} uploads at once over HTTP, every ${DELETE_EVERY}th deleted 0–100 ms after acceptance;`,
     );
     say(
-      'the server process (API + worker) is SIGKILLed and the table store stopped (dynalite: SIGKILL, Azurite: SIGINT) at random moments, then restarted.',
+      'the server process (API + worker) is SIGKILLed and the table store stopped (dynalite: SIGKILL, Azurite: SIGINT) at random moments, then restarted;',
+    );
+    say(
+      `and ${(WRITE_FAULTS * 100).toFixed(1)} % of the server's table and blob calls fail (half before the call, half after it, the answer lost).`,
     );
     for (const backend of BACKENDS) {
       const r = await soak(backend, auth, root);
@@ -515,13 +558,16 @@ async function main() {
       say(`  lost:                        ${r.lost}`);
       say(`  analysed twice:              ${r.analysedTwice}`);
       say(`  resurrected after delete:    ${r.resurrected}`);
+      say(`  stuck (not editable):        ${r.stuck}`);
+      for (const example of r.stuckExamples) say(`    e.g. ${example}`);
       say(
         `  upload latency p50 / p99:    ${r.p50.toFixed(0)} ms / ${r.p99.toFixed(0)} ms (first try to acceptance, retries included)`,
       );
       say(
         `  receipts per minute:         ${r.perMinute.toFixed(0)} (all uploads in ${(r.uploadsDoneMs / 1000).toFixed(1)} s, worked off in ${(r.workedOffMs / 1000).toFixed(1)} s)`,
       );
-      if (r.lost > 0 || r.analysedTwice > 0 || r.resurrected > 0 || r.notAccepted > 0) failed = true;
+      if (r.lost > 0 || r.analysedTwice > 0 || r.resurrected > 0 || r.stuck > 0 || r.notAccepted > 0)
+        failed = true;
     }
   } finally {
     await auth.stop();
@@ -529,7 +575,7 @@ async function main() {
   }
   if (failed) {
     say('');
-    say('FAILED: something was lost, analysed twice, resurrected or never accepted.');
+    say('FAILED: something was lost, analysed twice, resurrected, stuck or never accepted.');
     process.exitCode = 1;
   }
 }

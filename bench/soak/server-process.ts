@@ -7,6 +7,7 @@
 import type { AnalysisResult, Analyzer } from '@receipts/core';
 import { startLocalStack } from '../../dev/src/stack';
 import { FakeAnalyzer } from '../../packages/core/test/support/fakes';
+import { failingAtRandom } from '../../test/support/fault-ports';
 
 const env = process.env;
 const fake = new FakeAnalyzer();
@@ -23,6 +24,8 @@ const slowFake: Analyzer = {
 };
 
 const backend = env.SOAK_BACKEND === 'dynamodb' ? 'dynamodb' : 'azure';
+/** Share of the API's and the worker's table and blob calls that fail (before or after the call). */
+const faultShare = Number(env.SOAK_WRITE_FAULTS ?? 0);
 await startLocalStack({
   port: Number(env.SOAK_PORT),
   dataDir: env.SOAK_DATA_DIR!,
@@ -38,5 +41,13 @@ await startLocalStack({
   quotas: { uploadsPerDay: 100_000, pendingScans: 10_000, storedMb: 100_000 },
   logLevel: 'info',
   quiet: true,
+  ...(faultShare > 0
+    ? {
+        wrapPorts: ({ store, blobs }) => ({
+          store: failingAtRandom(store, faultShare),
+          blobs: failingAtRandom(blobs, faultShare),
+        }),
+      }
+    : {}),
 });
 process.stdout.write('SOAK_READY\n');

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { AppError } from '@receipts/core';
+import pRetry from 'p-retry';
 import { azuriteConnectionString } from '@receipts/store-azure';
 import { superviseChild } from './child-process';
 import { freeLoopbackPort } from './free-port';
@@ -69,18 +70,15 @@ export async function startAzurite(options: AzuriteOptions): Promise<RunningAzur
   await mkdir(location, { recursive: true });
   const script = azuriteTableScript();
   const attempts = options.port === undefined ? START_ATTEMPTS_ON_FREE_PORTS : 1;
-  let lastError: unknown;
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    const port = options.port ?? (await freeLoopbackPort());
-    try {
-      return await startOnPort(script, location, port, options);
-    } catch (error) {
-      lastError = error;
-      // Another process may have taken the probed port between the probe and the start: try another.
-      if (!(error instanceof AppError && error.code === 'AzuritePortTaken')) break;
-    }
-  }
-  throw lastError;
+  // Another process may have taken the probed port between the probe and the start: try another.
+  return pRetry(
+    async () => startOnPort(script, location, options.port ?? (await freeLoopbackPort()), options),
+    {
+      retries: attempts - 1,
+      minTimeout: 0,
+      shouldRetry: ({ error }) => error instanceof AppError && error.code === 'AzuritePortTaken',
+    },
+  );
 }
 
 async function startOnPort(

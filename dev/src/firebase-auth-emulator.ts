@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { AppError, ConflictError, UnauthorizedError, ValidationError } from '@receipts/core';
+import pRetry from 'p-retry';
 import { superviseChild } from './child-process';
 import { freeLoopbackPort } from './free-port';
 
@@ -68,14 +69,12 @@ const START_ATTEMPTS_ON_FREE_PORTS = 3;
  */
 export async function startAuthEmulator(options: AuthEmulatorOptions): Promise<AuthEmulator> {
   const attempts = options.port === undefined ? START_ATTEMPTS_ON_FREE_PORTS : 1;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startOnce(options);
-    } catch (error) {
-      // Free ports are probed before the emulator binds them; another process may take one meanwhile.
-      if (attempt >= attempts || !(error instanceof PortTakenError)) throw error;
-    }
-  }
+  // Free ports are probed before the emulator binds them; another process may take one meanwhile.
+  return pRetry(() => startOnce(options), {
+    retries: attempts - 1,
+    minTimeout: 0,
+    shouldRetry: ({ error }) => error instanceof PortTakenError,
+  });
 }
 
 class PortTakenError extends AppError {}

@@ -78,6 +78,11 @@ export interface LocalStackOptions {
   logLevel?: 'debug' | 'info' | 'warn' | 'error';
   /** Keep the emulators' own output out of the terminal. */
   quiet?: boolean;
+  /**
+   * Wraps the table and blob stores the API and the worker use (the soak run's faults); the
+   * tables are set up and unfinished scans resumed on the stores as configured.
+   */
+  wrapPorts?: (ports: Pick<Services, 'store' | 'blobs'>) => Pick<Services, 'store' | 'blobs'>;
 }
 
 export interface LocalStack {
@@ -291,15 +296,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       firstPage: async (pdf) =>
         (await import('@receipts/analyzer-ocr')).renderPdfFirstPage(pdf, PDF_PREVIEW_WIDTH),
     });
-    const services = await createServices(config, {
+    const configured = await createServices(config, {
       logger,
       queue,
       previewer,
       ...(typeof options.analyzer === 'object' ? { analyzer: options.analyzer } : {}),
       ...(options.enricher !== undefined ? { enricher: options.enricher } : {}),
     });
-    cleanups.push(() => services.close());
-    await setUpTables(services.store, logger);
+    cleanups.push(() => configured.close());
+    await setUpTables(configured.store, logger);
+    const services = options.wrapPorts ? { ...configured, ...options.wrapPorts(configured) } : configured;
     if (backend === 'dynamodb') logger.info('storage: DynamoDB', { endpoint: config.DYNAMODB_ENDPOINT });
 
     ref.worker = await createScanWorker(services, {
@@ -309,7 +315,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // finishes, the ones not started stay in the queue table and are resumed by the next start.
     cleanups.push(() => queue.close());
     // Before the server takes requests: a scan still marked 'Analyzing' is then surely a dead run's.
-    await resumeScans({ store: services.store, queue, logger });
+    await resumeScans({ store: configured.store, queue, logger });
     // As the scheduled sweeper does in the cloud: lost scans queued again, stuck ones failed.
     const sweeper = setInterval(() => {
       sweepScans({ store: services.store, queue, logger }).catch((error: unknown) =>

@@ -1,100 +1,10 @@
 import type { AppData, ReportItem, ReportMerchant, ReportReceipt } from '../entities';
-import type { ReportRows, ReportTable } from '../contract/reports';
 import { normaliseName, receiptIdOfItem } from '../repository/keys';
-import { emptyFigures, type Figures } from './figures';
-import type { SearchDictionary } from './search';
-import type { Summed } from './table-rows';
+import { emptyFigures } from './figures';
+import { byId, type IndexedItem, type IndexedReceipt, type ReportIndex } from './index-types';
 
-/**
- * One user's report data arranged for queries: receipts and items with their search text, built once
- * per data version from the report data (getAppData) and then queried in memory. Pure: the same data
- * and query give the same page.
- */
-export interface ReportIndex {
-  version: string;
-  /** Receipts in the receipts table's default order (newest first; see `byDefaultOrder`). */
-  receipts: IndexedReceipt[];
-  /** Items in the items table's default order. */
-  items: IndexedItem[];
-  /** Money and counts over every receipt and every item: the unfiltered tables' total rows. */
-  all: { receipts: Figures; items: Figures };
-  /** Distinct normalised texts (merchant names and `description|brand`), by id. */
-  texts: string[];
-  /**
-   * Receipts and items grouped by the texts a search matches them on (see {@link SearchDictionary}),
-   * made at the first search of the index: not every version of a user's data is searched, and an
-   * index is made again after every write.
-   */
-  search?: SearchDictionary;
-  merchantCity: Map<string, string | null>;
-  merchantCorporation: Map<string, string | null>;
-  /**
-   * Receipts and merchants by id, for the detail screens' lookups (one map read each). An item is
-   * found through its receipt (its id starts with the receipt's); items by id are mapped only when
-   * one is not (built on that first lookup, not with the index: a map of every item costs as much as
-   * a fifth of the index).
-   */
-  receiptById: Map<string, IndexedReceipt>;
-  itemById?: Map<string, IndexedItem>;
-  merchantById: Map<string, ReportMerchant>;
-  /** Results of recent queries (see queryReportIndex): the data never changes under an index. */
-  results: Map<string, QueryResult>;
-}
-
-/**
- * The rows under one filter with their sums: either all of them, sorted in the query's order once
- * asked for again, or (the default order's unfiltered and searched tables) only their figures and a
- * way to take the first rows in order.
- */
-export type QueryResult = Selected<ReportTable>;
-
-/** What a query selects: see {@link pageOf}. */
-export type Selected<T extends ReportTable> =
-  { summed: Summed<T>; sorted: boolean } | { ordered: Ordered<T> };
-
-/** The figures of the rows under a filter, and the first `end` of those rows in the query's order. */
-export interface Ordered<T extends ReportTable> {
-  count: number;
-  totals: Record<string, number>;
-  sums: Record<string, number>;
-  first(end: number): ReportRows[T][];
-}
-
-/** Query results an index keeps (the least recently used goes first). */
-export const MAX_QUERY_RESULTS = 16;
-
-export interface IndexedReceipt {
-  receipt: ReportReceipt;
-  items: IndexedItem[];
-  /** Normalised merchant name, item descriptions and brands, joined by '|'. */
-  text: string;
-  /** `date time`, lower case, for ordering. */
-  when: string;
-  /** The date, lower case. */
-  day: string;
-  /** Position in the default order. */
-  rank: number;
-  /** The search dictionary's text of the normalised merchant name. */
-  merchantText: number;
-}
-
-export interface IndexedItem {
-  item: ReportItem;
-  receipt: IndexedReceipt;
-  corporation: string | null;
-  currency: string | null;
-  /** Normalised description, brand and merchant name. */
-  text: string;
-  /** The receipt's date, lower case, for ordering. */
-  day: string;
-  /** Position in the default order. */
-  rank: number;
-  /** The search dictionary's text of the normalised `description|brand`. */
-  ownText: number;
-}
-
-/** Binary order of ids (unique, so ties between rows end here). */
-export const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+export { byId, MAX_QUERY_RESULTS } from './index-types';
+export type { IndexedItem, IndexedReceipt, Ordered, QueryResult, ReportIndex, Selected } from './index-types';
 
 /**
  * The default order of the receipts and items tables, which the index keeps its rows in: newest

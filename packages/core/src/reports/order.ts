@@ -8,7 +8,7 @@ import {
   type SortDirection,
 } from '../contract/reports';
 import { shortHash } from '../repository/keys';
-import { byId } from './index-build';
+import { byId } from './index-types';
 
 /** The query of one page, as validated by `reportQuery` (without the user id). */
 export interface PageQuery<T extends ReportTable = ReportTable> extends ReportFilter {

@@ -1,38 +1,18 @@
 import type { ReportItem, ReportReceipt } from '../entities';
 import { REPORT_DEFAULT_SORT, ROW_FILTERS, type ReportRows, type ReportTable } from '../contract/reports';
-import { addFigures, CurrencySums, emptyFigures, ExactSum, type Figures } from './figures';
-import type { IndexedItem, IndexedReceipt, Ordered, ReportIndex } from './index-build';
+import { addFigures, emptyFigures, type Figures } from './figures';
+import {
+  TextGroup,
+  type IndexedItem,
+  type IndexedReceipt,
+  type Ordered,
+  type ReportIndex,
+  type SearchDictionary,
+} from './index-types';
+
+export { TextGroup, type SearchDictionary } from './index-types';
 import { orderOf, type PageQuery } from './order';
 import { searchWords } from './table-rows';
-
-/** Rows of one table sharing the search texts they are matched on, in the default order. */
-export class TextGroup<R> implements Figures {
-  readonly money = new CurrencySums();
-  count = 0;
-  readonly quantity = new ExactSum();
-  readonly rows: R[] = [];
-  /** The dictionary's texts a row of the group is matched on (every word must occur in one of them). */
-  constructor(readonly texts: number[]) {}
-}
-
-/**
- * Receipts and items grouped by what a search matches them on, which repeats (a product bought
- * weekly at the same shop): items by `description|brand|corporation` (and, within it, by merchant
- * `name|city`), receipts by their merchant's text and every item's own text. A search checks each
- * distinct text once and adds up the matching groups' figures; no search word holds a '|' (words are
- * normalised names), so a word occurs in a row's joined text exactly when it occurs in one of its
- * texts.
- */
-export interface SearchDictionary {
-  receipts: TextGroup<IndexedReceipt>[];
-  /** Items by the id of their `description|brand` text (texts: that one). */
-  itemsByOwn: (TextGroup<IndexedItem> | undefined)[];
-  /**
-   * Items by the id of their merchant's text, then by `description|brand` (texts: that one, then the
-   * merchant's): an item whose own text lacks a word may match through its merchant's name.
-   */
-  itemsByMerchant: (TextGroup<IndexedItem>[] | undefined)[];
-}
 
 /** The index's search dictionary, made at its first search. Linear in the receipts and items. */
 export function searchDictionaryOf(index: ReportIndex): SearchDictionary {

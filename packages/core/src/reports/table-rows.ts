@@ -10,7 +10,9 @@ import { withShopOwners } from '../contract/reports';
 import { ValidationError } from '../errors';
 import { normaliseName } from '../repository/keys';
 import { CurrencySums, ExactSum, Group } from './figures';
-import type { IndexedItem, IndexedReceipt, ReportIndex } from './index-build';
+import type { IndexedItem, IndexedReceipt, ReportIndex, Summed } from './index-types';
+
+export type { Summed } from './index-types';
 import { comparatorOf, orderOf, text, type PageQuery } from './order';
 
 /** The receipts under the filter's receipt conditions (date, currency, category, merchant). */
@@ -135,12 +137,6 @@ function corporationRows(items: IndexedItem[]): CorporationReportRow[] {
     };
   });
 }
-
-export type Summed<T extends ReportTable> = {
-  rows: ReportRows[T][];
-  totals: Record<string, number>;
-  sums: Record<string, number>;
-};
 
 /** The tables whose rows are sums over receipts or items (one row per merchant, brand, corporation). */
 export type SummaryTable = 'merchants' | 'brands' | 'corporations';

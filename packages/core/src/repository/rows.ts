@@ -99,6 +99,10 @@ export interface Reservation {
   f: string;
   /** When it was made (ms since the epoch). */
   at: number;
+  /** An upload's image: its SHA-256 (hex), so what the upload leaves if it stops can be found. */
+  h?: string;
+  /** An upload's bytes, counted in the stored bytes when the reservation was made. */
+  b?: number;
 }
 
 /** The reservations on a user's row; unreadable ones are left out. */

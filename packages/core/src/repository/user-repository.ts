@@ -29,6 +29,8 @@ export interface DataState {
   readonly changes: DataChange[];
   /** Writes that started and have not been taken by the read models yet (see addWriteIntent). */
   readonly intents: WriteIntent[];
+  /** Uploads' reservations of pending scans, each also the upload's intent (see settle-uploads.ts). */
+  readonly uploads?: Reservation[];
 }
 
 /** The quota counts on a user's row (the limits and their messages are in use-cases/quotas.ts). */
@@ -148,6 +150,7 @@ export class UserRepository {
         return (changes ??= parseDataChanges(raw));
       },
       intents: row ? parseWriteIntents(str(row, 'write_intents')) : [],
+      uploads: row ? pendingUploads(row) : [],
     };
   }
 

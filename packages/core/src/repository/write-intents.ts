@@ -14,7 +14,25 @@ export interface WriteIntent {
   merchants: string[];
   /** When it started (ISO 8601). */
   at: string;
+  /**
+   * Uploads (file name, image SHA-256) whose image, analysis, items and index row go if neither a
+   * receipt nor a queue entry holds them when the write is finished (a scan, a scan's removal, a
+   * delete; see use-cases/settle-uploads.ts).
+   */
+  uploads?: UploadRef[];
 }
+
+/** An upload a write may leave things of: its file name and its image's SHA-256, if known. */
+export interface UploadRef {
+  f: string;
+  h: string | null;
+}
+
+const isUploadRef = (value: unknown): value is UploadRef =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as UploadRef).f === 'string' &&
+  (typeof (value as UploadRef).h === 'string' || (value as UploadRef).h === null);
 
 /**
  * Most characters of the stored list (Azure Tables takes 32K characters in a string property). Past
@@ -33,7 +51,8 @@ function isWriteIntent(value: unknown): value is WriteIntent {
     typeof intent.id === 'string' &&
     typeof intent.at === 'string' &&
     isStrings(intent.files) &&
-    isStrings(intent.merchants)
+    isStrings(intent.merchants) &&
+    (intent.uploads === undefined || (Array.isArray(intent.uploads) && intent.uploads.every(isUploadRef)))
   );
 }
 
@@ -60,6 +79,7 @@ export function writeIntentsText(intents: readonly WriteIntent[]): string {
         at: a!.at < b!.at ? a!.at : b!.at,
         files: [...new Set([...a!.files, ...b!.files])],
         merchants: [...new Set([...a!.merchants, ...b!.merchants])],
+        ...(a!.uploads || b!.uploads ? { uploads: [...(a!.uploads ?? []), ...(b!.uploads ?? [])] } : {}),
       },
       ...rest,
     ];

@@ -1,15 +1,16 @@
 import { ValidationError } from '../errors';
-import type { Logger } from '../ports';
+import type { BlobStore, Logger } from '../ports';
 import { invalidateReportTotals } from '../reports/totals-build';
 import type { WrittenItems } from '../reports/totals-update';
 import { repositories } from '../repository/repositories';
 import type { DataState } from '../repository/user-repository';
-import { ALL_FILES, type WriteIntent } from '../repository/write-intents';
+import { ALL_FILES, type UploadRef, type WriteIntent } from '../repository/write-intents';
 import type { TableStore } from '../table-store';
 import { isWellFormedText, MALFORMED_TEXT_MESSAGE } from '../well-formed-text';
 import { nowOf } from './context';
 import { removeMerchantIfUnused } from '../repository/merchant-repository';
 import { afterReceiptWrites } from '../reports/after-receipt-writes';
+import { settleStaleUploads, settleUpload } from './settle-uploads';
 
 /**
  * A write intent older than this belongs to a write that stopped (a crash, a timeout): a reader
@@ -22,12 +23,19 @@ export interface CommitDeps {
   store: TableStore;
   logger: Logger;
   now?: () => Date;
+  /**
+   * With the blob store, finishing a write also settles what its uploads left (images, analysis,
+   * index rows; see settle-uploads.ts), and readers settle uploads that stopped half-way.
+   */
+  blobs?: BlobStore;
 }
 
 /** What a write is about to change: receipts by file name, and merchants beyond the receipts' own. */
 export interface WritePlan {
   files: string[];
   merchants?: string[];
+  /** Uploads whose leftovers go if no receipt or queue entry holds them once the write is done. */
+  uploads?: UploadRef[];
 }
 
 /** What a write's rows step answers: the use case's answer, and the item keys it wrote, if known. */
@@ -68,6 +76,7 @@ export async function commitWrite<P extends WritePlan, T>(
     files: [...new Set(plan.files)],
     merchants: [...new Set(plan.merchants ?? [])],
     at: nowOf(deps).toISOString(),
+    ...(plan.uploads?.length ? { uploads: plan.uploads } : {}),
   };
   await repos.users.addWriteIntent(userId, intent);
   let applied: Applied<T> | undefined;
@@ -82,7 +91,7 @@ export async function commitWrite<P extends WritePlan, T>(
   try {
     const more = (applied?.files ?? []).filter((f) => !intent.files.includes(f));
     const finished = more.length > 0 ? { ...intent, files: [...intent.files, ...more] } : intent;
-    await finishIntents(deps, userId, [finished], applied?.written);
+    await finishIntents(deps, userId, [finished], { written: applied?.written, settle: !!failure });
   } catch (error) {
     if (!failure) throw error;
     deps.logger.warn('write not finished; the next write or read of the user finishes it', {
@@ -114,7 +123,7 @@ export async function finishPendingWrites(
     userId,
     writes: state.intents.map((i) => ({ id: i.id, at: i.at, files: i.files.length })),
   });
-  await finishIntents(deps, userId, state.intents, undefined, state.intents.filter(stale));
+  await finishIntents(deps, userId, state.intents, { settle: true, remove: state.intents.filter(stale) });
   return true;
 }
 
@@ -129,19 +138,37 @@ export async function withStaleWritesFinished(
 ): Promise<DataState> {
   const now = nowOf(deps).getTime();
   const stale = state.intents.filter((i) => now - (Date.parse(i.at) || 0) >= WRITE_INTENT_LEASE_MS);
-  if (stale.length === 0) return state;
-  await finishPendingWrites(deps, userId, { ...state, intents: stale });
+  // Best effort: a reader that may not write (a read-only route in the cloud) leaves the
+  // reservations to the user's next upload.
+  const settled = deps.blobs
+    ? await settleStaleUploads({ ...deps, blobs: deps.blobs }, userId, state.uploads ?? []).catch(
+        (error: unknown) => {
+          deps.logger.warn('stopped uploads not settled', { userId, error: String(error) });
+          return 0;
+        },
+      )
+    : 0;
+  if (stale.length === 0 && settled === 0) return state;
+  if (stale.length > 0) await finishPendingWrites(deps, userId, { ...state, intents: stale });
   return repositories(deps.store).users.getDataState(userId);
 }
 
-/** Step 5 of commitWrite for these intents; `remove` (default: all of them) leave the user's row. */
+/**
+ * Step 5 of commitWrite for these intents; `remove` (default: all of them) leave the user's row.
+ * With `settle` (a write that failed, or one found unfinished), what their uploads left is settled.
+ */
 async function finishIntents(
   deps: CommitDeps,
   userId: string,
   intents: readonly WriteIntent[],
-  written?: WrittenItems,
-  remove: readonly WriteIntent[] = intents,
+  options: { written?: WrittenItems; settle?: boolean; remove?: readonly WriteIntent[] } = {},
 ): Promise<void> {
+  const { written, remove = intents } = options;
+  if (options.settle && deps.blobs) {
+    for (const upload of intents.flatMap((i) => i.uploads ?? [])) {
+      await settleUpload({ ...deps, blobs: deps.blobs }, userId, upload.f, upload.h);
+    }
+  }
   const repos = repositories(deps.store);
   const files = [...new Set(intents.flatMap((i) => i.files))];
   const merchants = [...new Set(intents.flatMap((i) => i.merchants))];

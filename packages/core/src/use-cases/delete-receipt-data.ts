@@ -68,7 +68,9 @@ export async function deleteReceiptData(
       }
       // Its merchant goes with its last receipt, also when the delete stops half-way.
       const merchants = receipt ? [receipt.merchant_id] : [];
-      return { files: [fileName], merchants, receipt, queued, items, storedBlobs };
+      const hash = receipt?.image_sha256 ?? queued?.entry.image_sha256 ?? null;
+      const uploads = [{ f: fileName, h: hash }];
+      return { files: [fileName], merchants, uploads, receipt, queued, items, storedBlobs };
     },
     apply: async ({ receipt, queued, items, storedBlobs }) => {
       if (queued) {
@@ -92,15 +94,14 @@ export async function deleteReceiptData(
       await Promise.all([...hashes].map((hash) => repos.scans.deleteImageHash(uid, hash!, fileName)));
       if (storedBlobs.includes(imageKey(uid, fileName))) {
         const size = receipt?.image_bytes ?? queued?.entry.image_bytes ?? 0;
-        await releaseStoredBytes(deps.store, uid, size).catch((error: unknown) =>
+        await releaseStoredBytes(deps.store, uid, size, fileName).catch((error: unknown) =>
           deps.logger.warn('stored bytes not released', { userId: uid, error: String(error) }),
         );
       }
+      // The visit before the row: a visit never lists a receipt that is gone.
+      if (receipt) await recordVisit(repos, uid, null, receipt);
       await repos.receipts.deleteReceipt(uid, receiptId);
-      if (receipt) {
-        await recordVisit(repos, uid, null, receipt);
-        await removeMerchantIfUnused(repos, uid, receipt.merchant_id);
-      }
+      if (receipt) await removeMerchantIfUnused(repos, uid, receipt.merchant_id);
       // The report totals lose this receipt's part when the commit step finishes.
       deps.logger.info('receipt deleted', { userId: uid, receiptId, items: items.length });
       return { answer: { deleted: true, receiptId } };

@@ -53,9 +53,12 @@ export async function reserveUpload(
   bytes: number,
   now: Date,
   fileName: string,
+  sha256?: string,
 ): Promise<void> {
   const today = now.toISOString().slice(0, 10);
-  await editUsage(store, userId, now, { quotas, fileName }, (stored) => {
+  // The reservation is also the upload's record of what it is about to write (see settle-uploads.ts).
+  const intent = sha256 === undefined ? {} : { h: sha256, b: bytes };
+  await editUsage(store, userId, now, { quotas, fileName, intent }, (stored) => {
     const usage = onDay(stored, today);
     if (usage.uploads >= quotas.uploadsPerDay) throw dailyUploadsReached(usage.uploads, now);
     if (usage.bytes + bytes > quotas.storedBytes) {
@@ -137,6 +140,27 @@ export async function releaseStoredBytes(
 }
 
 /**
+ * Takes reservations off the user's row once what their uploads left has been settled (see
+ * settle-uploads.ts), giving back the bytes of those whose image is not kept, in one write.
+ * @param settled - the reservations as read, each with the bytes to give back (0 when kept)
+ */
+export async function dropReservations(
+  store: TableStore,
+  userId: string,
+  settled: ReadonlyArray<{ reservation: Reservation; bytes: number }>,
+): Promise<void> {
+  if (settled.length === 0) return;
+  const given = settled.reduce((sum, s) => sum + Math.max(0, s.bytes), 0);
+  // A reservation made since for the same file name (a new upload) is not one of these.
+  const gone = (r: Reservation) => settled.some((s) => s.reservation.f === r.f && s.reservation.at === r.at);
+  await editUsage(store, userId, new Date(0), {}, (usage) => ({
+    ...usage,
+    bytes: Math.max(0, usage.bytes - given),
+    pending: usage.pending.filter((r) => !gone(r)),
+  }));
+}
+
+/**
  * Edits the quota counts on the user's row, by etag: uploads of one user at once all write this row,
  * so the counts never go past a limit. With `quotas`, the scans pending are counted in the same
  * write: the user's queue entries not failed (read once, before the row), with the reservations on
@@ -150,7 +174,7 @@ async function editUsage(
   store: TableStore,
   userId: string,
   now: Date,
-  pendingCheck: { quotas?: UploadQuotas; fileName?: string },
+  pendingCheck: { quotas?: UploadQuotas; fileName?: string; intent?: Partial<Reservation> },
   edit: (usage: QuotaUsage) => QuotaUsage,
 ): Promise<void> {
   const { quotas, fileName } = pendingCheck;
@@ -164,11 +188,14 @@ async function editUsage(
     await users.editQuotaUsage(userId, (stored) => {
       let pending = stored.pending;
       if (quotas && fileName !== undefined) {
-        pending = pending.filter((r) => r.at > now.getTime() - PENDING_RESERVATION_MS && r.f !== fileName);
-        const reserved = pending.filter((r) => !failedSince(r)).map((r) => r.f);
+        // An upload's reservation past its time stays until what it left is settled; it no longer
+        // counts as pending.
+        const live = (r: Reservation) => r.at > now.getTime() - PENDING_RESERVATION_MS;
+        pending = pending.filter((r) => (live(r) || r.h !== undefined) && r.f !== fileName);
+        const reserved = pending.filter((r) => live(r) && !failedSince(r)).map((r) => r.f);
         const count = new Set([...waiting, ...reserved]).size;
         if (count >= quotas.pendingScans) throw tooManyPending(count);
-        pending.push({ f: fileName, at: now.getTime() });
+        pending.push({ f: fileName, at: now.getTime(), ...pendingCheck.intent });
       }
       return edit({ ...stored, pending });
     });

@@ -5,6 +5,7 @@ import type { Identity } from '../ports';
 import { analysisKey, imageKey, receiptIdFor } from '../repository/keys';
 import { repositories } from '../repository/repositories';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
+import { commitWrite } from './commit-write';
 import { releaseStoredBytes } from './quotas';
 
 /**
@@ -30,30 +31,45 @@ export async function removeScan(
       { code: 'AlreadyQueued', cause },
     );
 
-  const found = await repos.scans.getQueueEntry(uid, fileName);
-  if (!found) throw notFound();
-  if (found.entry.status !== 'Failed' && !isStale(found.entry.updated_at, nowOf(deps))) throw busy();
-
-  // The etag keeps a retry that queued the scan meanwhile from being undone.
-  try {
-    await repos.scans.deleteQueueEntry(uid, fileName, found.etag);
-  } catch (error) {
-    if (error instanceof ConflictError) throw busy(error);
-    throw error;
-  }
-  if (!(await repos.receipts.getReceipt(uid, receiptIdFor(uid, fileName)))) {
-    const keys = [imageKey(uid, fileName), analysisKey(uid, fileName)];
-    const stored = await deps.blobs.list(imageKey(uid, fileName));
-    await Promise.all(keys.filter((key) => stored.includes(key)).map((key) => deps.blobs.delete(key)));
-    // The image no longer counts against the user's stored bytes.
-    if (stored.includes(imageKey(uid, fileName)) && found.entry.image_bytes) {
-      await releaseStoredBytes(deps.store, uid, found.entry.image_bytes).catch((error: unknown) =>
-        deps.logger.warn('stored bytes not released', { userId: uid, error: String(error) }),
-      );
-    }
-    // No receipt holds the image now, so it may be uploaded again.
-    if (found.entry.image_sha256) await repos.scans.deleteImageHash(uid, found.entry.image_sha256, fileName);
-  }
+  // Through the commit step: its intent names the upload, so a removal that stops after the entry
+  // is gone has its image, analysis, items and index row removed by the next write or read.
+  const found = await commitWrite(deps, uid, {
+    prepare: async () => {
+      const queued = await repos.scans.getQueueEntry(uid, fileName);
+      if (!queued) throw notFound();
+      if (queued.entry.status !== 'Failed' && !isStale(queued.entry.updated_at, nowOf(deps))) throw busy();
+      return { files: [fileName], uploads: [{ f: fileName, h: queued.entry.image_sha256 ?? null }], queued };
+    },
+    apply: async ({ queued }) => {
+      // The etag keeps a retry that queued the scan meanwhile from being undone.
+      try {
+        await repos.scans.deleteQueueEntry(uid, fileName, queued.etag);
+      } catch (error) {
+        if (error instanceof ConflictError) throw busy(error);
+        throw error;
+      }
+      if (!(await repos.receipts.getReceipt(uid, receiptIdFor(uid, fileName)))) {
+        const receiptId = receiptIdFor(uid, fileName);
+        const keys = [imageKey(uid, fileName), analysisKey(uid, fileName)];
+        const stored = await deps.blobs.list(imageKey(uid, fileName));
+        await Promise.all(keys.filter((key) => stored.includes(key)).map((key) => deps.blobs.delete(key)));
+        // Rows a scan wrote before it failed.
+        await Promise.all([
+          repos.receipts.replaceItems(receiptId, []),
+          repos.receipts.replaceTaxes(receiptId, []),
+        ]);
+        // No receipt holds the image now, so it may be uploaded again.
+        if (queued.entry.image_sha256)
+          await repos.scans.deleteImageHash(uid, queued.entry.image_sha256, fileName);
+        // The image no longer counts against the user's stored bytes, nor the upload as pending.
+        const bytes = stored.includes(imageKey(uid, fileName)) ? (queued.entry.image_bytes ?? 0) : 0;
+        await releaseStoredBytes(deps.store, uid, bytes, fileName).catch((error: unknown) =>
+          deps.logger.warn('stored bytes not released', { userId: uid, error: String(error) }),
+        );
+      }
+      return { answer: queued };
+    },
+  });
   deps.logger.info('scan removed', { userId: uid, fileName, status: found.entry.status });
   return { removed: true, fileName };
 }

@@ -3,13 +3,8 @@ import { repositories, ValidationError, saveItem, silentLogger, updateReceipt } 
 import { saveItemBody, updateMerchantBody, updateReceiptBody } from '../../src/contract/edits';
 import { identity } from '../support/fakes';
 import { createWorld } from '../support/world';
-import {
-  WRITE_METHODS,
-  failingAt,
-  faultCounter,
-  readReport,
-  seedFaultUser,
-} from '../../../../test/support/write-faults';
+import { WRITE_METHODS, failingAt, faultCounter } from '../../../../test/support/fault-ports';
+import { readReport, seedFaultUser } from '../../../../test/support/fault-world';
 
 const LONE = 'Heinz \ud800';
 

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -7,6 +8,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // Two files at a time at least: most of the API and browser suites wait on a browser, an
+    // emulator or the OCR worker, so even a 2-core machine runs two of them side by side. Each
+    // worker has its own Auth emulator (auth-emulator-setup.ts); stacks take free ports.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {
@@ -65,8 +70,9 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
-          // One Firebase Auth emulator per worker for the run, shared by the stacks the files start.
-          globalSetup: ['test/support/auth-emulator-setup.ts'],
+          // One Firebase Auth emulator per worker for the run, shared by the stacks the files start,
+          // and the web app built once before them.
+          globalSetup: ['test/support/auth-emulator-setup.ts', 'test/e2e/support/web-build-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 300_000,
         },

@@ -121,8 +121,13 @@ async function newestMtime(dir: string): Promise<number> {
   return newest;
 }
 
-/** The built web app, building it first when asked and it is missing or out of date; null when there is none. */
-async function prepareWeb(build: boolean, logger: Logger): Promise<string | null> {
+/**
+ * The built web app's folder, built first when `build` is set and its sources are newer than the
+ * build (or there is none); null when there is no build to serve. Test runs build it once before
+ * their stacks start (test/e2e/support/web-build-setup.ts), so stacks started side by side never
+ * find a build half-written by another.
+ */
+export async function prepareWeb(build: boolean, logger: Logger): Promise<string | null> {
   const dist = join(WEB_DIR, 'dist');
   const built = existsSync(join(dist, 'index.html'));
   if (build && existsSync(join(WEB_DIR, 'src'))) {
@@ -140,7 +145,13 @@ async function prepareWeb(build: boolean, logger: Logger): Promise<string | null
         ),
       )),
     );
-    const stale = !built || inputs > (await stat(join(dist, 'index.html'))).mtimeMs;
+    const builtAt = built
+      ? await stat(join(dist, 'index.html')).then(
+          (info) => info.mtimeMs,
+          () => 0,
+        )
+      : 0;
+    const stale = inputs > builtAt;
     if (stale) {
       logger.info('building the web app (npm run build:web)');
       const code = await new Promise<number>((done) => {

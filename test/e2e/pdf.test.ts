@@ -93,9 +93,13 @@ describe('a multi-page PDF receipt in a real browser', () => {
   it('analyses the PDF into one receipt: items from both pages, the total from page 2', async () => {
     const repos = repositories(stack.services.store);
     const receiptId = receiptIdFor(uid, fileName);
+    // Done as the person sees it: the receipt written and its scan gone from the queue (which
+    // happens once the reports have it).
+    const analysed = async () =>
+      (await repos.receipts.getReceipt(uid, receiptId)) !== null &&
+      !(await repos.scans.listQueue(uid)).some((q) => q.fileName === fileName);
     const deadline = Date.now() + 120_000;
-    while (!(await repos.receipts.getReceipt(uid, receiptId)) && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 500));
+    while (!(await analysed()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
 
     await go(`/Receipt?receiptId=${encodeURIComponent(receiptId)}`);
     await visible(page.getByText(SAMPLE.truth.merchant.name).first(), 60_000);

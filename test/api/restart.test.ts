@@ -19,7 +19,9 @@ describe('a restart in the middle of a queue', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('resumes every queued scan after a restart and keeps the accounts', async () => {
+  // Two starts of its own Auth emulator (about 17 s of CPU each) and five scans: longer than the
+  // project's 60 s when another file runs beside it.
+  it('resumes every queued scan after a restart and keeps the accounts', { timeout: 180_000 }, async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'receipts-restart-'));
     const first = await startTestStack({ dataDir, authEmulator: 'own' });
     stop = first.stop;

@@ -1,16 +1,10 @@
 import type { BrandOption, ReanalyseAnswer } from '../contract/edits';
-import {
-  ConflictError,
-  ForbiddenError,
-  NotFoundError,
-  ServiceUnavailableError,
-  ValidationError,
-} from '../errors';
+import { ConflictError, NotFoundError, ServiceUnavailableError } from '../errors';
 import type { Identity } from '../ports';
 import { analysisKey, imageKey, parseReceiptId } from '../repository/keys';
 import { repositories } from '../repository/repositories';
 import { assertOwnUserId, nowOf, type AppDeps } from './context';
-import { loadReceiptForEdit } from './receipt-edits';
+import { loadReceiptForEdit, ownReceiptId } from './receipt-edits';
 import { DEFAULT_UPLOAD_QUOTAS, reserveReanalysis } from './quotas';
 
 /**
@@ -97,16 +91,7 @@ export async function getAnalysis(
   identity: Identity,
   input: { userId: string; receiptId: string },
 ): Promise<unknown> {
-  assertOwnUserId(identity, input.userId);
-  const parsed = parseReceiptId(input.receiptId);
-  if (!parsed) {
-    throw new ValidationError('receiptId is not the id of a receipt of this app.', {
-      code: 'InvalidReceiptId',
-    });
-  }
-  if (parsed.userId !== identity.uid) {
-    throw new ForbiddenError('This receipt belongs to another user.', { code: 'WrongUser' });
-  }
+  const parsed = ownReceiptId(identity, input);
   const stored = await deps.blobs.get(analysisKey(identity.uid, parsed.fileName));
   if (!stored) {
     throw new NotFoundError('There is no stored analysis of this receipt.', { code: 'AnalysisNotFound' });

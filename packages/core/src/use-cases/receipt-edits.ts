@@ -40,16 +40,7 @@ export async function loadReceiptForEdit(
   identity: Identity,
   input: ReceiptEditInput,
 ): Promise<ReceiptRow & { etag: string }> {
-  assertOwnUserId(identity, input.userId);
-  const parsed = parseReceiptId(input.receiptId);
-  if (!parsed) {
-    throw new ValidationError('receiptId is not the id of a receipt of this app.', {
-      code: 'InvalidReceiptId',
-    });
-  }
-  if (parsed.userId !== identity.uid) {
-    throw new ForbiddenError('This receipt belongs to another user.', { code: 'WrongUser' });
-  }
+  const parsed = ownReceiptId(identity, input);
   const [receipt, queued] = await Promise.all([
     repos.receipts.getReceipt(identity.uid, input.receiptId),
     repos.scans.getQueueEntry(identity.uid, parsed.fileName),
@@ -217,4 +208,25 @@ export function nextItemIndex(items: ItemRow[]): number {
     if (Number.isInteger(n) && n > last) last = n;
   }
   return last;
+}
+
+/**
+ * The caller's own receipt id, parsed: 400 when it is not a receipt id of this app, 403 when it is
+ * another user's.
+ */
+export function ownReceiptId(
+  identity: Identity,
+  input: { userId: string; receiptId: string },
+): { userId: string; fileName: string } {
+  assertOwnUserId(identity, input.userId);
+  const parsed = parseReceiptId(input.receiptId);
+  if (!parsed) {
+    throw new ValidationError('receiptId is not the id of a receipt of this app.', {
+      code: 'InvalidReceiptId',
+    });
+  }
+  if (parsed.userId !== identity.uid) {
+    throw new ForbiddenError('This receipt belongs to another user.', { code: 'WrongUser' });
+  }
+  return parsed;
 }

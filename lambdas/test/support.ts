@@ -1,13 +1,7 @@
-import {
-  REQUIRED_TABLES,
-  UnauthorizedError,
-  silentLogger,
-  createReportCache,
-  type Identity,
-} from '@receipts/core';
+import { REQUIRED_TABLES, UnauthorizedError, silentLogger, type Identity } from '@receipts/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { loadConfig } from '../src/config';
-import type { Services } from '../src/composition';
+import { createServices, type Services } from '../src/composition';
 import { MemoryBlobStore, RecordingNotifier, RecordingQueue } from '../../packages/core/test/support/fakes';
 import { MemoryTableStore } from '../../packages/core/test/support/memory-table-store';
 
@@ -24,22 +18,22 @@ export const TOKENS: Record<string, Identity> = {
   },
 };
 
-/** Services on in-memory adapters, with a verifier that knows TOKENS. */
+/**
+ * Services on in-memory adapters, made by the one composition root (createServices) as every
+ * function's are, with a verifier that knows TOKENS.
+ */
 export async function memoryServices(): Promise<
   Services & { store: MemoryTableStore; queue: RecordingQueue }
 > {
   const store = new MemoryTableStore();
   for (const table of REQUIRED_TABLES) await store.createTable(table);
+  const queue = new RecordingQueue();
   const config = loadConfig({ STORAGE_BACKEND: 'dynamodb', ADMIN_EMAILS: 'admin@example.com' });
-  return {
-    config,
-    quotas: config.quotas,
-    originSecret: null,
+  const services = await createServices(config, {
     logger: silentLogger,
-    reportCache: createReportCache(),
     store,
     blobs: new MemoryBlobStore(),
-    queue: new RecordingQueue(),
+    queue,
     identity: {
       verify: async (token) => {
         const identity = TOKENS[token];
@@ -49,14 +43,15 @@ export async function memoryServices(): Promise<
       deleteAccount: async () => {},
     },
     notifier: new RecordingNotifier(),
-    admin: { emails: ['admin@example.com'], requireVerifiedEmail: true },
-    loadBrandCatalog: async () => [{ name: 'Coca-Cola', owning_corporation: 'The Coca-Cola Company' }],
-    analyzer: async () => {
-      throw new Error('The handler tests analyse no receipt.');
+    analyzer: {
+      name: 'none',
+      analyze: async () => {
+        throw new Error('The handler tests analyse no receipt.');
+      },
     },
-    enricher: async () => null,
-    close: async () => {},
-  };
+    enricher: null,
+  });
+  return { ...services, store, queue };
 }
 
 /** An API Gateway HTTP API (v2) event. */

@@ -147,19 +147,24 @@ export function ReportFilters() {
     if (location.hash === '#search') searchRef.current?.focus();
   }, [location.hash]);
 
-  // Another URL (back, a bookmark) brings its own search text.
+  // Another URL (back, a bookmark) brings its own search text. The URL catching up with a search
+  // this box sent is not another URL: the person may have typed on while it was on its way.
   const urlQ = filters.q ?? '';
-  const typed = useRef(text);
+  const sent = useRef(urlQ);
   useEffect(() => {
-    if (urlQ !== typed.current.trim()) {
-      typed.current = urlQ;
+    if (urlQ !== sent.current) {
+      sent.current = urlQ;
       setText(urlQ);
     }
   }, [urlQ]);
 
   useEffect(() => {
-    if (text.trim() === urlQ) return;
-    const timer = setTimeout(() => setFilters({ q: text.trim() || undefined }), SEARCH_DEBOUNCE_MS);
+    const q = text.trim();
+    if (q === urlQ) return;
+    const timer = setTimeout(() => {
+      sent.current = q;
+      setFilters({ q: q || undefined });
+    }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [text, urlQ, setFilters]);
 
@@ -187,10 +192,7 @@ export function ReportFilters() {
           contentBefore={<Search20Regular />}
           placeholder="Merchant, item or brand"
           value={text}
-          onChange={(_, data) => {
-            typed.current = data.value;
-            setText(data.value);
-          }}
+          onChange={(_, data) => setText(data.value)}
         />
       </Field>
       <Field label="From">

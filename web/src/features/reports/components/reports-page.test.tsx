@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReportTable } from '@receipts/core/contract/reports';
 import { makeBrand, makeItem, makeReceipt } from '../../../testing/data';
 import { fakeApi, type RecordedCall } from '../../../testing/fake-api';
 import { renderApp, signedInState } from '../../../testing/render';
+import { ReportsPage } from './reports-page';
 
 function setWidth(width: number) {
   Object.defineProperty(window, 'innerWidth', { configurable: true, value: width });
@@ -213,6 +214,31 @@ describe('Reports', () => {
       'merchants',
       'receipts',
     ]);
+  });
+
+  it('keeps what is typed while the URL catches up with an earlier pause', async () => {
+    const api = reportApi();
+    // The app's router finishes a navigation after its route's data and code: here it waits for `held`.
+    let held: Promise<void> = Promise.resolve();
+    let release = () => {};
+    const routes = [{ path: '/Reports', loader: () => held.then(() => null), Component: ReportsPage }];
+    const { router } = renderApp('/Reports', { state: signedInState(), routes });
+    const box = await screen.findByRole('searchbox', { name: 'Search' });
+    held = new Promise((resolve) => (release = resolve));
+    const user = userEvent.setup();
+    await user.type(box, 'hei');
+    // The pause sent "hei"; the person types on before the URL has it.
+    await waitFor(() => expect(router.state.navigation.location?.search ?? '').toContain('q=hei'));
+    // Typed on at once (well within the pause), and the URL lands right after.
+    act(() => {
+      fireEvent.change(box, { target: { value: 'heinz' } });
+      release();
+    });
+    await waitFor(() => expect(router.state.location.search).toContain('q=heinz'));
+    expect(box).toHaveValue('heinz');
+    await waitFor(() =>
+      expect(api.callsTo('GET', '/api/report').some((c) => c.query.q === 'heinz')).toBe(true),
+    );
   });
 
   it('reads the filter of a bookmarked URL', async () => {

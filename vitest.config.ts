@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -7,6 +8,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // Two files at a time at least: most of the API and browser suites wait on a browser, an
+    // emulator or the OCR worker, so even a 2-core machine runs two of them side by side. Each
+    // worker has its own Auth emulator (auth-emulator-setup.ts); stacks take free ports.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {

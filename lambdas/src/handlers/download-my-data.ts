@@ -2,7 +2,7 @@ import { downloadMyData, exportKey } from '@receipts/core';
 import { downloadMyDataQuery, type DownloadMyDataLink } from '@receipts/core/contract/my-data';
 import { bufferedRoute, defineRoute } from '../http/route';
 import { queryOf } from '../http/request';
-import { json, streamedBinaryDownload } from '../http/responses';
+import { json, streamedDownload } from '../http/responses';
 import { zipStream } from '../http/zip';
 
 /**
@@ -17,7 +17,7 @@ export const streamHandler = defineRoute({
     const data = await downloadMyData(services, identity, query);
     return { stream: zipStream(data.files), fileName: data.fileName };
   },
-  respond: ({ stream, fileName }) => streamedBinaryDownload(stream, 'application/zip', fileName),
+  respond: ({ stream, fileName }) => streamedDownload(stream, 'application/zip', fileName),
 });
 
 /** What a person reads when their data is over the size one Lambda answer can carry. */
@@ -52,7 +52,7 @@ const lambdaRoute = defineRoute({
   respond: (answer, event) =>
     'link' in answer
       ? json(200, answer.link, event)
-      : streamedBinaryDownload(answer.stream, 'application/zip', answer.fileName),
+      : streamedDownload(answer.stream, 'application/zip', answer.fileName),
 });
 
 /**

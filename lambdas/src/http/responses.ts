@@ -61,26 +61,9 @@ export function header(event: APIGatewayProxyEventV2 | undefined, name: string):
   return undefined;
 }
 
-/** A streamed text download, e.g. a CSV file. */
+/** A streamed download: text (a CSV file) or bytes (a ZIP archive). */
 export function streamedDownload(
-  stream: AsyncIterable<string>,
-  contentType: string,
-  fileName: string,
-): HttpResult {
-  return {
-    statusCode: 200,
-    headers: {
-      ...BASE_HEADERS,
-      'content-type': contentType,
-      'content-disposition': `attachment; filename="${fileName}"`,
-    },
-    bodyStream: stream,
-  };
-}
-
-/** A streamed binary download, e.g. a ZIP archive. */
-export function streamedBinaryDownload(
-  stream: AsyncIterable<Uint8Array>,
+  stream: AsyncIterable<string> | AsyncIterable<Uint8Array>,
   contentType: string,
   fileName: string,
 ): HttpResult {

@@ -229,7 +229,7 @@ export function ReportFilters() {
       <div className={styles.buttons}>
         <Button
           onClick={() => {
-            typed.current = '';
+            sent.current = '';
             setText('');
             setFilters({
               q: undefined,

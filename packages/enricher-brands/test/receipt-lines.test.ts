@@ -29,6 +29,13 @@ describe('brands on receipt lines as shops print them', () => {
     ['V-POWER 97 32.15L', 'SHELL TIMUR SDN BHD', 'Shell V-Power', 'Shell plc'],
     ['PERTALITE', 'SPBU PERTAMINA 34.123', 'Pertalite', 'PT Pertamina (Persero)'],
     ['MARLBORO RED 20S', undefined, 'Marlboro', 'Philip Morris International'],
+    ['infiniti 97 E4Mp3', 'BHPetrol Subang Airport', 'BHPetrol', 'Boustead Holdings Berhad'],
+    ["KR600 KING'S SAFETY SHOES", undefined, "King's", 'Honeywell International'],
+    ['SARI ROTI TAWAR SPECIAL', undefined, 'Sari Roti', 'Nippon Indosari Corpindo'],
+    ['SILVERQUEEN CASHEW 62G', undefined, 'SilverQueen', 'Delfi Limited'],
+    ['POCARI SWEAT 500ML', undefined, 'Pocari Sweat', 'Otsuka Holdings'],
+    ['KHONG GUAN ASSORTED', undefined, 'Khong Guan', 'Khong Guan'],
+    ['NUTRISARI JERUK 10S', undefined, 'NutriSari', 'Nutrifood Indonesia'],
     // Germany and the EU
     ['JACOBS KRÖNUNG 500G', undefined, 'Jacobs', "JDE Peet's"],
     ['IKEA TEAPOT 1L', undefined, 'IKEA', 'Inter IKEA Group'],
@@ -52,8 +59,24 @@ describe('brands on receipt lines as shops print them', () => {
     ['KOELLN HAFERFLOCKEN', undefined, 'Kölln', 'Kölln'],
     ['FROSCH ESSIGREINIGER', undefined, 'Frosch', 'Werner & Mertz'],
     ['KROMBACHER PILS 20X0,5', undefined, 'Krombacher', 'Krombacher Brauerei'],
+    ['POPP FARMERSALAT', undefined, 'Popp', 'Wernsing Food Family'],
+    ['JOHMA FUSSILISALAT', undefined, 'Johma', 'Signature Foods'],
+    ['ABTEI JAP HEILOEL', undefined, 'Abtei', 'Perrigo'],
+    ['HARRY VOLLK.KUMPEL', undefined, 'Harry Brot', 'Harry-Brot'],
+    ['PRINZENROLLE 400G', undefined, 'Prinzen Rolle', 'Griesson - de Beukelaer'],
+    ['AFRI-COLA 1L', undefined, 'Afri Cola', 'MineralBrunnen Überkingen-Teinach'],
+    ['SINUPRET EXTRACT 20ST', undefined, 'Sinupret', 'Bionorica SE'],
+    ['MUELLERMILCH SCHOKO', undefined, 'Müllermilch', 'Unternehmensgruppe Theo Müller'],
+    // capitals running into small letters
+    ['SELITstop Komfort-Fe', undefined, 'Selit', 'Selit Dämmtechnik GmbH'],
+    ['HHAsahi 1+1/2 SR', undefined, 'Asahi', 'Asahi Group Holdings'],
     // the UK and the US
     ['TUNNOCKS TEACAKES 6PK', undefined, "Tunnock's", "Tunnock's"],
+    ['BRANSTON PICKLE 360G', undefined, 'Branston', 'Mizkan'],
+    ['AUNT BESSIES YORKSHIRE PUDS', undefined, "Aunt Bessie's", 'Nomad Foods'],
+    ['LITTLE DEBBIE HONEY BUNS', undefined, 'Little Debbie', 'McKee Foods'],
+    ['TWISTED TEA 12PK', undefined, 'Twisted Tea', 'The Boston Beer Company'],
+    ['NATURES OWN HONEY WHEAT', undefined, "Nature's Own", 'Flowers Foods'],
     [
       'KIRKLAND SIG PAPER TOWEL',
       'COSTCO WHOLESALE #1234',
@@ -109,6 +132,11 @@ describe('brands on receipt lines as shops print them', () => {
     'PLANTA BAJA',
     'AYAM GORENG',
     'CHATEAU MARGAUX 2015',
+    'HARRY POTTER TASCHENBUCH',
+    'INFINITI Q50 SERVICE',
+    'KINGS CROSS PARKING',
+    'SAFI RESTAURANT',
+    'GUINEA FOWL',
   ])('%j names no brand', (line) => {
     expect(read(line)).toBeNull();
   });
@@ -119,6 +147,10 @@ describe('names a receipt prints shortened', () => {
     // earlier words cut to their first letters, the last one whole
     ['TH.HENRY TONIC WAT', 'Thomas Henry'],
     ['MI SEDAAP MI GORENG AS', 'Mie Sedaap'],
+    // a brand's product line, its brand cut short (umlauts spelt out or not)
+    ['LEERD CARACTERE 12', 'Leerdammer'],
+    ['MILR FRUEHL-QUARK', 'Milram'],
+    ['MILR.FRUHL.QUARK', 'Milram'],
     // `+` printed for `&`
     ['G+G BIO MUELLBEUTE', 'gut & günstig'],
   ])('%j is %s, unsure unless read as written', (line, brand) => {
@@ -142,7 +174,9 @@ describe('names a receipt prints shortened', () => {
     'LUNCH BOX 3P SET',
     'VEGE ITEM',
     'CENT ROUNDING',
-    'LEERD CARACTERE 12',
+    'LEERD SCHEIBEN 12',
+    'MILR QUARK 500G',
+    'SCHWART MARMELADE',
   ])('does not read a cut first word alone: %j', (line) => {
     expect(read(line)).toBeNull();
   });
@@ -233,6 +267,11 @@ describe('how sure a reading is', () => {
     expect(read('NESCAF3 CLASSIC')).toEqual({ brand: 'Nescafé', owning_corporation: 'Nestlé', unsure: true });
     expect(read('C0LGATE 175G')?.unsure).toBe(true);
     expect(read('MRMUSCLEINTANKTBC')?.unsure).toBe(true);
+    expect(read('HH GUINESS 12 GLASSES')).toEqual({
+      brand: 'Guinness',
+      owning_corporation: 'Diageo',
+      unsure: true,
+    });
   });
 });
 

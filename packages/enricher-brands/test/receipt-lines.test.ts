@@ -36,6 +36,11 @@ describe('brands on receipt lines as shops print them', () => {
     ['POCARI SWEAT 500ML', undefined, 'Pocari Sweat', 'Otsuka Holdings'],
     ['KHONG GUAN ASSORTED', undefined, 'Khong Guan', 'Khong Guan'],
     ['NUTRISARI JERUK 10S', undefined, 'NutriSari', 'Nutrifood Indonesia'],
+    ['MASAKO AYAM 250G', undefined, 'Masako', 'Ajinomoto'],
+    ['WARDAH LIGHTENING SERUM', undefined, 'Wardah', 'Paragon Technology and Innovation'],
+    ['SUPER RING CHEESE 60G', undefined, 'Super Ring', 'Oriental Food Industries Holdings Berhad'],
+    ['Dole Pineapple Pcs', undefined, 'Dole', 'Dole plc'],
+    ['KANZLER SOSIS 65G', undefined, 'Kanzler', 'Cisarua Mountain Dairy'],
     // Germany and the EU
     ['JACOBS KRÖNUNG 500G', undefined, 'Jacobs', "JDE Peet's"],
     ['IKEA TEAPOT 1L', undefined, 'IKEA', 'Inter IKEA Group'],
@@ -137,6 +142,8 @@ describe('brands on receipt lines as shops print them', () => {
     'KINGS CROSS PARKING',
     'SAFI RESTAURANT',
     'GUINEA FOWL',
+    'KANZLER WAHL 2025',
+    'PASAR MALAM',
   ])('%j names no brand', (line) => {
     expect(read(line)).toBeNull();
   });
@@ -236,6 +243,11 @@ describe("a retailer's own labels", () => {
       'AEON Co., Ltd.',
     );
     expect(read('TESCO FINEST SOURDOUGH', 'TESCO STORES LTD')?.owning_corporation).toBe('Tesco PLC');
+    expect(read('FAIRPRICE KITCHEN TOWEL', 'NTUC FAIRPRICE CO-OPERATIVE')?.owning_corporation).toBe(
+      'NTUC Enterprise',
+    );
+    expect(read('PASAR FRESH EGGS 10S', 'NTUC FAIRPRICE CO-OPERATIVE')?.brand).toBe('Pasar');
+    expect(read('PASAR FRESH EGGS 10S', 'SHENG SIONG SUPERMARKET')).toBeNull();
   });
 
   it('count only at that retailer when the name is a common word', () => {

@@ -303,6 +303,7 @@ describe('the owners of the shops', () => {
     ['ARAL TANKSTELLE', 'BP p.l.c.'],
     ['99 SPEED MART S/B', '99 Speed Mart Retail Holdings'],
     ['PETRONAS DAGANGAN BHD', 'Petroliam Nasional Berhad'],
+    ['BHPetrol Subang Airport', 'Boustead Holdings Berhad'],
     ['INDOMARET', 'Salim Group'],
     ['ALFAMART', 'PT Sumber Alfaria Trijaya Tbk'],
     ['NTUC FAIRPRICE CO-OPERATIVE', 'NTUC Enterprise'],

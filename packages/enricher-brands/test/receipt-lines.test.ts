@@ -72,6 +72,11 @@ describe('brands on receipt lines as shops print them', () => {
     ['AFRI-COLA 1L', undefined, 'Afri Cola', 'MineralBrunnen Überkingen-Teinach'],
     ['SINUPRET EXTRACT 20ST', undefined, 'Sinupret', 'Bionorica SE'],
     ['MUELLERMILCH SCHOKO', undefined, 'Müllermilch', 'Unternehmensgruppe Theo Müller'],
+    ['BOEKLUNDER WUERSTCHEN', undefined, 'Böklunder', 'Tönnies Holding'],
+    ['WEIHENSTEPHANER HEFEWEISS', undefined, 'Weihenstephaner', 'Bayerische Staatsbrauerei Weihenstephan'],
+    ['WEIHENSTEPHAN H-MILCH 1,5%', undefined, 'Weihenstephan', 'Unternehmensgruppe Theo Müller'],
+    ['MEZZO MIX 1,5L', undefined, 'Mezzo Mix', 'The Coca-Cola Company'],
+    ['BLEND-A-MED ZAHNCREME', undefined, 'Blend-a-med', 'Procter & Gamble'],
     // capitals running into small letters
     ['SELITstop Komfort-Fe', undefined, 'Selit', 'Selit Dämmtechnik GmbH'],
     ['HHAsahi 1+1/2 SR', undefined, 'Asahi', 'Asahi Group Holdings'],
@@ -144,6 +149,8 @@ describe('brands on receipt lines as shops print them', () => {
     'GUINEA FOWL',
     'KANZLER WAHL 2025',
     'PASAR MALAM',
+    'SIGNAL CABLE 2M',
+    'TEELICHT WICK 10ER',
   ])('%j names no brand', (line) => {
     expect(read(line)).toBeNull();
   });

@@ -255,6 +255,10 @@ describe("a retailer's own labels", () => {
     );
     expect(read('PASAR FRESH EGGS 10S', 'NTUC FAIRPRICE CO-OPERATIVE')?.brand).toBe('Pasar');
     expect(read('PASAR FRESH EGGS 10S', 'SHENG SIONG SUPERMARKET')).toBeNull();
+    expect(read('EXTRA SPECIAL SOURDOUGH', 'ASDA STORES LTD')?.owning_corporation).toBe('TDR Capital');
+    expect(read('EXTRA SPECIAL SOURDOUGH', 'TESCO STORES LTD')).toBeNull();
+    expect(read('TRADER JOES DARK CHOC', "TRADER JOE'S #123")?.owning_corporation).toBe('Aldi Nord');
+    expect(read('HILL COUNTRY FARE MILK', 'H-E-B #456')?.owning_corporation).toBe('H-E-B');
   });
 
   it('count only at that retailer when the name is a common word', () => {

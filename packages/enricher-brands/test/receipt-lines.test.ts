@@ -41,6 +41,10 @@ describe('brands on receipt lines as shops print them', () => {
     ['SUPER RING CHEESE 60G', undefined, 'Super Ring', 'Oriental Food Industries Holdings Berhad'],
     ['Dole Pineapple Pcs', undefined, 'Dole', 'Dole plc'],
     ['KANZLER SOSIS 65G', undefined, 'Kanzler', 'Cisarua Mountain Dairy'],
+    ['AXE BRAND OIL 56ML', undefined, 'Axe Brand', 'Leung Kai Fook Medical Company'],
+    ['AXE BODY SPRAY DARK', undefined, 'Axe', 'Unilever'],
+    ['SUNQUICK ORANGE 840ML', undefined, 'Sunquick', 'CO-RO'],
+    ['DRINHO SOYA 250ML', undefined, 'Drinho', 'Lam Soon Group'],
     // Germany and the EU
     ['JACOBS KRÖNUNG 500G', undefined, 'Jacobs', "JDE Peet's"],
     ['IKEA TEAPOT 1L', undefined, 'IKEA', 'Inter IKEA Group'],

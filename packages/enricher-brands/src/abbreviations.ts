@@ -2,14 +2,14 @@
  * Reads names that a receipt printed shortened, as shops' till systems cut article names to fit a
  * column (see README.md, "Abbreviations"): a name of several words whose last word is printed whole
  * and the earlier ones cut to their first letters (`TH.HENRY TONIC` → Thomas Henry, `MI SEDAAP MI
- * GORENG` → Mie Sedaap). Each earlier word keeps at least two letters, the last word has at least
- * four, and the reading must stand for one name only. Such a reading is weak by nature, so the
+ * GORENG` → Mie Sedaap, `LEERD CARACTERE` → Leerdammer's Caractère). Each earlier word keeps at
+ * least two letters, the last word has at least four, and the reading must stand for one name only. Such a reading is weak by nature, so the
  * enricher marks it unsure.
  *
  * A cut first word alone (`LEERD` for Leerdammer) is not read: ordinary words are the first letters
  * of names too often (`CARD` of Cardhu, `COTTON` of Cottonelle, `LUNCH` of Lunchables).
  */
-import { normalizeText, phraseKey } from './phrase-matcher';
+import { normalizeText, phraseKey, withUmlautsSpelt } from './phrase-matcher';
 
 /** Fewest letters of an earlier word cut short (`TH` for `THOMAS`). */
 const MIN_INITIAL = 2;
@@ -33,7 +33,8 @@ export class AbbreviationReader<T> {
 
   constructor(entries: Iterable<AbbreviationEntry<T>>) {
     for (const { value, phrases } of entries) {
-      for (const phrase of phrases) {
+      // With umlauts spelt out too: `MILR FRUEHL QUARK` is Milram's Frühlings Quark cut short.
+      for (const phrase of phrases.flatMap(withUmlautsSpelt)) {
         const words = wordsOf(phrase);
         const last = words[words.length - 1];
         if (words.length < 2 || !words.every((w) => /^[A-Z]+$/.test(w)) || last!.length < MIN_LAST_WORD)

@@ -9,6 +9,10 @@
  * - Spaces and hyphens inside a name may be missing or extra: `COCACOLA`, `COCA COLA`, `COCA-COLA`.
  * - OCR confusions are forgiven in names of four characters or more: 0/O, 1/I/l/L, 5/S, 3/E, 8/B
  *   (`COCA-C0LA`, `HE1NZ`).
+ * - A word printed in capitals that runs into a word in small letters is read as two words, as when a
+ *   receipt drops the space between a code and a name or a name and the rest (`HHAsahi`, `SELITstop`).
+ * - In names of six characters or more, a doubled letter printed once or a letter printed twice is
+ *   forgiven (`GUINESS` for Guinness), as an unsure reading.
  * - A name of seven characters or more may run straight into the next word when the receipt dropped
  *   the space (`MRMUSCLEINTANK`); shorter names may not, as they would match inside other words. What
  *   follows the name in that word must be at least three letters long, so a name with a word ending
@@ -30,8 +34,8 @@ export interface PhraseEntry<T> {
 }
 
 /**
- * How a phrase was read: `exact` (letters as written, spaces aside), `ocr` (only with OCR confusions
- * forgiven) or `glued` (running into the next word, as when a receipt drops a space).
+ * How a phrase was read: `exact` (letters as written, spaces aside), `ocr` (only with OCR confusions or a
+ * doubled letter forgiven) or `glued` (running into the next word, as when a receipt drops a space).
  */
 export type MatchKind = 'exact' | 'ocr' | 'glued';
 
@@ -55,6 +59,8 @@ const MIN_FOLDED = 4;
 const MIN_GLUED = 7;
 /** Shortest rest of a word a name may run into (shorter rests are word endings: `ABSOLUT|E`). */
 const MIN_GLUED_REST = 3;
+/** Shortest name whose doubled letters may be printed once, or single ones twice (`GUINESS`). */
+const MIN_UNDOUBLED = 6;
 
 /**
  * Upper case, without accents or apostrophes, `&` kept inside words (`M&M'S` -> `M&MS`), and every
@@ -105,6 +111,24 @@ export function foldOcr(text: string): string {
     .replace(/8/g, 'B');
 }
 
+/** A key with every run of one letter written once: `GUINNESS` -> `GUINES`. */
+export function undoubled(key: string): string {
+  return key.replace(/([A-Z])\1+/g, '$1');
+}
+
+/**
+ * The text with a space where a run of capitals meets small letters, in the two ways it can be read:
+ * before the small letters (`SELIT|stop`) and before the last capital (`HH|Asahi`); null when the
+ * text has no such place.
+ */
+export function caseSplits(text: string): [string, string] | null {
+  if (!/\p{Lu}{2}\p{Ll}/u.test(text)) return null;
+  return [
+    text.replace(/(?<=\p{Lu}{2})(?=\p{Ll})/gu, ' '),
+    text.replace(/(?<=\p{Lu})(?=\p{Lu}\p{Ll})/gu, ' '),
+  ];
+}
+
 /** The compact key of a phrase: its words joined without spaces. */
 export function phraseKey(phrase: string): string {
   return words(normalizeText(phrase)).join('');
@@ -116,6 +140,8 @@ export class PhraseMatcher<T> {
   /** Names long enough to run into the next word, by their first MIN_GLUED characters. */
   private readonly gluedExact = new Map<string, Candidate<T>[]>();
   private readonly gluedFolded = new Map<string, Candidate<T>[]>();
+  /** Names of MIN_UNDOUBLED characters or more, by their key with doubled letters written once. */
+  private readonly single = new Map<string, Candidate<T>[]>();
   private readonly maxKey: number;
 
   constructor(entries: Iterable<PhraseEntry<T>>) {
@@ -129,6 +155,8 @@ export class PhraseMatcher<T> {
         const candidate: Candidate<T> = { value: entry.value, phrase, key, notWith };
         add(this.exact, key, candidate);
         if (key.length >= MIN_GLUED) add(this.gluedExact, key.slice(0, MIN_GLUED), candidate);
+        if (key.length >= MIN_UNDOUBLED && /^[A-Z]+$/.test(key))
+          add(this.single, undoubled(key), { ...candidate, key: undoubled(key) });
         if (key.length >= MIN_FOLDED) {
           const foldedKey = foldOcr(key);
           add(this.folded, foldedKey, { ...candidate, key: foldedKey });
@@ -178,9 +206,13 @@ export class PhraseMatcher<T> {
     const digitSplit = splitDigits(plain);
     // A number stays a number: `8053` is not read as `BOSE`.
     const folded = plain.map((t) => (/[A-Z]/.test(t) ? foldOcr(t) : t));
+    const none = new Map<string, Candidate<T>[]>();
     scan(plain, this.exact, this.gluedExact, 0);
     if (digitSplit.length !== plain.length) scan(digitSplit, this.exact, this.gluedExact, 0);
+    for (const split of caseSplits(text) ?? [])
+      scan(splitDigits(words(normalizeText(split))), this.exact, none, 0);
     scan(folded, this.folded, this.gluedFolded, 1);
+    scan(digitSplit.map(undoubled), this.single, none, 1);
     if (found.length === 0) return null;
     found.sort((a, b) => b.c.key.length - a.c.key.length || a.rank - b.rank || a.start - b.start);
     const cancelled = (c: Candidate<T>) =>

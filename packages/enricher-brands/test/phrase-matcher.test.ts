@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PhraseMatcher, foldOcr, normalizeText, phraseKey } from '../src';
+import { caseSplits, undoubled } from '../src/phrase-matcher';
 
 const matcher = new PhraseMatcher([
   { value: 'dove', phrases: ['Dove'], notWith: ['CHOC'] },
@@ -66,6 +67,35 @@ describe('PhraseMatcher', () => {
     expect(find('COCACOLAZERO')).toBe('coke');
     expect(find('COKEZERO')).toBe('coke-zero');
     expect(find('DOVESOAP')).toBeNull();
+  });
+
+  it('reads capitals running into small letters as two words, either way', () => {
+    expect(caseSplits('HHAsahi 1+1/2 SR')).toEqual(['HHA sahi 1+1/2 SR', 'HH Asahi 1+1/2 SR']);
+    expect(caseSplits('SELITstop Komfort')).toEqual(['SELIT stop Komfort', 'SELI Tstop Komfort']);
+    expect(caseSplits('Coca-Cola GmbH')).toBeNull();
+    const shop = new PhraseMatcher([
+      { value: 'asahi', phrases: ['Asahi'] },
+      { value: 'selit', phrases: ['Selit'] },
+    ]);
+    expect(shop.match('HHAsahi 1+1/2 SR')).toMatchObject({ value: 'asahi', kind: 'exact' });
+    expect(shop.match('SELITstop Komfort-Fe')).toMatchObject({ value: 'selit', kind: 'exact' });
+    // all in capitals, a short name still may not run into other letters
+    expect(shop.match('HHASAHI 1+1/2 SR')).toBeNull();
+    expect(shop.match('SELITSTOP')).toBeNull();
+    expect(shop.match('Asahikawa')).toBeNull();
+  });
+
+  it('forgives a doubled letter printed once in names of six characters or more, as an OCR-like reading', () => {
+    expect(undoubled('GUINNESS')).toBe('GUINES');
+    const drinks = new PhraseMatcher([
+      { value: 'guinness', phrases: ['Guinness'] },
+      { value: 'essie', phrases: ['Essie'] },
+    ]);
+    expect(drinks.match('HH GUINESS 12 GLASSES')).toMatchObject({ value: 'guinness', kind: 'ocr' });
+    expect(drinks.match('GUINNESS STOUT')).toMatchObject({ value: 'guinness', kind: 'exact' });
+    expect(drinks.match('GUINNNESS')?.value).toBe('guinness');
+    expect(drinks.match('ESIE NAIL')).toBeNull();
+    expect(drinks.match('GUINEA FOWL')).toBeNull();
   });
 
   it('is cancelled by its not-with words', () => {

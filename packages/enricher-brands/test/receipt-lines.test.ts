@@ -29,6 +29,22 @@ describe('brands on receipt lines as shops print them', () => {
     ['V-POWER 97 32.15L', 'SHELL TIMUR SDN BHD', 'Shell V-Power', 'Shell plc'],
     ['PERTALITE', 'SPBU PERTAMINA 34.123', 'Pertalite', 'PT Pertamina (Persero)'],
     ['MARLBORO RED 20S', undefined, 'Marlboro', 'Philip Morris International'],
+    ['infiniti 97 E4Mp3', 'BHPetrol Subang Airport', 'BHPetrol', 'Boustead Holdings Berhad'],
+    ["KR600 KING'S SAFETY SHOES", undefined, "King's", 'Honeywell International'],
+    ['SARI ROTI TAWAR SPECIAL', undefined, 'Sari Roti', 'Nippon Indosari Corpindo'],
+    ['SILVERQUEEN CASHEW 62G', undefined, 'SilverQueen', 'Delfi Limited'],
+    ['POCARI SWEAT 500ML', undefined, 'Pocari Sweat', 'Otsuka Holdings'],
+    ['KHONG GUAN ASSORTED', undefined, 'Khong Guan', 'Khong Guan'],
+    ['NUTRISARI JERUK 10S', undefined, 'NutriSari', 'Nutrifood Indonesia'],
+    ['MASAKO AYAM 250G', undefined, 'Masako', 'Ajinomoto'],
+    ['WARDAH LIGHTENING SERUM', undefined, 'Wardah', 'Paragon Technology and Innovation'],
+    ['SUPER RING CHEESE 60G', undefined, 'Super Ring', 'Oriental Food Industries Holdings Berhad'],
+    ['Dole Pineapple Pcs', undefined, 'Dole', 'Dole plc'],
+    ['KANZLER SOSIS 65G', undefined, 'Kanzler', 'Cisarua Mountain Dairy'],
+    ['AXE BRAND OIL 56ML', undefined, 'Axe Brand', 'Leung Kai Fook Medical Company'],
+    ['AXE BODY SPRAY DARK', undefined, 'Axe', 'Unilever'],
+    ['SUNQUICK ORANGE 840ML', undefined, 'Sunquick', 'CO-RO'],
+    ['DRINHO SOYA 250ML', undefined, 'Drinho', 'Lam Soon Group'],
     // Germany and the EU
     ['JACOBS KRÖNUNG 500G', undefined, 'Jacobs', "JDE Peet's"],
     ['IKEA TEAPOT 1L', undefined, 'IKEA', 'Inter IKEA Group'],
@@ -52,8 +68,29 @@ describe('brands on receipt lines as shops print them', () => {
     ['KOELLN HAFERFLOCKEN', undefined, 'Kölln', 'Kölln'],
     ['FROSCH ESSIGREINIGER', undefined, 'Frosch', 'Werner & Mertz'],
     ['KROMBACHER PILS 20X0,5', undefined, 'Krombacher', 'Krombacher Brauerei'],
+    ['POPP FARMERSALAT', undefined, 'Popp', 'Wernsing Food Family'],
+    ['JOHMA FUSSILISALAT', undefined, 'Johma', 'Signature Foods'],
+    ['ABTEI JAP HEILOEL', undefined, 'Abtei', 'Perrigo'],
+    ['HARRY VOLLK.KUMPEL', undefined, 'Harry Brot', 'Harry-Brot'],
+    ['PRINZENROLLE 400G', undefined, 'Prinzen Rolle', 'Griesson - de Beukelaer'],
+    ['AFRI-COLA 1L', undefined, 'Afri Cola', 'MineralBrunnen Überkingen-Teinach'],
+    ['SINUPRET EXTRACT 20ST', undefined, 'Sinupret', 'Bionorica SE'],
+    ['MUELLERMILCH SCHOKO', undefined, 'Müllermilch', 'Unternehmensgruppe Theo Müller'],
+    ['BOEKLUNDER WUERSTCHEN', undefined, 'Böklunder', 'Tönnies Holding'],
+    ['WEIHENSTEPHANER HEFEWEISS', undefined, 'Weihenstephaner', 'Bayerische Staatsbrauerei Weihenstephan'],
+    ['WEIHENSTEPHAN H-MILCH 1,5%', undefined, 'Weihenstephan', 'Unternehmensgruppe Theo Müller'],
+    ['MEZZO MIX 1,5L', undefined, 'Mezzo Mix', 'The Coca-Cola Company'],
+    ['BLEND-A-MED ZAHNCREME', undefined, 'Blend-a-med', 'Procter & Gamble'],
+    // capitals running into small letters
+    ['SELITstop Komfort-Fe', undefined, 'Selit', 'Selit Dämmtechnik GmbH'],
+    ['HHAsahi 1+1/2 SR', undefined, 'Asahi', 'Asahi Group Holdings'],
     // the UK and the US
     ['TUNNOCKS TEACAKES 6PK', undefined, "Tunnock's", "Tunnock's"],
+    ['BRANSTON PICKLE 360G', undefined, 'Branston', 'Mizkan'],
+    ['AUNT BESSIES YORKSHIRE PUDS', undefined, "Aunt Bessie's", 'Nomad Foods'],
+    ['LITTLE DEBBIE HONEY BUNS', undefined, 'Little Debbie', 'McKee Foods'],
+    ['TWISTED TEA 12PK', undefined, 'Twisted Tea', 'The Boston Beer Company'],
+    ['NATURES OWN HONEY WHEAT', undefined, "Nature's Own", 'Flowers Foods'],
     [
       'KIRKLAND SIG PAPER TOWEL',
       'COSTCO WHOLESALE #1234',
@@ -109,6 +146,15 @@ describe('brands on receipt lines as shops print them', () => {
     'PLANTA BAJA',
     'AYAM GORENG',
     'CHATEAU MARGAUX 2015',
+    'HARRY POTTER TASCHENBUCH',
+    'INFINITI Q50 SERVICE',
+    'KINGS CROSS PARKING',
+    'SAFI RESTAURANT',
+    'GUINEA FOWL',
+    'KANZLER WAHL 2025',
+    'PASAR MALAM',
+    'SIGNAL CABLE 2M',
+    'TEELICHT WICK 10ER',
   ])('%j names no brand', (line) => {
     expect(read(line)).toBeNull();
   });
@@ -119,6 +165,10 @@ describe('names a receipt prints shortened', () => {
     // earlier words cut to their first letters, the last one whole
     ['TH.HENRY TONIC WAT', 'Thomas Henry'],
     ['MI SEDAAP MI GORENG AS', 'Mie Sedaap'],
+    // a brand's product line, its brand cut short (umlauts spelt out or not)
+    ['LEERD CARACTERE 12', 'Leerdammer'],
+    ['MILR FRUEHL-QUARK', 'Milram'],
+    ['MILR.FRUHL.QUARK', 'Milram'],
     // `+` printed for `&`
     ['G+G BIO MUELLBEUTE', 'gut & günstig'],
   ])('%j is %s, unsure unless read as written', (line, brand) => {
@@ -142,7 +192,9 @@ describe('names a receipt prints shortened', () => {
     'LUNCH BOX 3P SET',
     'VEGE ITEM',
     'CENT ROUNDING',
-    'LEERD CARACTERE 12',
+    'LEERD SCHEIBEN 12',
+    'MILR QUARK 500G',
+    'SCHWART MARMELADE',
   ])('does not read a cut first word alone: %j', (line) => {
     expect(read(line)).toBeNull();
   });
@@ -202,6 +254,15 @@ describe("a retailer's own labels", () => {
       'AEON Co., Ltd.',
     );
     expect(read('TESCO FINEST SOURDOUGH', 'TESCO STORES LTD')?.owning_corporation).toBe('Tesco PLC');
+    expect(read('FAIRPRICE KITCHEN TOWEL', 'NTUC FAIRPRICE CO-OPERATIVE')?.owning_corporation).toBe(
+      'NTUC Enterprise',
+    );
+    expect(read('PASAR FRESH EGGS 10S', 'NTUC FAIRPRICE CO-OPERATIVE')?.brand).toBe('Pasar');
+    expect(read('PASAR FRESH EGGS 10S', 'SHENG SIONG SUPERMARKET')).toBeNull();
+    expect(read('EXTRA SPECIAL SOURDOUGH', 'ASDA STORES LTD')?.owning_corporation).toBe('TDR Capital');
+    expect(read('EXTRA SPECIAL SOURDOUGH', 'TESCO STORES LTD')).toBeNull();
+    expect(read('TRADER JOES DARK CHOC', "TRADER JOE'S #123")?.owning_corporation).toBe('Aldi Nord');
+    expect(read('HILL COUNTRY FARE MILK', 'H-E-B #456')?.owning_corporation).toBe('H-E-B');
   });
 
   it('count only at that retailer when the name is a common word', () => {
@@ -233,6 +294,11 @@ describe('how sure a reading is', () => {
     expect(read('NESCAF3 CLASSIC')).toEqual({ brand: 'Nescafé', owning_corporation: 'Nestlé', unsure: true });
     expect(read('C0LGATE 175G')?.unsure).toBe(true);
     expect(read('MRMUSCLEINTANKTBC')?.unsure).toBe(true);
+    expect(read('HH GUINESS 12 GLASSES')).toEqual({
+      brand: 'Guinness',
+      owning_corporation: 'Diageo',
+      unsure: true,
+    });
   });
 });
 
@@ -252,6 +318,7 @@ describe('the owners of the shops', () => {
     ['ARAL TANKSTELLE', 'BP p.l.c.'],
     ['99 SPEED MART S/B', '99 Speed Mart Retail Holdings'],
     ['PETRONAS DAGANGAN BHD', 'Petroliam Nasional Berhad'],
+    ['BHPetrol Subang Airport', 'Boustead Holdings Berhad'],
     ['INDOMARET', 'Salim Group'],
     ['ALFAMART', 'PT Sumber Alfaria Trijaya Tbk'],
     ['NTUC FAIRPRICE CO-OPERATIVE', 'NTUC Enterprise'],

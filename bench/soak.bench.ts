@@ -150,6 +150,8 @@ interface Upload {
   fileName: string;
   receipt: FakeReceipt;
   deleted: boolean;
+  /** A delete was sent and got no answer that said it was done. */
+  deleteUnconfirmed: boolean;
   accepted: boolean;
   latencyMs: number | null;
   attempts: number;
@@ -285,6 +287,7 @@ async function soak(backend: 'azure' | 'dynamodb', auth: AuthEmulator, root: str
             ],
           },
           deleted: false,
+          deleteUnconfirmed: false,
           accepted: false,
           latencyMs: null,
           attempts: 0,
@@ -316,6 +319,13 @@ async function soak(backend: 'azure' | 'dynamodb', auth: AuthEmulator, root: str
       await Promise.all([serverChaos, storeChaos]);
     })();
     const chaosTimer = setTimeout(() => (chaos = false), CHAOS_MAX_MS);
+    /**
+     * A person keeps trying while the app is down, and gives up a minute after it is back for good
+     * (the last kill's restart done): on a loaded machine a restart alone can take most of a minute.
+     */
+    let backForGoodAt: number | undefined;
+    void chaosDone.then(() => (backForGoodAt = Date.now()));
+    const stillTrying = () => backForGoodAt === undefined || Date.now() - backForGoodAt < 60_000;
 
     /** Answers other than success, by kind, with one example message each. */
     const answers = new Map<string, { count: number; example: string }>();
@@ -335,7 +345,7 @@ async function soak(backend: 'azure' | 'dynamodb', auth: AuthEmulator, root: str
       const imgSrc = dataUrlOf(fakeReceiptImage(u.receipt));
       const t0 = Date.now();
       const userId = sessions[u.user]!.localId;
-      while (Date.now() - t0 < CHAOS_MAX_MS + 60_000) {
+      while (stillTrying()) {
         u.attempts += 1;
         try {
           const answer = await call(u.user, 'POST', '/api/upload', { userId, fileName: u.fileName, imgSrc });
@@ -362,8 +372,9 @@ async function soak(backend: 'azure' | 'dynamodb', auth: AuthEmulator, root: str
         receiptId: `${userId}~${u.fileName}`,
         blobName: u.fileName,
       });
+      // A person deleting tries for a minute at least, however late the upload got in.
       const t0 = Date.now();
-      while (Date.now() - t0 < CHAOS_MAX_MS + 60_000) {
+      while (stillTrying() || Date.now() - t0 < 60_000) {
         try {
           const answer = await call(u.user, 'DELETE', `/api/deleteReceiptData?${query}`);
           // 404 after acceptance: nothing of it is left, as an earlier attempt whose answer was
@@ -380,6 +391,7 @@ async function soak(backend: 'azure' | 'dynamodb', auth: AuthEmulator, root: str
         }
         await sleep(between(200, 500));
       }
+      u.deleteUnconfirmed = true;
     };
     await Promise.all(
       uploads.map(async (u, i) => {
@@ -444,6 +456,7 @@ async function soak(backend: 'azure' | 'dynamodb', auth: AuthEmulator, root: str
     const reasons = new Map<string, number>();
     let failedWithoutReason = 0;
     let lost = 0;
+    const lostExamples: string[] = [];
     let resurrected = 0;
     let duplicated = 0;
     for (const u of uploads) {
@@ -464,7 +477,13 @@ async function soak(backend: 'azure' | 'dynamodb', auth: AuthEmulator, root: str
           failedWithReason += 1;
           reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
         } else failedWithoutReason += 1;
-      } else lost += 1;
+      } else {
+        lost += 1;
+        if (lostExamples.length < 3)
+          lostExamples.push(
+            `${id}${u.deleteUnconfirmed ? ' (its delete was sent and never confirmed)' : ''}`,
+          );
+      }
     }
     // Stuck: a receipt the person cannot edit with the etag the reports give, even after reloading
     // them and trying again (each try may meet a write fault of its own).
@@ -514,6 +533,7 @@ async function soak(backend: 'azure' | 'dynamodb', auth: AuthEmulator, root: str
       resurrected,
       stuck,
       stuckExamples,
+      lostExamples,
       p50: percentile(latencies, 50),
       p99: percentile(latencies, 99),
       retriedUploads: uploads.filter((u) => u.attempts > 1).length,
@@ -556,6 +576,7 @@ async function main() {
       say(`  failed with a reason:        ${r.failedWithReason}`);
       for (const [reason, count] of r.reasons) say(`    ${count}× "${reason}"`);
       say(`  lost:                        ${r.lost}`);
+      for (const example of r.lostExamples) say(`    e.g. ${example}`);
       say(`  analysed twice:              ${r.analysedTwice}`);
       say(`  resurrected after delete:    ${r.resurrected}`);
       say(`  stuck (not editable):        ${r.stuck}`);

@@ -38,6 +38,10 @@ await startLocalStack({
   enricher: null,
   scanConcurrency: 4,
   retryDelaySeconds: () => 1,
+  // A delivery that could not record its failure is made again within the run, as SQS would after
+  // its visibility timeout: both shortened, the lease still far above an attempt (well under 1 s).
+  claimLeaseMs: 20_000,
+  visibilityTimeoutSeconds: 25,
   quotas: { uploadsPerDay: 100_000, pendingScans: 10_000, storedMb: 100_000 },
   logLevel: 'info',
   quiet: true,

@@ -4,7 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { AppError } from '@receipts/core';
+import { AppError, RETRY_LIMITS } from '@receipts/core';
 import pRetry from 'p-retry';
 import { azuriteConnectionString } from '@receipts/store-azure';
 import { superviseChild } from './child-process';
@@ -31,7 +31,6 @@ export interface RunningAzurite {
   stop(): Promise<void>;
 }
 
-const START_ATTEMPTS_ON_FREE_PORTS = 3;
 const OUTPUT_LINES_KEPT = 40;
 const STOP_GRACE_MS = 10_000;
 
@@ -69,7 +68,7 @@ export async function startAzurite(options: AzuriteOptions): Promise<RunningAzur
   const location = resolve(options.location);
   await mkdir(location, { recursive: true });
   const script = azuriteTableScript();
-  const attempts = options.port === undefined ? START_ATTEMPTS_ON_FREE_PORTS : 1;
+  const attempts = options.port === undefined ? RETRY_LIMITS.emulatorStartTries : 1;
   // Another process may have taken the probed port between the probe and the start: try another.
   return pRetry(
     async () => startOnPort(script, location, options.port ?? (await freeLoopbackPort()), options),

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { AppError, ConflictError, UnauthorizedError, ValidationError } from '@receipts/core';
+import { AppError, ConflictError, RETRY_LIMITS, UnauthorizedError, ValidationError } from '@receipts/core';
 import pRetry from 'p-retry';
 import { superviseChild } from './child-process';
 import { freeLoopbackPort } from './free-port';
@@ -54,7 +54,6 @@ const METADATA_FILE = 'firebase-export-metadata.json';
 const OUTPUT_LINES_KEPT = 40;
 /** What firebase-tools prints once every emulator has started and imported its saved data. */
 const ALL_READY = /All emulators ready/;
-const START_ATTEMPTS_ON_FREE_PORTS = 3;
 
 /**
  * Starts the Firebase Auth emulator of firebase-tools on 127.0.0.1 and waits until its REST API answers.
@@ -68,7 +67,7 @@ const START_ATTEMPTS_ON_FREE_PORTS = 3;
  * @throws AppError (code `AuthEmulatorStartFailed`) with the emulator's last output when it cannot start
  */
 export async function startAuthEmulator(options: AuthEmulatorOptions): Promise<AuthEmulator> {
-  const attempts = options.port === undefined ? START_ATTEMPTS_ON_FREE_PORTS : 1;
+  const attempts = options.port === undefined ? RETRY_LIMITS.emulatorStartTries : 1;
   // Free ports are probed before the emulator binds them; another process may take one meanwhile.
   return pRetry(() => startOnce(options), {
     retries: attempts - 1,

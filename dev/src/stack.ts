@@ -7,7 +7,9 @@ import {
   AppError,
   ConfigurationError,
   cachedPdfPreviewer,
+  failDeadLetteredScan,
   resumeScans,
+  SCAN_CLAIM_LEASE_MS,
   sweepScans,
   type Analyzer,
   type Enricher,
@@ -33,6 +35,20 @@ const LOCAL_WEB_API_KEY = 'demo-key';
 
 /** How often the local stack sweeps its scan queue (see sweepScans). */
 const LOCAL_SWEEP_MS = 60_000;
+
+/**
+ * Deliveries of a scan job whose worker could not record its failure before the job is handled as
+ * dead-lettered (its scan marked Failed, to Retry): the cloud queue's maxReceiveCount
+ * (MAX_RECEIVE_COUNT in infra/lib/pipeline-stack.ts).
+ */
+const LOCAL_MAX_RECEIVE_COUNT = 5;
+
+/**
+ * Seconds a failed delivery waits before it is made again, by default. As in the cloud (a 12-minute
+ * visibility timeout over a 5-minute claim), longer than a scan's claim holds, so that the delivery
+ * after a failed one finds the claim expired and analyses, rather than waiting for it again.
+ */
+const visibilityTimeoutOf = (claimLeaseMs: number) => Math.ceil(claimLeaseMs / 1000) + 60;
 
 /** Options of {@link startLocalStack}. */
 export interface LocalStackOptions {
@@ -71,6 +87,13 @@ export interface LocalStackOptions {
   maxScanAttempts?: number;
   /** Seconds before a failed attempt is retried (default 10 s doubling). */
   retryDelaySeconds?: (attempt: number) => number;
+  /** How long a scan's claim ('Analyzing') holds off other deliveries (default SCAN_CLAIM_LEASE_MS). */
+  claimLeaseMs?: number;
+  /**
+   * Seconds before a scan job whose delivery failed (the worker could not even record it) is
+   * delivered again; default the claim's lease plus a minute. Must be longer than the lease.
+   */
+  visibilityTimeoutSeconds?: number;
   /** OCR worker threads (default 1). */
   ocrWorkers?: number;
   /** Scans analysed at once (default 1). */
@@ -292,13 +315,31 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     }
 
     // The queue calls the worker, which is built after the services that hold the queue. A failed
-    // attempt is queued again by the scan use case itself, with its delay, as on SQS.
-    const ref: { worker?: ScanWorker } = {};
+    // attempt is queued again by the scan use case itself, with its delay, as on SQS. A delivery
+    // that could not even record its failure, or that found the scan held by another one, is made
+    // again after the visibility timeout, and after the last one the scan is marked Failed, as the
+    // cloud's dead-letter function does.
+    const claimLeaseMs = options.claimLeaseMs ?? SCAN_CLAIM_LEASE_MS;
+    const visibilityTimeoutSeconds = options.visibilityTimeoutSeconds ?? visibilityTimeoutOf(claimLeaseMs);
+    if (visibilityTimeoutSeconds * 1000 <= claimLeaseMs) {
+      throw new ConfigurationError(
+        `The scan queue's visibility timeout (${visibilityTimeoutSeconds} s) must be longer than a scan's claim (${claimLeaseMs / 1000} s).`,
+        { code: 'InvalidQueueOption' },
+      );
+    }
+    const ref: { worker?: ScanWorker; services?: Services } = {};
     const queue = new MemoryScanQueue({
       concurrency: options.scanConcurrency ?? 1,
+      visibilityTimeoutSeconds,
+      maxReceiveCount: LOCAL_MAX_RECEIVE_COUNT,
       logger,
       handler: async (job: ScanJob) => {
-        if (ref.worker) await ref.worker.process(job);
+        if (!ref.worker) return 'again';
+        return (await ref.worker.process(job)).outcome === 'deferred' ? 'again' : 'done';
+      },
+      deadLetter: async (job: ScanJob) => {
+        if (!ref.services) throw new AppError('The scan worker has not started yet.');
+        await failDeadLetteredScan(ref.services, job);
       },
     });
     // PDF previews are drawn here only: pdf.js and its native canvas are not bundled for Lambda.
@@ -319,7 +360,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const services = options.wrapPorts ? { ...configured, ...options.wrapPorts(configured) } : configured;
     if (backend === 'dynamodb') logger.info('storage: DynamoDB', { endpoint: config.DYNAMODB_ENDPOINT });
 
+    ref.services = services;
     ref.worker = await createScanWorker(services, {
+      claimLeaseMs,
       ...(options.retryDelaySeconds ? { retryDelaySeconds: options.retryDelaySeconds } : {}),
     });
     // Stopping closes the queue before the services (and their analyzer): the scan under way
@@ -329,7 +372,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await resumeScans({ store: configured.store, queue, logger });
     // As the scheduled sweeper does in the cloud: lost scans queued again, stuck ones failed.
     const sweeper = setInterval(() => {
-      sweepScans({ store: services.store, queue, logger }).catch((error: unknown) =>
+      sweepScans({ store: services.store, queue, logger, claimLeaseMs }).catch((error: unknown) =>
         logger.warn('sweep failed', { error: String(error) }),
       );
     }, LOCAL_SWEEP_MS);

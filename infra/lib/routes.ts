@@ -16,8 +16,13 @@ import {
 export type ImageAccess = 'read' | 'put' | 'delete' | 'list';
 
 export interface RouteAccess {
-  /** Table store access: none, read-only, or read and write. */
-  readonly table: 'none' | 'read' | 'readWrite';
+  /**
+   * Table store access: none, read-only, read and write, or `settle`: reads, and the writes that
+   * finish what the user's writes and uploads left when they stopped half-way (write intents and
+   * upload reservations on the user's rows, the report totals, queue entries, the items and taxes
+   * and the merchant a stopped scan left; see commit-write.ts and settle-uploads.ts in core).
+   */
+  readonly table: 'none' | 'read' | 'settle' | 'readWrite';
   /** What the route does with receipt images and analysis results. */
   readonly images: readonly ImageAccess[];
   /** Whether the route reads and writes the user's cached report data (under `cache/` in the bucket). */
@@ -31,6 +36,12 @@ export interface RouteAccess {
 const none: RouteAccess = { table: 'none', images: [], appDataCache: false, sendsScanJobs: false };
 const reads: RouteAccess = { ...none, table: 'read' };
 const writes: RouteAccess = { ...none, table: 'readWrite' };
+/**
+ * The routes that read the user's reports: before answering they finish the user's writes that
+ * stopped half-way and settle uploads that did (lists the upload's objects, deletes the image and
+ * analysis of one that left no receipt and no queue entry), and read and rewrite the report cache.
+ */
+const reportReads: RouteAccess = { ...none, table: 'settle', images: ['list', 'delete'], appDataCache: true };
 
 export const ROUTE_ACCESS: Record<RouteName, RouteAccess> = {
   login: writes,
@@ -38,22 +49,23 @@ export const ROUTE_ACCESS: Record<RouteName, RouteAccess> = {
   unregisterFCMToken: writes,
   listQueue: reads,
   getImage: { ...reads, images: ['read'] },
-  getAppData: { ...reads, appDataCache: true },
-  // Both read the user's cached report data (and rebuild it when it is stale).
-  report: { ...reads, appDataCache: true },
-  exportCsv: { ...reads, appDataCache: true },
+  getAppData: reportReads,
+  report: reportReads,
+  exportCsv: reportReads,
   // The detail screens' lookups, from the same report index as the report tables.
-  receiptDetail: { ...reads, appDataCache: true },
-  merchantDetail: { ...reads, appDataCache: true },
-  itemDetail: { ...reads, appDataCache: true },
-  listMerchants: { ...reads, appDataCache: true },
+  receiptDetail: reportReads,
+  merchantDetail: reportReads,
+  itemDetail: reportReads,
+  listMerchants: reportReads,
   // Home's figures, from the same cached report data.
-  dashboard: { ...reads, appDataCache: true },
+  dashboard: reportReads,
   // Lists the receipt's objects (image, analysis) to delete those that exist, then rebuilds the
   // user's cached report so the next read is current.
   deleteReceiptData: { ...writes, images: ['list', 'delete'], appDataCache: true },
   log: none,
-  upload: { ...writes, images: ['put'], sendsScanJobs: true },
+  // Stores the image; first settles the user's uploads that stopped half-way, and takes itself back
+  // when it cannot finish (both list the upload's objects and delete an image no scan holds).
+  upload: { ...writes, images: ['put', 'list', 'delete'], sendsScanJobs: true },
   retryScan: { ...writes, sendsScanJobs: true },
   // Lists the scan's objects to delete the image and analysis that exist.
   removeScan: { ...writes, images: ['list', 'delete'] },

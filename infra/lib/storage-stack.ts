@@ -11,12 +11,12 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import { REQUIRED_TABLES } from '@receipts/core';
-import type { TableAccessLevel } from '@receipts/store-azure/access-levels';
+import { SETTLE_WRITE_TABLES, type TableAccessLevel } from '@receipts/store-azure/access-levels';
 import type { Construct } from 'constructs';
 import type { AppConfig } from './config';
 import { acknowledgeCdkProvidedFunction } from './nag-acknowledgements';
 import type { ReceiptFunction } from './receipt-function';
-import { TABLE_KEY_SCHEMA, tableRegistryItem } from './table-key-schema';
+import { TABLE_KEY_SCHEMA, tableLeadingKeys, tableRegistryItem } from './table-key-schema';
 
 export interface StorageStackProps extends StackProps {
   readonly config: AppConfig;
@@ -236,17 +236,39 @@ export class TableStoreAccess {
   }
 
   /**
-   * Lets a function use the store: on DynamoDB, read or read and write the table; on Azure, its
-   * access level's secret of signatures, with its ARN in the environment.
+   * Lets a function use the store: on DynamoDB, read the table, write it, or (`settle`) write only
+   * the items of the tables the settle step writes (SETTLE_WRITE_TABLES, by the partition key's
+   * table prefix); on Azure, its access level's secret of signatures, with its ARN in the environment.
    *
    * @param fn - the function
    * @param level - its Azure access level
-   * @param access - whether it writes the table at all (DynamoDB)
+   * @param access - what it writes (DynamoDB)
    */
-  grant(fn: ReceiptFunction, level: TableAccessLevel, access: 'read' | 'readWrite'): void {
+  grant(fn: ReceiptFunction, level: TableAccessLevel, access: 'read' | 'settle' | 'readWrite'): void {
     if (this.table) {
-      if (access === 'read') this.table.grantReadData(fn.role);
-      else this.table.grantReadWriteData(fn.role);
+      if (access === 'readWrite') this.table.grantReadWriteData(fn.role);
+      else this.table.grantReadData(fn.role);
+      if (access === 'settle') {
+        fn.role.addToPolicy(
+          new iam.PolicyStatement({
+            sid: 'SettleWrites',
+            // A transaction's parts are checked as these actions, each against its item's key.
+            actions: [
+              'dynamodb:PutItem',
+              'dynamodb:UpdateItem',
+              'dynamodb:DeleteItem',
+              'dynamodb:BatchWriteItem',
+              'dynamodb:ConditionCheckItem',
+            ],
+            resources: [this.table.tableArn],
+            conditions: {
+              'ForAllValues:StringLike': {
+                'dynamodb:LeadingKeys': SETTLE_WRITE_TABLES.map(tableLeadingKeys),
+              },
+            },
+          }),
+        );
+      }
       this.acknowledgeIndexWildcard(fn.role);
       return;
     }

@@ -3,7 +3,7 @@
  * deployed table and the adapter cannot disagree. Only the adapter's constants are imported here, not
  * the adapter (and its SDK).
  */
-import { ATTR, GSI1, registryKey } from '@receipts/store-dynamo/key-layout';
+import { ATTR, GSI1, partitionPk, registryKey } from '@receipts/store-dynamo/key-layout';
 
 export interface TableIndexSchema {
   readonly indexName: string;
@@ -38,4 +38,14 @@ export function tableRegistryItem(table: string): Record<string, { S: string }> 
     [ATTR.sk]: { S: key.sk },
     [ATTR.tableName]: { S: table },
   };
+}
+
+/**
+ * The partition keys of every item of a (logical) table, as an IAM `StringLike` pattern for the
+ * `dynamodb:LeadingKeys` condition key: e.g. `Users#*`.
+ *
+ * @param table - the table name, e.g. Users
+ */
+export function tableLeadingKeys(table: string): string {
+  return partitionPk(table, '*');
 }

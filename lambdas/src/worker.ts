@@ -19,11 +19,12 @@ export interface ScanWorker {
  * Wires the scan use case to the services: their analyzer and brand enricher (see createServices;
  * `services.close()` frees the analyzer).
  * @param services - store, blobs, queue (for retries), notifier, logger, analyzer and settings
- * @param options - the retry backoff
+ * @param options - the retry backoff, and how long a scan's claim holds (the local stack's, shorter
+ *   than its queue's visibility timeout)
  */
 export async function createScanWorker(
   services: Services,
-  options: { retryDelaySeconds?: (attempt: number) => number } = {},
+  options: { retryDelaySeconds?: (attempt: number) => number; claimLeaseMs?: number } = {},
 ): Promise<ScanWorker> {
   const [analyzer, enricher, blobs] = await Promise.all([
     services.analyzer(),
@@ -42,6 +43,7 @@ export async function createScanWorker(
     logger: services.logger,
     maxAttempts: services.config.MAX_SCAN_ATTEMPTS,
     ...(options.retryDelaySeconds ? { retryDelaySeconds: options.retryDelaySeconds } : {}),
+    ...(options.claimLeaseMs ? { claimLeaseMs: options.claimLeaseMs } : {}),
   };
   return { analyzer, process: (job) => processScan(deps, job) };
 }

@@ -27,6 +27,27 @@ import {
 } from './synth-app';
 
 const ROUTE_NAMES = Object.keys(ROUTES) as RouteName[];
+/** The routes that read the reports, and first settle the user's stopped writes and uploads. */
+const REPORT_ROUTES: readonly RouteName[] = [
+  'getAppData',
+  'report',
+  'exportCsv',
+  'receiptDetail',
+  'merchantDetail',
+  'itemDetail',
+  'listMerchants',
+  'dashboard',
+];
+/** The items the settle step writes: those of these tables, never a receipt, brand or corporation. */
+const SETTLE_LEADING_KEYS = [
+  'Users#*',
+  'Totals#*',
+  'TotalsApplied#*',
+  'ScanQueue#*',
+  'Items#*',
+  'Taxes#*',
+  'Merchants#*',
+];
 const TABLE_WRITES = [
   'dynamodb:PutItem',
   'dynamodb:UpdateItem',
@@ -201,10 +222,11 @@ describe('permissions per function', () => {
     expect(actions).not.toContain('s3:DeleteObject');
   });
 
-  it('lets upload store the image and send the scan job', () => {
+  it('lets upload store the image, send the scan job and remove what a stopped upload left', () => {
     const actions = actionsOf(synth.templates.api, role('upload'));
     expect(actions).toEqual(expect.arrayContaining(['s3:PutObject', 'sqs:SendMessage', 'dynamodb:PutItem']));
-    expect(actions).not.toContain('s3:DeleteObject');
+    // Settling a stopped upload lists its objects and deletes an image no receipt or scan holds.
+    expect(actions).toEqual(expect.arrayContaining(['s3:DeleteObject', 's3:ListBucket']));
     expect(actions).not.toContain('s3:GetObject');
     const send = statementsAllowing(synth.templates.api, role('upload'), 'sqs:SendMessage');
     expect(JSON.stringify(send)).toContain('ExportsOutputFnGetAttScanJobs');
@@ -217,40 +239,41 @@ describe('permissions per function', () => {
     }
   });
 
-  it('keeps the read-only routes from writing the table; the report routes write only the report cache', () => {
+  it('keeps the read-only routes from writing the table or deleting objects', () => {
     for (const name of [
-      'getAppData',
-      'report',
-      'exportCsv',
-      'receiptDetail',
-      'merchantDetail',
-      'itemDetail',
-      'listMerchants',
       'listQueue',
       'getImage',
       'storageListTables',
       'storageListRecords',
+      'listCorrectionRules',
+      'downloadMyData',
     ] as const) {
       const actions = actionsOf(synth.templates.api, role(name));
       expect(actions, name).toContain('dynamodb:Query');
       for (const write of TABLE_WRITES) expect(actions, `${name} ${write}`).not.toContain(write);
       expect(actions, name).not.toContain('s3:DeleteObject');
     }
-    for (const name of [
-      'getAppData',
-      'report',
-      'exportCsv',
-      'receiptDetail',
-      'merchantDetail',
-      'itemDetail',
-      'listMerchants',
-    ] as const) {
+    expect(actionsOf(synth.templates.api, role('getImage'))).not.toContain('s3:PutObject');
+  });
+
+  it('lets the report routes settle stopped writes and uploads: writes to those tables only, the report cache, deletes of images', () => {
+    for (const name of REPORT_ROUTES) {
+      const actions = actionsOf(synth.templates.api, role(name));
+      expect(actions, name).toContain('dynamodb:Query');
+      // Every table write is held to the items of the tables the settle step writes.
+      for (const write of TABLE_WRITES) {
+        const statements = statementsAllowing(synth.templates.api, role(name), write);
+        expect(statements, `${name} ${write}`).toHaveLength(1);
+        expect(statements[0]!.Condition, `${name} ${write}`).toEqual({
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': SETTLE_LEADING_KEYS },
+        });
+      }
+      expect(actions, name).toEqual(expect.arrayContaining(['s3:DeleteObject', 's3:ListBucket']));
       const cachePuts = statementsAllowing(synth.templates.api, role(name), 's3:PutObject');
       expect(cachePuts, name).toHaveLength(1);
       expect(JSON.stringify(cachePuts[0]!.Resource), name).toContain('/cache/*/app-data.json');
-      expect(actionsOf(synth.templates.api, role(name)), name).not.toContain('sqs:SendMessage');
+      expect(actions, name).not.toContain('sqs:SendMessage');
     }
-    expect(actionsOf(synth.templates.api, role('getImage'))).not.toContain('s3:PutObject');
   });
 
   it('lets getImage read images, and deleteReceiptData and removeScan list and delete them', () => {
@@ -268,7 +291,7 @@ describe('permissions per function', () => {
     const removes = actionsOf(synth.templates.api, role('removeScan'));
     expect(removes).toEqual(expect.arrayContaining(['s3:DeleteObject', 's3:ListBucket']));
     expect(removes).not.toContain('s3:PutObject');
-    const deleters = ['deleteReceiptData', 'removeScan', 'deleteAccount'];
+    const deleters = ['deleteReceiptData', 'removeScan', 'deleteAccount', 'upload', ...REPORT_ROUTES];
     for (const name of ROUTE_NAMES.filter((n) => !deleters.includes(n))) {
       expect(actionsOf(synth.templates.api, role(name)), name).not.toContain('s3:DeleteObject');
     }

@@ -107,6 +107,7 @@ export interface Statement {
   Action: string | string[];
   Resource: unknown;
   Sid?: string;
+  Condition?: unknown;
 }
 
 /**

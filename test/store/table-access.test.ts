@@ -65,6 +65,20 @@ describe('per-table signatures of an access level', () => {
     expect(await admin.getEntity(TABLES.receipts, 'user-1', 'r2')).toBeNull();
   });
 
+  it('settle: writes the user rows, queue entries and items the settle step writes, and no receipt', async () => {
+    const store = storeOf('settle');
+    await store.upsertEntity(TABLES.users, row('user-1', 'intent'), 'Replace');
+    await store.deleteEntity(TABLES.users, 'user-1', 'intent');
+    await store.upsertEntity(TABLES.scanQueue, { ...row('user-1', 'scan-1'), note: 'failed' }, 'Replace');
+    await store.createEntity(TABLES.items, row('receipt-1', 'item-1'));
+    await store.deleteEntity(TABLES.items, 'receipt-1', 'item-1');
+    expect(await admin.getEntity(TABLES.scanQueue, 'user-1', 'scan-1')).toMatchObject({ note: 'failed' });
+    expect(await store.getEntity(TABLES.receipts, 'user-1', 'r1')).toMatchObject({ note: 'x' });
+    await expect(store.createEntity(TABLES.receipts, row('user-1', 'r4'))).rejects.toThrow();
+    await expect(store.deleteEntity(TABLES.receipts, 'user-1', 'r1')).rejects.toThrow();
+    expect(await admin.getEntity(TABLES.receipts, 'user-1', 'r1')).not.toBeNull();
+  });
+
   it('readWrite: writes and deletes a user’s rows', async () => {
     const store = storeOf('readWrite');
     await store.createEntity(TABLES.receipts, row('user-1', 'r3'));

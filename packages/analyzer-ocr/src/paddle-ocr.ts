@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ImageRawBase } from '@gutenye/ocr-common';
+import { RETRY_LIMITS, retryOnConflict } from '@receipts/core';
 import sharp from 'sharp';
 
 /**
@@ -477,35 +478,43 @@ type SplitLines = (
   source: ImageRawBase,
 ) => Promise<{ box: number[][]; image: { data: Uint8Array; width: number; height: number } }[]>;
 
-/** Tries at cutting an image's lines before giving up (see {@link cutLines}). */
-const CUT_TRIES = 3;
+/** A cut whose crops were emptied while it ran (another cut grew OpenCV's memory): cut again. */
+class EmptiedCropsError extends Error {}
 
 /**
  * The text lines of `source` in the boxes the detection `mask` shows, each its own copy of its
  * pixels, and its box. The line splitter's crops are views of OpenCV's WebAssembly memory, which
  * the next cut that makes that memory grow (this receipt's or another read alongside) leaves
  * empty: the pixels are copied out at once, and when a crop was emptied during the cut itself, the
- * image is cut again (the memory has grown by then). Boxes of a speck that crop to nothing are left
- * out.
+ * image is cut again (the memory has grown by then), up to `RETRY_LIMITS.cutLineTries` cuts in all.
+ * Boxes of a speck that crop to nothing are left out.
  */
 export async function cutLines(
   split: SplitLines,
   mask: ImageRawBase,
   source: ImageRawBase,
 ): Promise<Array<Rgba & { box: number[][] }>> {
-  for (let attempt = 0; attempt < CUT_TRIES; attempt++) {
-    const lines = (await split(mask, source)).filter((line) => line.image.width > 0 && line.image.height > 0);
-    // An emptied view has no pixels (and cannot be copied).
-    const emptied = lines.some((line) => line.image.data.length !== line.image.width * line.image.height * 4);
-    if (!emptied)
+  const tries = RETRY_LIMITS.cutLineTries;
+  return retryOnConflict(
+    async () => {
+      const lines = (await split(mask, source)).filter(
+        (line) => line.image.width > 0 && line.image.height > 0,
+      );
+      // An emptied view has no pixels (and cannot be copied).
+      if (lines.some((line) => line.image.data.length !== line.image.width * line.image.height * 4)) {
+        throw new EmptiedCropsError(
+          `PaddleOCR could not cut the text lines out of the image in ${tries} tries`,
+        );
+      }
       return lines.map((line) => ({
         box: line.box,
         data: line.image.data.slice(),
         width: line.image.width,
         height: line.image.height,
       }));
-  }
-  throw new Error(`PaddleOCR could not cut the text lines out of the image in ${CUT_TRIES} tries`);
+    },
+    { tries, retryOn: (error) => error instanceof EmptiedCropsError },
+  );
 }
 
 /**

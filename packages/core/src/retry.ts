@@ -28,6 +28,18 @@ export const RETRY_LIMITS = {
   throttledMinPauseMs: 50,
   /** Longest pause between two tries of a throttled batch call, in milliseconds. */
   throttledMaxPauseMs: 2_000,
+  /**
+   * Tries at cutting a receipt's text lines out of OpenCV's memory, which a cut alongside may grow
+   * and so empty this one's crops (analyzer-ocr's `cutLines`).
+   */
+  cutLineTries: 3,
+  /**
+   * Ports asked of the system for one this process has not handed out lately (dev's
+   * `freeLoopbackPort`); the last one is used even so.
+   */
+  freePortTries: 21,
+  /** Starts of a local emulator on free ports, another port each time one was taken meanwhile (dev). */
+  emulatorStartTries: 3,
 } as const;
 
 /**

@@ -8,22 +8,44 @@ import {
   type ScanQueue,
 } from '@receipts/core';
 
+/**
+ * What the handler made of a delivery: `'done'` (or nothing) takes the job off the queue; `'again'`
+ * leaves it there to be delivered again after the visibility timeout, as SQS does with a message its
+ * consumer reports failed.
+ */
+export type DeliveryOutcome = 'done' | 'again';
+
 /** Options of {@link MemoryScanQueue}. */
 export interface MemoryScanQueueOptions {
   /**
-   * Processes one job. Retries are not the queue's business: the scan use case records a failed
-   * attempt and enqueues the job again with a delay, as it does on SQS. A rejection means even that
-   * failed; it is logged and the job dropped (the scan sweep finds the entry and queues it again).
+   * Processes one job. The scan use case records a failed attempt and enqueues the job again with
+   * a delay, as it does on SQS. A rejection (even that failed) or `'again'` (another delivery holds
+   * the scan) leaves the job on the queue: it is delivered again after `visibilityTimeoutSeconds`,
+   * up to `maxReceiveCount` deliveries, and then handed to `deadLetter`.
    */
-  handler: (job: ScanJob) => Promise<unknown>;
+  handler: (job: ScanJob) => Promise<DeliveryOutcome | void>;
+  /**
+   * What the cloud's dead-letter consumer does with a job: called once a job's `maxReceiveCount`
+   * deliveries all failed, and again after the visibility timeout for as long as it rejects. Without
+   * it such a job is logged and dropped.
+   */
+  deadLetter?: (job: ScanJob) => Promise<unknown>;
   /** Jobs processed at the same time; default 1. */
   concurrency?: number;
+  /** Seconds before a failed delivery is made again (SQS's visibility timeout); default 30. */
+  visibilityTimeoutSeconds?: number;
+  /** Deliveries of a job before it goes to `deadLetter` (SQS's maxReceiveCount); default 5. */
+  maxReceiveCount?: number;
   logger?: Logger;
 }
 
 interface Entry {
   job: ScanJob;
   key: string;
+  /** Deliveries to the handler so far (SQS's ApproximateReceiveCount). */
+  receives: number;
+  /** Every delivery failed: the job now goes to the dead-letter handler. */
+  deadLettered: boolean;
 }
 
 /** A job waiting for its delay, due at `dueAt` (ms since the epoch). */
@@ -33,18 +55,18 @@ interface Waiting {
   timer: ReturnType<typeof setTimeout>;
 }
 
-function positiveInteger(value: number | undefined, fallback: number, name: string): number {
+function positiveNumber(value: number | undefined, fallback: number, name: string, whole: boolean): number {
   const result = value ?? fallback;
-  if (!Number.isInteger(result) || result < 1) {
-    throw new ConfigurationError(
-      `The scan queue's ${name} must be a whole number of at least 1, not ${value}.`,
-      {
-        code: 'InvalidQueueOption',
-      },
-    );
+  if (!Number.isFinite(result) || result <= 0 || (whole && !Number.isInteger(result))) {
+    const kind = whole ? 'a whole number of at least 1' : 'a number of seconds above 0';
+    throw new ConfigurationError(`The scan queue's ${name} must be ${kind}, not ${value}.`, {
+      code: 'InvalidQueueOption',
+    });
   }
   return result;
 }
+
+const freshEntry = (job: ScanJob, key: string): Entry => ({ job, key, receives: 0, deadLettered: false });
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -52,13 +74,18 @@ function messageOf(error: unknown): string {
 
 /**
  * The in-process ScanQueue of the local server: jobs run in the background, at most `concurrency` at
- * a time, each when its `delaySeconds` have passed. Like SQS it only delivers: a failed attempt is
- * queued again by the scan use case, with the delay it chooses. Nothing here survives a restart —
- * the queue table does, and the server re-enqueues what it finds there when it starts.
+ * a time, each when its `delaySeconds` have passed. A failed attempt is queued again by the scan use
+ * case, with the delay it chooses; a delivery that could not even record its failure is made again
+ * after the visibility timeout and, after `maxReceiveCount` of them, goes to the dead-letter handler,
+ * as SQS with its redrive policy does. Nothing here survives a restart — the queue table does, and
+ * the server re-enqueues what it finds there when it starts.
  */
 export class MemoryScanQueue implements ScanQueue {
   private readonly handler: MemoryScanQueueOptions['handler'];
+  private readonly deadLetter: MemoryScanQueueOptions['deadLetter'];
   private readonly concurrency: number;
+  private readonly visibilityMs: number;
+  private readonly maxReceiveCount: number;
   private readonly logger: Logger;
 
   private readonly ready: Entry[] = [];
@@ -74,12 +101,17 @@ export class MemoryScanQueue implements ScanQueue {
   private closed = false;
 
   /**
-   * @param options - the handler, the concurrency and the logger
-   * @throws ConfigurationError when concurrency is not a whole number of at least 1
+   * @param options - the handlers, the concurrency, the redelivery settings and the logger
+   * @throws ConfigurationError when concurrency or maxReceiveCount is not a whole number of at least
+   *   1, or the visibility timeout is not a positive number of seconds
    */
   constructor(options: MemoryScanQueueOptions) {
     this.handler = options.handler;
-    this.concurrency = positiveInteger(options.concurrency, 1, 'concurrency');
+    this.deadLetter = options.deadLetter;
+    this.concurrency = positiveNumber(options.concurrency, 1, 'concurrency', true);
+    this.visibilityMs =
+      positiveNumber(options.visibilityTimeoutSeconds, 30, 'visibility timeout', false) * 1000;
+    this.maxReceiveCount = positiveNumber(options.maxReceiveCount, 5, 'maxReceiveCount', true);
     this.logger = options.logger ?? silentLogger;
   }
 
@@ -132,7 +164,7 @@ export class MemoryScanQueue implements ScanQueue {
       clearTimeout(waiting.timer);
       this.waiting.delete(key);
     }
-    this.schedule({ job: { userId: job.userId, fileName: job.fileName }, key }, delayMs);
+    this.schedule(freshEntry({ userId: job.userId, fileName: job.fileName }, key), delayMs);
   }
 
   /** Resolves once no job is running, due or waiting for its delay (tests, `idle()` of the local stack). */
@@ -182,6 +214,7 @@ export class MemoryScanQueue implements ScanQueue {
     while (!this.closed && this.running.size < this.concurrency && this.ready.length > 0) {
       const entry = this.ready.shift()!;
       this.readyKeys.delete(entry.key);
+      if (!entry.deadLettered) entry.receives += 1;
       void this.run(entry);
     }
     this.notifyIfIdle();
@@ -190,10 +223,13 @@ export class MemoryScanQueue implements ScanQueue {
   private async run(entry: Entry): Promise<void> {
     const { job, key } = entry;
     this.running.add(key);
+    let failed = false;
     try {
-      await this.handler(job);
+      if (entry.deadLettered) await this.deadLetter!(job);
+      else failed = (await this.handler(job)) === 'again';
     } catch (error) {
-      this.logger.error('scan job failed and was dropped; the scan sweep queues it again', {
+      failed = true;
+      this.logger.error(entry.deadLettered ? 'dead-lettered scan job not handled' : 'scan job failed', {
         ...job,
         error: messageOf(error),
       });
@@ -201,9 +237,35 @@ export class MemoryScanQueue implements ScanQueue {
       this.running.delete(key);
       const delayMs = this.rerun.get(key);
       this.rerun.delete(key);
-      if (delayMs !== undefined && !this.closed) this.schedule(entry, delayMs);
+      if (!this.closed) {
+        // A job enqueued while it ran is a new message: it runs once more, and stands in for this
+        // delivery if it failed.
+        if (delayMs !== undefined) this.schedule(freshEntry(job, key), delayMs);
+        else if (failed) this.deliverAgain(entry);
+      }
       this.pump();
     }
+  }
+
+  /**
+   * A delivery that failed: made again after the visibility timeout, or once every delivery has
+   * failed, handed to the dead-letter handler after it.
+   */
+  private deliverAgain(entry: Entry): void {
+    const { job, key } = entry;
+    if (entry.deadLettered || entry.receives < this.maxReceiveCount) {
+      this.schedule(entry, this.visibilityMs);
+      return;
+    }
+    if (!this.deadLetter) {
+      this.logger.error('scan job dropped after every delivery failed', { ...job, receives: entry.receives });
+      return;
+    }
+    this.logger.warn('scan job dead-lettered after every delivery failed', {
+      ...job,
+      receives: entry.receives,
+    });
+    this.schedule({ job, key, receives: entry.receives, deadLettered: true }, this.visibilityMs);
   }
 
   private isIdle(): boolean {

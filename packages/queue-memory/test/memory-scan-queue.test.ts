@@ -115,7 +115,7 @@ describe('MemoryScanQueue', () => {
     expect(runs).toEqual([0, 10_000, 30_000]);
   });
 
-  it('does not retry a job whose handler threw, logs it and goes on with the others', async () => {
+  it('delivers a job whose handler threw again after the visibility timeout, and goes on with the others', async () => {
     const errors: Array<{ message: string; context: unknown }> = [];
     const logger: Logger = {
       debug() {},
@@ -123,22 +123,112 @@ describe('MemoryScanQueue', () => {
       warn() {},
       error: (message, context) => void errors.push({ message, context }),
     };
-    const { handler, calls } = recorder((scan) =>
-      scan.fileName === 'bad.jpg' ? new Error('table unavailable') : undefined,
+    const { handler, calls } = recorder((scan, run) =>
+      scan.fileName === 'bad.jpg' && run < 3 ? new Error('table unavailable') : undefined,
     );
-    const scans = queue({ handler, logger });
+    const scans = queue({ handler, logger, visibilityTimeoutSeconds: 20 });
 
     await scans.enqueue(job('bad.jpg'));
     await scans.enqueue(job('good.jpg'));
     await finish(scans);
 
-    expect(calls.map((call) => call.fileName)).toEqual(['bad.jpg', 'good.jpg']);
-    expect(errors).toEqual([
-      {
-        message: 'scan job failed and was dropped; the scan sweep queues it again',
-        context: { userId: 'user-1', fileName: 'bad.jpg', error: 'Error: table unavailable' },
-      },
+    expect(calls.map((call) => `${call.fileName}@${call.at - START}`)).toEqual([
+      'bad.jpg@0',
+      'good.jpg@0',
+      'bad.jpg@20000',
+      'bad.jpg@40000',
     ]);
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toEqual({
+      message: 'scan job failed',
+      context: { userId: 'user-1', fileName: 'bad.jpg', error: 'Error: table unavailable' },
+    });
+  });
+
+  it("delivers a job again when its handler answers 'again' (another delivery holds the scan)", async () => {
+    const runs: number[] = [];
+    const scans = queue({
+      visibilityTimeoutSeconds: 7,
+      handler: async () => {
+        runs.push(Date.now() - START);
+        return runs.length === 1 ? 'again' : 'done';
+      },
+    });
+    await scans.enqueue(job('a.jpg'));
+    await finish(scans);
+    expect(runs).toEqual([0, 7_000]);
+  });
+
+  it('hands a job to the dead-letter handler once maxReceiveCount deliveries failed, once', async () => {
+    const { handler, calls } = recorder(() => new Error('table unavailable'));
+    const deadLettered: Array<{ fileName: string; at: number }> = [];
+    const scans = queue({
+      handler,
+      visibilityTimeoutSeconds: 10,
+      maxReceiveCount: 3,
+      deadLetter: async (scan) => void deadLettered.push({ fileName: scan.fileName, at: Date.now() - START }),
+    });
+
+    await scans.enqueue(job('a.jpg'));
+    await finish(scans);
+
+    expect(calls.map((call) => call.at - START)).toEqual([0, 10_000, 20_000]);
+    expect(deadLettered).toEqual([{ fileName: 'a.jpg', at: 30_000 }]);
+  });
+
+  it('tries the dead-letter handler again after the visibility timeout for as long as it fails', async () => {
+    const tries: number[] = [];
+    const scans = queue({
+      handler: async () => 'again',
+      visibilityTimeoutSeconds: 5,
+      maxReceiveCount: 1,
+      deadLetter: async () => {
+        tries.push(Date.now() - START);
+        if (tries.length < 3) throw new Error('table unavailable');
+      },
+    });
+    await scans.enqueue(job('a.jpg'));
+    await finish(scans);
+    expect(tries).toEqual([5_000, 10_000, 15_000]);
+  });
+
+  it('without a dead-letter handler, logs and drops a job once every delivery failed', async () => {
+    const errors: string[] = [];
+    const logger: Logger = {
+      debug() {},
+      info() {},
+      warn() {},
+      error: (message) => void errors.push(message),
+    };
+    const { handler, calls } = recorder(() => new Error('down'));
+    const scans = queue({ handler, logger, visibilityTimeoutSeconds: 1, maxReceiveCount: 2 });
+    await scans.enqueue(job('a.jpg'));
+    await finish(scans);
+    expect(calls).toHaveLength(2);
+    expect(errors).toEqual([
+      'scan job failed',
+      'scan job failed',
+      'scan job dropped after every delivery failed',
+    ]);
+  });
+
+  it('counts deliveries afresh for a job enqueued again (a new message), sooner than its redelivery', async () => {
+    const { handler, calls } = recorder((_scan, run) => (run <= 2 ? new Error('down') : undefined));
+    const deadLettered: string[] = [];
+    const scans = queue({
+      handler,
+      visibilityTimeoutSeconds: 60,
+      maxReceiveCount: 2,
+      deadLetter: async (scan) => void deadLettered.push(scan.fileName),
+    });
+    await scans.enqueue(job('a.jpg'));
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(calls).toHaveLength(2);
+    // Its second delivery failed: the dead-letter handler is due in 60 s, unless it is queued anew.
+    await scans.enqueue(job('a.jpg'), { delaySeconds: 1 });
+    await finish(scans);
+    expect(calls.map((call) => call.at - START)).toEqual([0, 60_000, 61_000]);
+    expect(deadLettered).toEqual([]);
   });
 
   it('does not queue a job twice while it is due, but keeps other users and files apart', async () => {
@@ -254,9 +344,15 @@ describe('MemoryScanQueue', () => {
     );
   });
 
-  it('refuses a nonsensical concurrency', () => {
+  it('refuses a nonsensical concurrency, visibility timeout or receive count', () => {
     const handler = async () => {};
     expect(() => new MemoryScanQueue({ handler, concurrency: 0 })).toThrow(ConfigurationError);
     expect(() => new MemoryScanQueue({ handler, concurrency: 1.5 })).toThrow(ConfigurationError);
+    expect(() => new MemoryScanQueue({ handler, visibilityTimeoutSeconds: 0 })).toThrow(ConfigurationError);
+    expect(() => new MemoryScanQueue({ handler, visibilityTimeoutSeconds: Number.NaN })).toThrow(
+      ConfigurationError,
+    );
+    expect(() => new MemoryScanQueue({ handler, maxReceiveCount: 0 })).toThrow(ConfigurationError);
+    expect(() => new MemoryScanQueue({ handler, maxReceiveCount: 2.5 })).toThrow(ConfigurationError);
   });
 });

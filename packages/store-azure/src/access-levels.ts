@@ -1,4 +1,4 @@
-import { REQUIRED_TABLES, TABLES, TEST_PARTITION } from '@receipts/core';
+import { REQUIRED_TABLES, TABLES, TEST_PARTITION, type TableName } from '@receipts/core';
 
 /**
  * What a function may do in the Azure tables, one level per kind of function. Each level becomes a
@@ -6,7 +6,7 @@ import { REQUIRED_TABLES, TABLES, TEST_PARTITION } from '@receipts/core';
  * that a function holds only its level's signatures and never the account key. Functions that touch
  * no table (`/api/log`, the brand list) get no level and no secret at all.
  */
-export type TableAccessLevel = 'read' | 'readWrite' | 'queueKeeper' | 'storageTester';
+export type TableAccessLevel = 'read' | 'settle' | 'readWrite' | 'queueKeeper' | 'storageTester';
 
 /** The operations a signature allows on one table (Azure's `sp` of query, add, update, delete). */
 export interface TablePermissions {
@@ -32,10 +32,33 @@ const WRITE: TablePermissions = { query: true, add: true, update: true, delete: 
 const everyTable = (permissions: TablePermissions) =>
   Object.fromEntries(REQUIRED_TABLES.map((table) => [table, permissions]));
 
+/**
+ * The tables the report routes write when they finish a user's writes and uploads that stopped
+ * half-way (core's commit-write.ts and settle-uploads.ts): the intents, reservations, data version
+ * and image index on the user's rows, the report totals and their bookkeeping, a stopped upload's
+ * queue entry, the items and taxes a stopped scan left, and a merchant it left without receipts.
+ * Never a receipt, a brand or a corporation.
+ */
+export const SETTLE_WRITE_TABLES: readonly TableName[] = [
+  TABLES.users,
+  TABLES.totals,
+  TABLES.totalsApplied,
+  TABLES.scanQueue,
+  TABLES.items,
+  TABLES.taxes,
+  TABLES.merchants,
+];
+
 export const ACCESS_LEVELS: Readonly<Record<TableAccessLevel, AccessLevel>> = {
   read: {
-    description: 'routes that only read: reports, details, lists, the data download',
+    description: 'routes that only read: lists, the data download',
     tables: everyTable(READ),
+    listTables: false,
+  },
+  settle: {
+    description:
+      'routes that read reports and first finish the user’s writes and uploads that stopped half-way',
+    tables: { ...everyTable(READ), ...Object.fromEntries(SETTLE_WRITE_TABLES.map((t) => [t, WRITE])) },
     listTables: false,
   },
   readWrite: {

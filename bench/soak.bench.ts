@@ -23,6 +23,7 @@ import { azuriteTableScript } from '../dev/src/azurite';
 import { startAuthEmulator, type AuthEmulator } from '../dev/src/firebase-auth-emulator';
 import { freeLoopbackPort } from '../dev/src/free-port';
 import { dataUrlOf, fakeReceiptImage, type FakeReceipt } from '../packages/core/test/support/fakes';
+import pRetry from 'p-retry';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -63,16 +64,22 @@ class Restartable {
    * the table store is down exits at once) is tried again, for up to 90 s.
    */
   async start(): Promise<void> {
-    const deadline = Date.now() + 90_000;
     let lastLines: string[] = [];
-    while (Date.now() < deadline) {
-      // A start that hangs (say, on a request to a store killed mid-way) is killed after 30 s.
-      const outcome = await this.startOnce(Math.min(deadline, Date.now() + 30_000));
-      if (outcome === true) return;
-      lastLines = outcome;
-      await sleep(500);
+    try {
+      await pRetry(
+        async () => {
+          // A start that hangs (say, on a request to a store killed mid-way) is killed after 30 s.
+          const outcome = await this.startOnce(Date.now() + 30_000);
+          if (outcome !== true) {
+            lastLines = outcome;
+            throw new Error(`${this.name} did not start`);
+          }
+        },
+        { retries: Number.POSITIVE_INFINITY, factor: 1, minTimeout: 500, maxRetryTime: 90_000 },
+      );
+    } catch {
+      throw new Error(`${this.name} did not start in 90 s. Its last output:\n${lastLines.join('\n')}`);
     }
-    throw new Error(`${this.name} did not start in 90 s. Its last output:\n${lastLines.join('\n')}`);
   }
 
   private async startOnce(deadline: number): Promise<true | string[]> {

@@ -405,6 +405,17 @@ function namesBelowFigures(lines: ReceiptLine[], texts: string[], start: number,
   return hasWords(lines[at]!.text) && findAmounts(texts[at]!).length === 0;
 }
 
+/**
+ * The amount of a discount printed among the items, under the item it is taken off (`Stat-oreat
+ * Saving -9.60`, `DISC 30% @1.75 --0.75`): the last negative amount of a discount line, as a
+ * negative amount; null for any other line.
+ */
+export function itemDiscount(line: ReceiptLine): number | null {
+  if (!DISCOUNT_RE.test(line.upper)) return null;
+  const negative = findAmounts(line.text).filter((a) => a.value < 0);
+  return negative.length > 0 ? negative[negative.length - 1]!.value : null;
+}
+
 /** Whether two or more rows of the item area end with an amount and a one- or two-digit code. */
 function hasDigitCodeColumn(lines: readonly ReceiptLine[]): boolean {
   return lines.filter((l) => /\d[.,]\d{2}\s+\d{1,2}$/.test(l.text)).length >= 2;
@@ -437,7 +448,7 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
     if (underHeader && HEADER_WORD_RE.test(line.upper) && findAmounts(line.text).length === 0) continue;
     underHeader = false;
     // A discount printed under its item (`Stat-oreat Saving -9.60`, `DISC 30% -0.75`) is no item.
-    if (DISCOUNT_RE.test(line.upper) && findAmounts(line.text).some((a) => a.value < 0)) continue;
+    if (itemDiscount(line) !== null) continue;
     if (findDates(line.text).length > 0 || (findTimes(line.text).length > 0 && !hasWords(line.text)))
       continue;
     const text = texts[at]!;
@@ -563,14 +574,23 @@ function continueName(items: ItemReading[], pending: readonly ReceiptLine[], lay
  * The items of the receipt from `start` (after its header) to the line that ends them. A line that
  * would end them but whose amount is the sum of the items above it, with a priced row under it that
  * ends nothing (no service charge, discount or total), is the subtotal of a group of items (`Total 0% supplies: 14.35` between the goods
- * without tax and those with it): the items go on under it, to the next such line.
+ * without tax and those with it): the items go on under it, to the next such line. `discounts` are
+ * the discounts printed under items (see {@link itemDiscount}), negative.
  */
-export function readItemArea(lines: ReceiptLine[], start: number): { items: ItemReading[]; end: number } {
+export function readItemArea(
+  lines: ReceiptLine[],
+  start: number,
+): { items: ItemReading[]; end: number; discounts: number[] } {
   let items: ItemReading[] = [];
+  const discounts: number[] = [];
   for (let from = start; ;) {
     const found = lines.findIndex((l, i) => i >= from && isItemAreaEnd(l));
     const end = found === -1 ? lines.length : found;
     items = [...items, ...readItems(lines, from, end)];
+    for (let at = from; at < end; at++) {
+      const discount = itemDiscount(lines[at]!);
+      if (discount !== null) discounts.push(discount);
+    }
     const next = lines[end + 1];
     const amounts = found === -1 ? [] : findAmounts(lines[end]!.text);
     const sum = roundMoney(items.reduce((s, r) => s + (r.item.total_price ?? 0), 0));
@@ -587,7 +607,7 @@ export function readItemArea(lines: ReceiptLine[], start: number): { items: Item
       !TOTAL_RE.test(next.upper) &&
       hasWords(next.text) &&
       findAmounts(next.text).length > 0;
-    if (!groupEnds) return { items, end };
+    if (!groupEnds) return { items, end, discounts };
     from = end + 1;
   }
 }

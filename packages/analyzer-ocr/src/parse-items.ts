@@ -430,18 +430,19 @@ export function itemDiscount(line: ReceiptLine): number | null {
 }
 
 /**
- * Whether a line among the items is a document title (`TAX INVOICE`, `CUSTOMER COPY`). `COPY` and
- * `ORIGINAL` are words of product names too (`70g P.Copy 450'S`, `350ML CALPIS ORIGINAL`): they make
- * a title only on a line with no figure and no other word than a title's.
+ * Whether a line among the items is a document title (`TAX INVOICE`, `CUSTOMER COPY`). `COPY`,
+ * `ORIGINAL` and `ORDER` are words of product names too (`70g P.Copy 450'S`, `350ML CALPIS
+ * ORIGINAL`, `RESTAURANT ORDER CHIT NCR`): they make a title only on a line with no figure and no
+ * other word than a title's.
  */
 function isDocumentTitle(upper: string): boolean {
   if (!DOC_TITLE_RE.test(upper)) return false;
-  const rest = upper.replace(/\b(?:COPY|ORIGINAL)\b/g, ' ');
+  const rest = upper.replace(/\b(?:COPY|ORIGINAL|ORDER)\b/g, ' ');
   if (rest === upper || DOC_TITLE_RE.test(rest)) return true;
   return !/\d/.test(rest) && (rest.match(/\p{L}{2,}/gu) ?? []).every((w) => TITLE_COMPANIONS.has(w));
 }
 
-/** Words printed with COPY or ORIGINAL in a document title (`CUSTOMER COPY`, `DUPLICATE COPY`). */
+/** Words printed with COPY, ORIGINAL or ORDER in a document title (`CUSTOMER COPY`, `DUPLICATE COPY`). */
 const TITLE_COMPANIONS = new Set([
   'CUSTOMER',
   'CUSTOMERS',

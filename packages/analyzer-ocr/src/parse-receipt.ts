@@ -271,6 +271,12 @@ function pickTime(
 function lineAmounts(line: ReceiptLine): AmountMatch[] {
   const found = findAmounts(line.text);
   if (found.length > 0) return found;
+  // A tax mark glued to the amount that ends the line (`GST 6% 0.42v`, `GST 6% 1.28~`).
+  const text = line.text.trimEnd();
+  if (/\d[.,]\d{2}[A-Za-z~]$/.test(text)) {
+    const unmarked = findAmounts(text.slice(0, -1));
+    if (unmarked.length > 0) return unmarked;
+  }
   const spaced = /(?:^|\s)(?:RM|\$|€|£)?\s?(\d{1,5})\s(\d{2})\s*$/.exec(line.text);
   if (spaced) {
     return [

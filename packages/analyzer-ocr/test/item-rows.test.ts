@@ -175,7 +175,7 @@ describe('rows an engine misread', () => {
     ]);
   });
 
-  it('reads COPY and ORIGINAL in a name as goods, and a copy title as none', () => {
+  it('reads COPY, ORIGINAL and ORDER in a name as goods, and a copy title as none', () => {
     const text = [
       ...HEADING,
       'Item Code Qty U/Price Amt',
@@ -184,11 +184,14 @@ describe('rows an engine misread', () => {
       'CUSTOMER COPY',
       "70g P.Copy 450'S",
       '3pc 13.69 41.07 T',
-      'Sub Total 43.56',
+      '1.2012-0029 RESTAURANT ORDER CHIT NCR',
+      '3 X2.9000 8.70SR',
+      'Sub Total 52.26',
     ];
     expect(names(text.join('\n'))).toEqual([
       ['350ML CALPIS ORIGINAL', 1, 2.49],
       ["70g P.Copy 450'S", 3, 41.07],
+      ['1.2012-0029 RESTAURANT ORDER CHIT NCR', 3, 8.7],
     ]);
   });
 });

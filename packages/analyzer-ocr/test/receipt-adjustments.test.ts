@@ -108,6 +108,22 @@ describe('adjustments between the items and the total', () => {
     expect(parsed.receipt.total_checks_out).toBe(true);
   });
 
+  it('reads a tax whose mark was glued to its amount, and the rounding beside it', () => {
+    const parsed = parseReceiptText(
+      text([
+        ...heading,
+        '1 FISHBALL NOODLE 7.00',
+        '1 SUB TOTAL 7.00',
+        'GST 6% 0.42v',
+        'ROUNDING ADJ -0.02',
+        'NET TOTAL 7.40',
+        'Cash 7.40',
+      ]),
+    );
+    expect(parsed.receipt.total_tax).toBe(0.42);
+    expect(parsed.receipt.total_checks_out).toBe(true);
+  });
+
   it('reads none where none is printed, and items that miss one still do not add up', () => {
     const parsed = parseReceiptText(
       text([

@@ -86,7 +86,10 @@ export interface ReceiptEvaluation {
   labelled?: LabelScore;
   /** Items the truth counts (the German set's `items_count`, else our labels), and items read. */
   itemCount?: { expected: number; got: number };
-  /** Whether the items read (alone, or with the tax; with or without the adjustments read) add up to the right total. */
+  /**
+   * Whether the items read (alone or with the tax; with or without all the adjustments read: cash
+   * rounding, service charges, discounts) add up to the right total.
+   */
   itemsAddUp?: boolean;
   /**
    * Whether the app would ask a person to check this reading (`assessReview` of @receipts/core), a

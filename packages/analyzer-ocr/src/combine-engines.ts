@@ -85,6 +85,7 @@ export function combineEngineReadings(
     figures.items,
     receipt.total_tax,
     receipt.subtotal,
+    receipt.adjustments,
   );
   const confidence = confidencesOf(figures, words);
   const agreement = (key: string, a: unknown, b: unknown, raise: boolean) => {

@@ -122,7 +122,8 @@ function similarNames(a: string, b: string): boolean {
 
 /**
  * Combines several readings of one receipt field by field (see {@link elect}). Items and taxes come
- * whole from one reading: the one whose total was elected and whose items add up to it, if any.
+ * whole from one reading, with its adjustments: the one whose total was elected and whose items add
+ * up to it, if any.
  */
 export function mergeReadings(readings: Reading[]): ParsedReceipt {
   if (readings.length === 0) throw new Error('mergeReadings needs at least one reading');
@@ -132,7 +133,8 @@ export function mergeReadings(readings: Reading[]): ParsedReceipt {
   const merchantKeys = Object.keys(readings[0]!.parsed.merchant) as Array<keyof AnalyzedMerchant>;
   const receipt = { ...readings[0]!.parsed.receipt } as Record<string, unknown>;
   for (const key of receiptKeys) {
-    if (key === 'total_checks_out') continue;
+    // The adjustments go with the items they move to the total (below).
+    if (key === 'total_checks_out' || key === 'adjustments') continue;
     receipt[key] = elect(readings, (p) => p.receipt[key] as unknown, `receipt.${key}`);
   }
   const merchant = { ...readings[0]!.parsed.merchant } as Record<string, unknown>;
@@ -168,7 +170,16 @@ export function mergeReadings(readings: Reading[]): ParsedReceipt {
     }
   }
   const totalTax = receipt.total_tax as number | null;
-  receipt.total_checks_out = totalChecksOut(total, items, totalTax, receipt.subtotal as number | null);
+  const { adjustments } = source.parsed.receipt;
+  if (adjustments) receipt.adjustments = adjustments;
+  else delete receipt.adjustments;
+  receipt.total_checks_out = totalChecksOut(
+    total,
+    items,
+    totalTax,
+    receipt.subtotal as number | null,
+    adjustments,
+  );
   return {
     receipt: receipt as unknown as AnalyzedReceipt,
     merchant: merchant as unknown as AnalyzedMerchant,

@@ -304,12 +304,18 @@ const COLUMN_WORDS = new Set(
 function namesNothing(head: string): boolean {
   return head
     .split(/\s+/)
-    .filter((w) => (w.match(/\d/g)?.length ?? 0) < 4)
+    .filter((w) => (w.match(/\d/g)?.length ?? 0) < 4 || RUN_ON_WORD_RE.test(w))
     .map((w) => w.replace(/[^\p{L}]/gu, '').toUpperCase())
     .every(
       (w) => w.length < 2 || COLUMN_WORDS.has(w) || (w.endsWith('X') && COLUMN_WORDS.has(w.slice(0, -1))),
     );
 }
+
+/**
+ * A word an engine ran into a number (`0.934ALUMNIUMROD`, `H/CA4400'S`): a run of letters that
+ * makes it more than a code of a few letters and digits (`SR-9556404118038`, `I00100000035-1`).
+ */
+const RUN_ON_WORD_RE = /\p{L}{3,}/u;
 
 /** A quantity at the start of a row of figures (`3UNIT*`, `1.000 STK`, `2Rollex`, `11 UNIT *`). */
 function leadingQuantity(head: string): number | null {
@@ -348,9 +354,11 @@ export function isCodeLine(text: string): boolean {
  * (`2,00 14,99 29,981`) set apart where quantity × unit price gives the amount without it.
  */
 function rowText(line: ReceiptLine, layout: ItemLayout, digitCodeColumn: boolean): string {
-  // A space read into the amount at the end of the row (`49. 99`, `2. 20 ZRL`) is closed up.
+  // A space read into the amount at the end of the row (`49. 99`, `2. 20 ZRL`), or into the unit
+  // price before it (`1x 2. 20 2.20`), is closed up.
   let text = withoutCodeColumn(line, layout)
     .replace(/(\d[.,])\s(\d{2})(?=(?:\s+[A-Z]{1,3})?$)/, '$1$2')
+    .replace(/(\d[.,])\s(\d{2})(?=\s+\d+[.,]\d{2}(?:\s+[A-Z]{1,3})?$)/, '$1$2')
     // A one-letter column (department, tax class) printed against the amount: `1 D20.00 SR`.
     .replace(/(?<=^|\s)([A-WYZ])(?=\d{1,5}[.,]\d{2}(?!\d))/, '$1 ');
   if (digitCodeColumn) text = text.replace(/(\d[.,]\d{2})\s+\d{1,2}$/, '$1');
@@ -366,6 +374,11 @@ function rowText(line: ReceiptLine, layout: ItemLayout, digitCodeColumn: boolean
     const a = findAmounts(cut);
     const [q, u, t] = a.slice(-3).map((x) => x.value);
     if (a.length >= 3 && near(q! * u!, t!)) return cut;
+    // A tax mark read as a digit after a row's amount (`1 3.60 3.605` beside `1 5.40 5.40s`): the
+    // whole quantity, the unit price and the amount without it agree.
+    const row = /(?:^|\s)(\d{1,3})\s+(\d{1,5}[.,]\d{2})\s+(\d{1,6}[.,]\d{2})$/.exec(cut);
+    const money = (x: string) => Number(x.replace(',', '.'));
+    if (row && Number(row[1]) > 0 && near(Number(row[1]) * money(row[2]!), money(row[3]!))) return cut;
   }
   return text;
 }
@@ -405,6 +418,41 @@ function namesBelowFigures(lines: ReceiptLine[], texts: string[], start: number,
   return hasWords(lines[at]!.text) && findAmounts(texts[at]!).length === 0;
 }
 
+/**
+ * The amount of a discount printed among the items, under the item it is taken off (`Stat-oreat
+ * Saving -9.60`, `DISC 30% @1.75 --0.75`): the last negative amount of a discount line, as a
+ * negative amount; null for any other line.
+ */
+export function itemDiscount(line: ReceiptLine): number | null {
+  if (!DISCOUNT_RE.test(line.upper)) return null;
+  const negative = findAmounts(line.text).filter((a) => a.value < 0);
+  return negative.length > 0 ? negative[negative.length - 1]!.value : null;
+}
+
+/**
+ * Whether a line among the items is a document title (`TAX INVOICE`, `CUSTOMER COPY`). `COPY`,
+ * `ORIGINAL` and `ORDER` are words of product names too (`70g P.Copy 450'S`, `350ML CALPIS
+ * ORIGINAL`, `RESTAURANT ORDER CHIT NCR`): they make a title only on a line with no figure and no
+ * other word than a title's.
+ */
+function isDocumentTitle(upper: string): boolean {
+  if (!DOC_TITLE_RE.test(upper)) return false;
+  const rest = upper.replace(/\b(?:COPY|ORIGINAL|ORDER)\b/g, ' ');
+  if (rest === upper || DOC_TITLE_RE.test(rest)) return true;
+  return !/\d/.test(rest) && (rest.match(/\p{L}{2,}/gu) ?? []).every((w) => TITLE_COMPANIONS.has(w));
+}
+
+/** Words printed with COPY, ORIGINAL or ORDER in a document title (`CUSTOMER COPY`, `DUPLICATE COPY`). */
+const TITLE_COMPANIONS = new Set([
+  'CUSTOMER',
+  'CUSTOMERS',
+  'MERCHANT',
+  'DUPLICATE',
+  'STORE',
+  'SHOP',
+  'COPIES',
+]);
+
 /** Whether two or more rows of the item area end with an amount and a one- or two-digit code. */
 function hasDigitCodeColumn(lines: readonly ReceiptLine[]): boolean {
   return lines.filter((l) => /\d[.,]\d{2}\s+\d{1,2}$/.test(l.text)).length >= 2;
@@ -428,7 +476,7 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
   let namesAbove: boolean | null = null;
   for (let at = start; at < end; at++) {
     const line = lines[at]!;
-    if (NOT_AN_ITEM_RE.test(line.upper) || DOC_TITLE_RE.test(line.upper) || isColumnHeader(line)) {
+    if (NOT_AN_ITEM_RE.test(line.upper) || isDocumentTitle(line.upper) || isColumnHeader(line)) {
       pending = [];
       underHeader = isColumnHeader(line);
       continue;
@@ -437,7 +485,7 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
     if (underHeader && HEADER_WORD_RE.test(line.upper) && findAmounts(line.text).length === 0) continue;
     underHeader = false;
     // A discount printed under its item (`Stat-oreat Saving -9.60`, `DISC 30% -0.75`) is no item.
-    if (DISCOUNT_RE.test(line.upper) && findAmounts(line.text).some((a) => a.value < 0)) continue;
+    if (itemDiscount(line) !== null) continue;
     if (findDates(line.text).length > 0 || (findTimes(line.text).length > 0 && !hasWords(line.text)))
       continue;
     const text = texts[at]!;
@@ -563,14 +611,23 @@ function continueName(items: ItemReading[], pending: readonly ReceiptLine[], lay
  * The items of the receipt from `start` (after its header) to the line that ends them. A line that
  * would end them but whose amount is the sum of the items above it, with a priced row under it that
  * ends nothing (no service charge, discount or total), is the subtotal of a group of items (`Total 0% supplies: 14.35` between the goods
- * without tax and those with it): the items go on under it, to the next such line.
+ * without tax and those with it): the items go on under it, to the next such line. `discounts` are
+ * the discounts printed under items (see {@link itemDiscount}), negative.
  */
-export function readItemArea(lines: ReceiptLine[], start: number): { items: ItemReading[]; end: number } {
+export function readItemArea(
+  lines: ReceiptLine[],
+  start: number,
+): { items: ItemReading[]; end: number; discounts: number[] } {
   let items: ItemReading[] = [];
+  const discounts: number[] = [];
   for (let from = start; ;) {
     const found = lines.findIndex((l, i) => i >= from && isItemAreaEnd(l));
     const end = found === -1 ? lines.length : found;
     items = [...items, ...readItems(lines, from, end)];
+    for (let at = from; at < end; at++) {
+      const discount = itemDiscount(lines[at]!);
+      if (discount !== null) discounts.push(discount);
+    }
     const next = lines[end + 1];
     const amounts = found === -1 ? [] : findAmounts(lines[end]!.text);
     const sum = roundMoney(items.reduce((s, r) => s + (r.item.total_price ?? 0), 0));
@@ -587,7 +644,7 @@ export function readItemArea(lines: ReceiptLine[], start: number): { items: Item
       !TOTAL_RE.test(next.upper) &&
       hasWords(next.text) &&
       findAmounts(next.text).length > 0;
-    if (!groupEnds) return { items, end };
+    if (!groupEnds) return { items, end, discounts };
     from = end + 1;
   }
 }

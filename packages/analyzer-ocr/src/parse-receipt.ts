@@ -24,6 +24,7 @@ import {
 import { doubtedDigit } from './char-doubts';
 import type { CharDoubt } from './paddle-ocr';
 import { receiptCurrency } from './receipt-currency';
+import { receiptAdjustments, type PrintedAdjustment } from './receipt-adjustments';
 import { isColumnHeader, isItemAreaEnd, itemConfidences, readItemArea } from './parse-items';
 import { settleHeadingLetters, spacedAsChain } from './heading-letters';
 import { readMerchant } from './parse-merchant';
@@ -270,6 +271,12 @@ function pickTime(
 function lineAmounts(line: ReceiptLine): AmountMatch[] {
   const found = findAmounts(line.text);
   if (found.length > 0) return found;
+  // A tax mark glued to the amount that ends the line (`GST 6% 0.42v`, `GST 6% 1.28~`).
+  const text = line.text.trimEnd();
+  if (/\d[.,]\d{2}[A-Za-z~]$/.test(text)) {
+    const unmarked = findAmounts(text.slice(0, -1));
+    if (unmarked.length > 0) return unmarked;
+  }
   const spaced = /(?:^|\s)(?:RM|\$|€|£)?\s?(\d{1,5})\s(\d{2})\s*$/.exec(line.text);
   if (spaced) {
     return [
@@ -312,6 +319,8 @@ interface TotalsReading {
   change: number | null;
   /** Every money figure of the summary block, for the total's evidence (core's `weighTotal`). */
   figures: Figure[];
+  /** The rounding, service charge and discount lines above any tax summary, where printed (`at`). */
+  adjustments: PrintedAdjustment[];
   /** Whether the total was read from a line naming it (else it stands in from the tender or subtotal). */
   fromTotalLine: boolean;
 }
@@ -343,6 +352,7 @@ function readTotals(
   let change: number | null = null;
   let inSummary = false;
   const figures: Figure[] = [];
+  const adjustments: PrintedAdjustment[] = [];
   // Each figure read with the amount of its line, marked when the engine doubted a digit of it.
   const push = (figure: Figure, line: ReceiptLine, text: string) =>
     figures.push(doubted(line, text) ? { ...figure, doubted: true } : figure);
@@ -378,12 +388,16 @@ function readTotals(
         rounding = amount.value;
         roundingAt = at;
         push({ kind: 'rounding', value: amount.value }, line, amount.text);
+        if (!inSummary) adjustments.push({ kind: 'rounding', value: amount.value, at });
       }
       continue;
     }
     if (COUNT_RE.test(u)) continue;
     if (DISCOUNT_RE.test(u) && !strong) {
-      if (!inSummary) push({ kind: 'discount', value: amount.value }, line, amount.text);
+      if (!inSummary) {
+        push({ kind: 'discount', value: amount.value }, line, amount.text);
+        adjustments.push({ kind: 'discount', value: amount.value, at });
+      }
       continue;
     }
     // A total before tax (`Total Sales (Excluding GST)`) is a subtotal.
@@ -427,7 +441,10 @@ function readTotals(
       continue;
     }
     if (SERVICE_RE.test(u) && !strong) {
-      if (!inSummary) push({ kind: 'charge', value: amount.value }, line, amount.text);
+      if (!inSummary) {
+        push({ kind: 'charge', value: amount.value }, line, amount.text);
+        adjustments.push({ kind: 'charge', value: amount.value, at });
+      }
       continue;
     }
     if (inSummary && !strong) continue;
@@ -508,6 +525,7 @@ function readTotals(
     paid,
     change,
     figures,
+    adjustments,
     fromTotalLine: best !== null || rounded !== null,
   };
 }
@@ -642,7 +660,7 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
     if (isColumnHeader(line) || (date && line === date.line)) start = i + 1;
     else if (isItemAreaEnd(line)) break;
   }
-  const { items: itemReadings } = readItemArea(lines, start);
+  const { items: itemReadings, discounts: itemDiscounts, end: itemsEnd } = readItemArea(lines, start);
   const items = itemReadings.map((r) => r.item);
   itemReadings.forEach((r, i) => note(`items.${i}.total_price`, r.line));
   const priced = items.filter((i) => i.total_price !== null);
@@ -703,6 +721,14 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
   if (dateCheck === 'contradicted') contradicted.push('receipt.transaction_date');
   const currency = receiptCurrency(text, country);
   const total_amount = totals.total?.value ?? null;
+  const adjustments = receiptAdjustments({
+    printed: totals.adjustments,
+    itemDiscounts,
+    itemsEnd,
+    total: total_amount,
+    totalAt: totals.total?.line ? lines.indexOf(totals.total.line) : lines.length,
+    figures: totals.figures,
+  });
   return {
     receipt: {
       doc_type: /\bINVOICE\b|TAX\s*INV/.test(upper) ? 'invoice' : 'receipt',
@@ -714,7 +740,14 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
       total_tax,
       transaction_date: date?.value.iso ?? null,
       transaction_time: time?.value ?? null,
-      total_checks_out: totalChecksOut(total_amount, items, total_tax, totals.subtotal?.value ?? null),
+      total_checks_out: totalChecksOut(
+        total_amount,
+        items,
+        total_tax,
+        totals.subtotal?.value ?? null,
+        adjustments,
+      ),
+      ...(adjustments.length > 0 ? { adjustments } : {}),
     },
     merchant: merchantReading.merchant,
     items,

@@ -140,3 +140,58 @@ describe('rows of figures with their names under them', () => {
     expect(names(text.join('\n')).map(([, , t]) => t)).toEqual([11.1, 7.8]);
   });
 });
+
+describe('rows an engine misread', () => {
+  it('reads a name with a number run into it, and a space read into the unit price', () => {
+    const text = [
+      ...HEADING,
+      'Qty Description Price Total(RM)',
+      '0.934ALUMINIUMROD 6.00 5.40 SR',
+      'Teh(B)',
+      '1x 2. 20 2.20 ZRL',
+      'Total 7.60',
+    ];
+    expect(names(text.join('\n'))).toEqual([
+      ['0.934ALUMINIUMROD', null, 5.4],
+      ['Teh(B)', 1, 2.2],
+    ]);
+  });
+
+  it('sets a tax mark read as a digit apart where quantity × unit price bears it out', () => {
+    const text = [
+      ...HEADING,
+      'B.CODE & DESC. QTY U/PRICE AMT',
+      '27932 1 5.40 5.40s',
+      "M&G GEL PEN 0.5MM 3'S",
+      '9555684639363 1 3.60 3.605',
+      'FABER CASTELL PENCIL',
+      '9555684639364 2 3.60 7.215',
+      'SUB-TOTAL 9.00',
+    ];
+    // The third row's digits agree with neither reading: it stays unread.
+    expect(names(text.join('\n'))).toEqual([
+      ["M&G GEL PEN 0.5MM 3'S", 1, 5.4],
+      ['FABER CASTELL PENCIL', 1, 3.6],
+    ]);
+  });
+
+  it('reads COPY, ORIGINAL and ORDER in a name as goods, and a copy title as none', () => {
+    const text = [
+      ...HEADING,
+      'Item Code Qty U/Price Amt',
+      '350ML CALPIS ORIGINAL',
+      'SR-9556404118038 1 2.49 2.49',
+      'CUSTOMER COPY',
+      "70g P.Copy 450'S",
+      '3pc 13.69 41.07 T',
+      '1.2012-0029 RESTAURANT ORDER CHIT NCR',
+      '3 X2.9000 8.70SR',
+      'Sub Total 52.26',
+    ];
+    expect(names(text.join('\n'))).toEqual([
+      ['350ML CALPIS ORIGINAL', 1, 2.49],
+      ["70g P.Copy 450'S", 3, 41.07],
+      ['1.2012-0029 RESTAURANT ORDER CHIT NCR', 3, 8.7],
+    ]);
+  });
+});

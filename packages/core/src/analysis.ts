@@ -19,6 +19,19 @@ export interface AnalyzedReceipt {
   transaction_time: string | null;
   /** True when item totals match the total (less tax where the receipt adds it) or the subtotal within 0.01. */
   total_checks_out: boolean;
+  /**
+   * What the receipt prints between its items (with their tax) and the amount paid: a cash rounding,
+   * a service charge, a discount or coupon on the bill or under an item. Absent: none read (analyses
+   * stored before it existed, analyzers that do not read them).
+   */
+  adjustments?: ReceiptAdjustment[];
+}
+
+/** One amount that moves the items' sum to the amount paid (see {@link AnalyzedReceipt.adjustments}). */
+export interface ReceiptAdjustment {
+  kind: 'rounding' | 'charge' | 'discount';
+  /** Signed as it moves the amount paid: a discount is negative, a rounding either. */
+  amount: number;
 }
 
 export interface AnalyzedMerchant {
@@ -85,20 +98,27 @@ export interface AnalysisResult {
 /**
  * Whether the line totals add up: to the total, to the total less the tax (where the receipt adds
  * it), or to the printed subtotal (which the total's own evidence relates to the total), within 0.01.
- * False when there is no total or no priced item.
+ * The receipt's adjustments (its cash rounding, service charges and discounts, as printed) are the
+ * difference between the items and the total: the items with all of them, and with or without the
+ * tax, may make the total too. False when there is no total or no priced item.
  */
 export function totalChecksOut(
   total: number | null,
   items: Pick<AnalyzedItem, 'total_price'>[],
   tax: number | null,
   subtotal: number | null = null,
+  adjustments: readonly ReceiptAdjustment[] = [],
 ): boolean {
   if (total === null) return false;
   const priced = items.filter((i) => typeof i.total_price === 'number');
   if (priced.length === 0) return false;
   const sum = priced.reduce((s, i) => s + (i.total_price as number), 0);
   const near = (x: number, y = total) => Math.abs(x - y) <= 0.01 + 1e-9;
-  return near(sum) || (tax !== null && near(sum + tax)) || (subtotal !== null && near(sum, subtotal));
+  const adjusted = sum + adjustments.reduce((s, a) => s + a.amount, 0);
+  const sums = adjustments.length > 0 ? [sum, adjusted] : [sum];
+  return (
+    sums.some((s) => near(s) || (tax !== null && near(s + tax))) || (subtotal !== null && near(sum, subtotal))
+  );
 }
 
 /**

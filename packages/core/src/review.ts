@@ -71,6 +71,7 @@ function addsUpWithoutSummaryLine(result: Pick<AnalysisResult, 'receipt' | 'item
         result.items.filter((_, i) => i !== index),
         receipt.total_tax,
         receipt.subtotal,
+        receipt.adjustments,
       ),
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assessReview, checkedConfidence, type AnalysisResult } from '../src';
+import { assessReview, checkedConfidence, totalChecksOut, type AnalysisResult } from '../src';
 
 const base = (over: Partial<AnalysisResult['receipt']> = {}, confidence: Record<string, number> = {}) => ({
   receipt: {
@@ -125,5 +125,28 @@ describe('checkedConfidence', () => {
     expect(off['items']).toBe(0.4);
     expect(off['receipt.total_amount']).toBe(0.99);
     expect(off['receipt.transaction_date']).toBe(0.7);
+  });
+});
+
+describe("totalChecksOut with the receipt's adjustments", () => {
+  const items = [{ total_price: 150 }, { total_price: 145 }];
+
+  it('adds the service charge, the tax and the cash rounding printed between the items and the total', () => {
+    // 295.00 + service charge 29.50 + GST 19.47 - rounding 0.02 = 343.95
+    const adjustments = [
+      { kind: 'charge' as const, amount: 29.5 },
+      { kind: 'rounding' as const, amount: -0.02 },
+    ];
+    expect(totalChecksOut(343.95, items, 19.47)).toBe(false);
+    expect(totalChecksOut(343.95, items, 19.47, null, adjustments)).toBe(true);
+  });
+
+  it('takes a discount off, and still fails items that miss one', () => {
+    const coupon = [{ kind: 'discount' as const, amount: -8.4 }];
+    expect(totalChecksOut(7.2, [{ total_price: 15.6 }], 0.41, null, coupon)).toBe(true);
+    expect(totalChecksOut(7.2, [{ total_price: 12.6 }], 0.41, null, coupon)).toBe(false);
+    // All the adjustments or none: one charge left out of two does not make the total.
+    const two = [...coupon, { kind: 'charge' as const, amount: 1 }];
+    expect(totalChecksOut(7.2, [{ total_price: 15.6 }], null, null, two)).toBe(false);
   });
 });

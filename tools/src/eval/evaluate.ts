@@ -86,7 +86,10 @@ export interface ReceiptEvaluation {
   labelled?: LabelScore;
   /** Items the truth counts (the German set's `items_count`, else our labels), and items read. */
   itemCount?: { expected: number; got: number };
-  /** Whether the items read (alone, or with the tax) add up to the right total. */
+  /**
+   * Whether the items read (alone or with the tax; with or without all the adjustments read: cash
+   * rounding, service charges, discounts) add up to the right total.
+   */
   itemsAddUp?: boolean;
   /**
    * Whether the app would ask a person to check this reading (`assessReview` of @receipts/core), a
@@ -427,7 +430,15 @@ async function evaluateOne(
     ...(labelled ? { labelled } : {}),
     ...(countExpected !== null ? { itemCount: { expected: countExpected, got: read.length } } : {}),
     ...(rightTotal !== null && result
-      ? { itemsAddUp: totalChecksOut(rightTotal, result.items, result.receipt.total_tax) }
+      ? {
+          itemsAddUp: totalChecksOut(
+            rightTotal,
+            result.items,
+            result.receipt.total_tax,
+            null,
+            result.receipt.adjustments,
+          ),
+        }
       : {}),
     needsReview: review.needs_review,
     reviewReasons: review.review_reasons,

@@ -169,7 +169,7 @@ export function receiptRowOf(input: ReceiptRowInput): ReceiptRow {
     total_checks_out:
       typeof r.total_checks_out === 'boolean'
         ? r.total_checks_out
-        : totalChecksOut(r.total_amount, result.items, r.total_tax, r.subtotal),
+        : totalChecksOut(r.total_amount, result.items, r.total_tax, r.subtotal, r.adjustments),
     file_name: fileName,
     analyzed_at: input.analyzedAt,
     item_count: items.length,
@@ -240,6 +240,7 @@ function keepEdits(
     items,
     receipt.total_tax,
     result.receipt.subtotal,
+    result.receipt.adjustments,
   );
   receipt.needs_review = assessment.needs_review;
   receipt.review_reasons = assessment.review_reasons;
@@ -274,12 +275,20 @@ export function reviewAsItStands(
     Object.entries(analysis?.confidence ?? {}).filter(([path]) => !setByPerson(path, edited)),
   );
   const subtotal = analysis?.receipt.subtotal ?? null;
+  const adjustments = analysis?.receipt.adjustments ?? [];
   const assessment = assessReview(
     {
       receipt: {
         ...receipt,
         subtotal,
-        total_checks_out: totalChecksOut(receipt.total_amount, [...items], receipt.total_tax, subtotal),
+        adjustments,
+        total_checks_out: totalChecksOut(
+          receipt.total_amount,
+          [...items],
+          receipt.total_tax,
+          subtotal,
+          adjustments,
+        ),
       },
       items: items.map((i) => ({
         description: '',

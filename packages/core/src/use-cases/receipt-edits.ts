@@ -130,6 +130,7 @@ export async function reviewAfterEdit(
       [...items],
       receipt.total_tax,
       analysis?.receipt.subtotal ?? null,
+      analysis?.receipt.adjustments,
     ),
   };
 }

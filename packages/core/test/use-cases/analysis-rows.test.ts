@@ -299,6 +299,24 @@ describe('a receipt that prints no date', () => {
   });
 });
 
+describe('a receipt with a cash rounding', () => {
+  it("checks the items against the total through the analysis's rounding, also after an edit", () => {
+    const read = analysis().receipt;
+    const rounded = analysis({
+      receipt: { ...read, total_amount: 7.7, adjustments: [{ kind: 'rounding', amount: -0.02 }] },
+    });
+    const row = { ...receipt(rounded), edited: ['items'] };
+    const items = [{ total_price: 2.54 }, { total_price: 5.18 }];
+    expect(reviewAsItStands(row, items, rounded, '2025-03-10')).toEqual({
+      needs_review: false,
+      review_reasons: [],
+    });
+    // Without the rounding read, the same items flag the total: the alarm the adjustment settles.
+    const unread = analysis({ receipt: { ...read, total_amount: 7.7 } });
+    expect(reviewAsItStands(row, items, unread, '2025-03-10').review_reasons).toEqual(['total_check_fails']);
+  });
+});
+
 describe('an item row in the store', () => {
   it('keeps the unsure mark of its brand through a write and a read', () => {
     const [row] = itemRowsOf(

@@ -73,6 +73,15 @@ const GERMAN_ITEM_COUNT = [9, 10] as const;
 const SROIE_ITEM_F1 = [81, 81] as const;
 const SROIE_ITEMS_ADD_UP = [36, 37] as const;
 
+/**
+ * Labelled brands found on the items read (enriched as the app does), [even half, odd half], less
+ * one of margin: SROIE measured 19 of 24 / 21 of 38 (its recall is bounded by the items read), German
+ * 33 of 36 / 61 of 75. Of the brands given to paired items, at least 95 % must be right on each half.
+ */
+const SROIE_BRANDS_FOUND = [18, 20] as const;
+const GERMAN_BRANDS_FOUND = [32, 60] as const;
+const BRAND_PRECISION = 0.95;
+
 let analyzer: OcrAnalyzer;
 let combined: OcrAnalyzer;
 let report: EvalReport;
@@ -81,11 +90,13 @@ let german: EvalReport;
 beforeAll(async () => {
   analyzer = await OcrAnalyzer.create({ workers: 2 });
   // As the app runs it: with the brand dictionary's store chains (lambdas/src/composition.ts).
-  combined = await OcrAnalyzer.create({ workers: 2, engine: 'combined', chains: new DictionaryEnricher() });
+  const dictionary = new DictionaryEnricher();
+  combined = await OcrAnalyzer.create({ workers: 2, engine: 'combined', chains: dictionary });
   report = await evaluate({
     analyzer: 'ocr',
     dir: sroie,
     ocr: combined,
+    enricher: dictionary,
     concurrency: 2,
     labelsDir: fileURLToPath(new URL('../../tools/eval/labels/sroie/', import.meta.url)),
   });
@@ -94,6 +105,7 @@ beforeAll(async () => {
     analyzer: 'ocr',
     dir: join(fixtures, 'de'),
     ocr: combined,
+    enricher: dictionary,
     concurrency: 2,
     labelsDir: fileURLToPath(new URL('../../tools/eval/labels/de/', import.meta.url)),
   });
@@ -130,6 +142,10 @@ describe('local OCR (combined engine) on the SROIE receipts', () => {
     expect(report.halves!.even.itemsAddUp!.count).toBeGreaterThanOrEqual(SROIE_ITEMS_ADD_UP[0]);
     expect(report.halves!.odd.itemsAddUp!.count).toBeGreaterThanOrEqual(SROIE_ITEMS_ADD_UP[1]);
   });
+
+  it('names the labelled brands of the items read, rightly, on each half', () => {
+    expectBrands(report, SROIE_BRANDS_FOUND);
+  });
 });
 
 describe('local OCR (combined engine) on the German receipts', () => {
@@ -150,6 +166,10 @@ describe('local OCR (combined engine) on the German receipts', () => {
     expect(german.halves!.odd.labelled!.f1 * 100).toBeGreaterThanOrEqual(GERMAN_ITEM_F1[1]);
     expect(german.halves!.even.itemCount!.count).toBeGreaterThanOrEqual(GERMAN_ITEM_COUNT[0]);
     expect(german.halves!.odd.itemCount!.count).toBeGreaterThanOrEqual(GERMAN_ITEM_COUNT[1]);
+  });
+
+  it('names the labelled brands of the items read, rightly, on each half', () => {
+    expectBrands(german, GERMAN_BRANDS_FOUND);
   });
 
   it('flags every wrong total or date, and few right ones, on each half', () => {
@@ -199,3 +219,12 @@ describe('local OCR on other real receipt photos', () => {
     });
   });
 });
+
+/** Brands found at or above the floors of each half, and at least BRAND_PRECISION of those given right. */
+function expectBrands(evaluated: EvalReport, found: readonly [number, number]): void {
+  const halves = [evaluated.halves!.even.brands!, evaluated.halves!.odd.brands!];
+  halves.forEach((brands, half) => {
+    expect(brands.found).toBeGreaterThanOrEqual(found[half]!);
+    expect(brands.right).toBeGreaterThanOrEqual(Math.ceil(brands.given * BRAND_PRECISION));
+  });
+}

@@ -8,12 +8,13 @@ import { withStaleWritesFinished } from '../use-cases/commit-write';
 import { assertOwnUserId, type AppDeps } from '../use-cases/context';
 import { buildAppData } from './app-data-build';
 import { readJsonCache, writeJsonCache } from './cache-blobs';
-import { answersFromFirstPages, firstPagesOf, type FirstPages, type ReceiptShares } from './first-pages';
+import { answersFromFirstPages, firstPagesOf, type FirstPages } from './first-pages';
 import { appDataAt, changedRows, writtenAppData } from './get-app-data';
 import { buildReportIndex, type ReportIndex } from './index-build';
 import type { PageQuery } from './order';
-import { patchFirstPages, type PagesChange } from './patch-pages';
-import { createReportCache, heldOf } from './report-cache';
+import { patchFirstPages, sharePartsOf, type PagesChange } from './patch-pages';
+import { createReportCache, heldOf, type HeldReports } from './report-cache';
+import { SHARE_PARTS, type SharesPart } from './share-parts';
 
 export type ReportDeps = Pick<AppDeps, 'store' | 'blobs' | 'logger' | 'reportCache'>;
 
@@ -62,9 +63,10 @@ export function indexAt(deps: ReportDeps, userId: string, state: DataState): Pro
     if (now.pages?.version !== index.version) {
       const names: Record<string, string> = {};
       for (const r of data.reportReceipts) names[r.merchant_id] = r.merchant_name;
-      const made = firstPagesOf(index, names);
-      Object.assign(now, made);
-      await writeFirstPages(deps, userId, made);
+      const { pages, parts } = firstPagesOf(index, names);
+      now.pages = pages;
+      now.parts = new Map(parts.map((part, p) => [p, part]));
+      await writeFirstPages(deps, userId, pages, now.parts);
     }
     return index;
   });
@@ -93,18 +95,41 @@ async function pagesAt(deps: ReportDeps, userId: string, state: DataState): Prom
   const pages = held.pages ?? (await readJsonCache<FirstPages>(deps, reportPagesCacheKey(userId)));
   if (!pages) return null;
   if (pages.version === state.version) return (held.pages = pages);
+  // First pages stored by a version of this code that kept the shares otherwise: not patched.
+  if (pages.shares?.parts?.length !== SHARE_PARTS) return null;
   const since = changedSince(state.changes, pages.version, state.version);
   if (!since) return null;
-  const shares =
-    held.shares?.version === pages.version
-      ? held.shares
-      : await readJsonCache<ReceiptShares>(deps, reportSharesCacheKey(userId));
-  if (shares?.version !== pages.version) return null;
-  const next = patchFirstPages(pages, shares, await pagesChange(deps, userId, state.version, since));
+  const change = await pagesChange(deps, userId, state.version, since);
+  const parts = await sharesParts(deps, userId, held, pages, sharePartsOf(change));
+  const next = patchFirstPages(pages, parts, change);
   if (!next) return null;
-  Object.assign(heldOf(deps.reportCache, userId), next);
-  await writeFirstPages(deps, userId, next);
+  held.pages = next.pages;
+  held.parts = new Map([...(held.parts ?? []), ...next.parts]);
+  await writeFirstPages(deps, userId, next.pages, next.parts);
   return next.pages;
+}
+
+/** The parts of the shares named, as `pages` names them: held by this process, or else read. */
+async function sharesParts(
+  deps: ReportDeps,
+  userId: string,
+  held: HeldReports,
+  pages: FirstPages,
+  wanted: number[],
+): Promise<Map<number, SharesPart>> {
+  const found = await Promise.all(
+    wanted.map(async (p) => {
+      const own = held.parts?.get(p);
+      if (own?.version === pages.shares.parts[p]) return own;
+      return readJsonCache<SharesPart>(deps, reportSharesCacheKey(userId, p));
+    }),
+  );
+  const parts = new Map<number, SharesPart>();
+  wanted.forEach((p, i) => {
+    const part = found[i];
+    if (part) parts.set(p, part);
+  });
+  return parts;
 }
 
 /** The receipts written since, as the report rows show them now (see patchFirstPages). */
@@ -127,15 +152,20 @@ async function pagesChange(
   };
 }
 
-/** Stores the first pages and shares for other processes (a cache: a failed write only costs speed). */
+/**
+ * Stores the first pages and the parts of the shares given for other processes (a cache: a failed
+ * write only costs speed; a part written without its first pages, or the reverse, is of another
+ * version than they name, and is not used).
+ */
 async function writeFirstPages(
   deps: ReportDeps,
   userId: string,
-  made: { pages: FirstPages; shares: ReceiptShares },
+  pages: FirstPages,
+  parts: ReadonlyMap<number, SharesPart>,
 ): Promise<void> {
   await Promise.all([
-    writeJsonCache(deps, reportPagesCacheKey(userId), made.pages),
-    writeJsonCache(deps, reportSharesCacheKey(userId), made.shares),
+    writeJsonCache(deps, reportPagesCacheKey(userId), pages),
+    ...[...parts].map(([p, part]) => writeJsonCache(deps, reportSharesCacheKey(userId, p), part)),
   ]);
 }
 

@@ -22,8 +22,10 @@ import {
 import { pageOf } from './query';
 
 /**
- * The first rows of the receipts and items tables, unfiltered, in every order a user can pick, with
- * the tables' figures: what a process that holds nothing of a user needs to answer their first page
+ * The first rows of the receipts and items tables, unfiltered, and of the review list (the receipts
+ * table filtered to `review=needed`, whose count the app's header shows on every screen), in every
+ * order a user can pick, with the tables' figures: what a process that holds nothing of a user needs
+ * to answer their first page
  * (and any page within the first {@link FIRST_ROWS} rows) without reading and parsing the whole
  * report. Stored beside the report data as a small blob of its own, tagged with the data version,
  * and brought up to date after a write from the rows that changed (see patch-pages.ts), with the
@@ -33,6 +35,8 @@ export interface FirstPages {
   version: string;
   receipts: TableHead<'receipts'>;
   items: TableHead<'items'>;
+  /** The receipts that need review (`review=needed`). */
+  review: TableHead<'receipts'>;
   /** What a patch needs of the receipts' shares besides the parts it reads (see share-parts.ts). */
   shares: SharesHead;
 }
@@ -56,13 +60,20 @@ export interface TableHead<T extends PagedTable> {
   rows: Record<string, ReportRows[T]>;
 }
 
-/** Adds (or takes out) a receipt's share to the two tables' figures. */
-export function applyShare(pages: Pick<FirstPages, 'receipts' | 'items'>, share: Share, sign: 1 | -1): void {
+/** The heads kept as first pages. */
+export type Heads = Pick<FirstPages, 'receipts' | 'items' | 'review'>;
+
+/** Adds (or takes out) a receipt's share to the tables' figures. */
+export function applyShare(pages: Heads, share: Share, sign: 1 | -1): void {
   mergeFigures(pages.items.figures, share.items, sign);
   const receipt = emptyStoredFigures();
   addRow(receipt, share.currency, share.total);
   mergeFigures(pages.receipts.figures, receipt, sign);
+  if (share.review) mergeFigures(pages.review.figures, receipt, sign);
 }
+
+/** The receipts the review list shows (as the `review=needed` filter selects them). */
+export const inReview = (receipt: { needs_review?: boolean }) => receipt.needs_review === true;
 
 /** The key of an order in {@link TableHead.orders}. */
 export const orderKey = (sort: string, dir: string) => `${sort}:${dir}`;
@@ -80,10 +91,9 @@ export function firstPagesOf(
   index: ReportIndex,
   merchantNames: Record<string, string>,
 ): { pages: FirstPages; parts: SharesPart[] } {
-  const receipts = headOf(
-    'receipts',
-    index.receipts.map((r) => r.receipt),
-  );
+  const all = index.receipts.map((r) => r.receipt);
+  const receipts = headOf('receipts', all);
+  const review = headOf('receipts', all.filter(inReview));
   const items = headOf(
     'items',
     index.items.map((i) => i.item),
@@ -95,9 +105,9 @@ export function firstPagesOf(
       its.map((i) => ({ ...i.item, currency_code: i.currency })),
     ),
   ]);
-  for (const [, share] of shares) applyShare({ receipts, items }, share, 1);
+  for (const [, share] of shares) applyShare({ receipts, items, review }, share, 1);
   const { head, parts } = sharesInParts(index.version, shares, merchantNames);
-  return { pages: { version: index.version, receipts, items, shares: head }, parts };
+  return { pages: { version: index.version, receipts, items, review, shares: head }, parts };
 }
 
 function headOf<T extends PagedTable>(table: T, all: ReportRows[T][]): TableHead<T> {
@@ -114,14 +124,18 @@ function headOf<T extends PagedTable>(table: T, all: ReportRows[T][]): TableHead
   return { figures: emptyStoredFigures(), orders, rows };
 }
 
-/** Whether the query is of an unfiltered receipts or items table (its page may be a first page). */
+/**
+ * Whether the query is of an unfiltered receipts or items table, or of the review list (its page may
+ * be a first page).
+ */
 export function answersFromFirstPages(query: PageQuery): boolean {
   if (query.table !== 'receipts' && query.table !== 'items') return false;
-  return !query.q && ROW_FILTERS.every((name) => query[name] === undefined);
+  const review = query.table === 'receipts' && query.review === 'needed';
+  return !query.q && ROW_FILTERS.every((name) => query[name] === undefined || (review && name === 'review'));
 }
 
 /**
- * The page of an unfiltered receipts or items table from the first pages, when it lies within the
+ * The page of an unfiltered receipts or items table, or of the review list, from the first pages, when it lies within the
  * rows they keep of its order; undefined for any other query (a search, a filter, a later page),
  * which the report index answers. The same page as the index gives (see the tests).
  * @throws ValidationError for a page token that is not one of this query's
@@ -132,7 +146,7 @@ export function pageFromFirstPages<T extends ReportTable>(
 ): ReportPage<T> | undefined {
   const table: ReportTable = query.table;
   if (!answersFromFirstPages(query) || (table !== 'receipts' && table !== 'items')) return undefined;
-  const head = pages[table] as TableHead<PagedTable>;
+  const head = (query.review ? pages.review : pages[table]) as TableHead<PagedTable>;
   const order = orderOf(query);
   const ids = head.orders[orderKey(order.sort, order.dir)];
   // An unknown sort column: the index answers it with its message.

@@ -3,6 +3,7 @@ import type { ReportRows } from '../contract/reports';
 import {
   applyShare,
   FIRST_ROWS,
+  inReview,
   orderKey,
   ordersOf,
   type FirstPages,
@@ -68,11 +69,13 @@ export function patchFirstPages(
     version: change.version,
     receipts: copyHead(pages.receipts),
     items: copyHead(pages.items),
+    review: copyHead(pages.review),
     shares: head,
   };
   const wasComplete = {
     receipts: completeOrders(pages.receipts),
     items: completeOrders(pages.items),
+    review: completeOrders(pages.review),
   };
   const sharesOf = (receiptId: string) => next.get(partOf(receiptId))!.shares;
   for (const id of changed) {
@@ -110,13 +113,16 @@ export function patchFirstPages(
     const of = change.duplicateOf.get(r.receipt_id) ?? null;
     return { ...r, possible_duplicate_of: of && exists(of) ? of : null };
   });
-  for (const [id, row] of Object.entries(patched.receipts.rows)) {
-    const shown = row.possible_duplicate_of;
-    if (shown && changed.has(shown) && !written.has(shown)) {
-      patched.receipts.rows[id] = { ...row, possible_duplicate_of: null };
+  for (const head of [patched.receipts, patched.review]) {
+    for (const [id, row] of Object.entries(head.rows)) {
+      const shown = row.possible_duplicate_of;
+      if (shown && changed.has(shown) && !written.has(shown)) {
+        head.rows[id] = { ...row, possible_duplicate_of: null };
+      }
     }
   }
   patchHead(patched.receipts, 'receipts', changed, receipts, wasComplete.receipts);
+  patchHead(patched.review, 'receipts', changed, receipts.filter(inReview), wasComplete.review);
   patchHead(patched.items, 'items', changed, change.items, wasComplete.items);
   return { pages: patched, parts: next };
 }

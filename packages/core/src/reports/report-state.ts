@@ -93,10 +93,9 @@ export async function firstPagesAt(
 async function pagesAt(deps: ReportDeps, userId: string, state: DataState): Promise<FirstPages | null> {
   const held = heldOf(deps.reportCache, userId);
   const pages = held.pages ?? (await readJsonCache<FirstPages>(deps, reportPagesCacheKey(userId)));
-  if (!pages) return null;
+  // None, or first pages stored by a version of this code that kept them otherwise.
+  if (!pages || pages.shares?.parts?.length !== SHARE_PARTS || !pages.review) return null;
   if (pages.version === state.version) return (held.pages = pages);
-  // First pages stored by a version of this code that kept the shares otherwise: not patched.
-  if (pages.shares?.parts?.length !== SHARE_PARTS) return null;
   const since = changedSince(state.changes, pages.version, state.version);
   if (!since) return null;
   const change = await pagesChange(deps, userId, state.version, since);

@@ -15,6 +15,8 @@ export interface Share {
   total: number | null;
   /** Its items' figures. */
   items: StoredFigures;
+  /** Whether it needs review (the review list's figures hold it). */
+  review: boolean;
 }
 
 /** One part of the shares, tagged with the data version it was last written at. */
@@ -47,7 +49,12 @@ export function partOf(receiptId: string): number {
 
 /** The share of one receipt and its items (an item without a currency is in its receipt's). */
 export function shareOf(
-  receipt: { merchant_id: string; currency_code: string | null; total_amount: number | null },
+  receipt: {
+    merchant_id: string;
+    currency_code: string | null;
+    total_amount: number | null;
+    needs_review?: boolean;
+  },
   items: { currency_code: string | null; total_price: number | null; quantity: number | null }[],
 ): Share {
   const figures = emptyStoredFigures();
@@ -59,6 +66,7 @@ export function shareOf(
     currency: receipt.currency_code ?? '',
     total: receipt.total_amount,
     items: figures,
+    review: receipt.needs_review === true,
   };
 }
 

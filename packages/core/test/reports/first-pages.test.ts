@@ -53,26 +53,32 @@ async function newEnv() {
 }
 
 const queryOf = (
-  table: PagedTable,
+  list: { table: PagedTable; review?: 'needed' },
   sort: string,
   dir: 'asc' | 'desc',
   pageSize: number,
   pageToken?: string,
-) => ({ table, sort, dir, pageSize, ...(pageToken ? { pageToken } : {}) }) as PageQuery<ReportTable>;
+) => ({ ...list, sort, dir, pageSize, ...(pageToken ? { pageToken } : {}) }) as PageQuery<ReportTable>;
+
+/** The lists kept as first pages: the two tables, and the review list. */
+const LISTS = [{ table: 'receipts' }, { table: 'items' }, { table: 'receipts', review: 'needed' }] as const;
 
 /** The first and second page of every order of both tables, from the first pages and from a full pass. */
 function expectSamePages(pages: FirstPages, data: AppData, label: string): number {
   const index = buildReportIndex(data);
   let answered = 0;
-  for (const table of ['receipts', 'items'] as const) {
+  for (const list of LISTS) {
+    const { table } = list;
     for (const { sort, dir } of ordersOf(table)) {
       for (const pageSize of [1, 7, 25, 100]) {
-        const first = queryOf(table, sort, dir, pageSize);
+        const first = queryOf(list, sort, dir, pageSize);
         const expected = scanReportIndex(index, first);
         const page = pageFromFirstPages(pages, first);
-        expect(page, `${label}: ${table} by ${sort} ${dir}, ${pageSize} rows`).toEqual(expected);
+        expect(page, `${label}: ${JSON.stringify(list)} by ${sort} ${dir}, ${pageSize} rows`).toEqual(
+          expected,
+        );
         if (page) answered++;
-        const second = queryOf(table, sort, dir, pageSize, expected.nextPageToken ?? undefined);
+        const second = queryOf(list, sort, dir, pageSize, expected.nextPageToken ?? undefined);
         const later = pageFromFirstPages(pages, second);
         // A later page is answered from the first pages only within the rows they keep.
         if (later) expect(later, `${label}: second page`).toEqual(scanReportIndex(index, second));
@@ -93,6 +99,9 @@ describe('the first pages of the receipts and items tables', () => {
       JSON.stringify(firstPagesOf(buildReportIndex(data), names).pages),
     ) as FirstPages;
     expect(expectSamePages(stored, data, 'built')).toBeGreaterThan(0);
+    // The review list is not empty here, nor the whole table.
+    expect(stored.review.figures.count).toBeGreaterThan(0);
+    expect(stored.review.figures.count).toBeLessThan(stored.receipts.figures.count);
   }, 30_000);
 
   it('leave a search, a filter or an unknown sort to the report index', async () => {
@@ -103,6 +112,7 @@ describe('the first pages of the receipts and items tables', () => {
     const base = { table: 'receipts' as const, pageSize: 25 };
     expect(pageFromFirstPages(pages, { ...base, q: 'shop' })).toBeUndefined();
     expect(pageFromFirstPages(pages, { ...base, currency: 'EUR' })).toBeUndefined();
+    expect(pageFromFirstPages(pages, { ...base, review: 'needed', currency: 'EUR' })).toBeUndefined();
     expect(pageFromFirstPages(pages, { ...base, sort: 'nonsense' })).toBeUndefined();
     expect(pageFromFirstPages(pages, { ...base, table: 'merchants' } as PageQuery)).toBeUndefined();
   });
@@ -139,6 +149,9 @@ describe('the first pages of the receipts and items tables', () => {
           { table: 'receipts' },
           { table: 'items' },
           { table: 'receipts', sort: 'total', dir: 'desc' },
+          // The header's count of receipts to review, and the review list.
+          { table: 'receipts', review: 'needed', pageSize: '1' },
+          { table: 'receipts', review: 'needed', sort: 'analyzed', dir: 'desc' },
         ];
         for (const query of queries) {
           const parsed = reportQuery.parse({ userId: user, pageSize: '25', ...query });

@@ -41,6 +41,9 @@ export interface FirstPages {
   shares: SharesHead;
 }
 
+/** The first pages of the receipts table and the review list alone, made without the items (receipt-heads.ts). */
+export type ReceiptHeads = Pick<FirstPages, 'version' | 'receipts' | 'review'>;
+
 /** The tables kept as first pages: the ones whose rows are receipts and items. */
 export type PagedTable = 'receipts' | 'items';
 export const PAGED_TABLES: readonly PagedTable[] = ['receipts', 'items'];
@@ -110,7 +113,8 @@ export function firstPagesOf(
   return { pages: { version: index.version, receipts, items, review, shares: head }, parts };
 }
 
-function headOf<T extends PagedTable>(table: T, all: ReportRows[T][]): TableHead<T> {
+/** The first rows of `all` in every order of the table (figures left empty for the caller to add). */
+export function headOf<T extends PagedTable>(table: T, all: ReportRows[T][]): TableHead<T> {
   const idOf = ID_OF[table] as (row: ReportRows[T]) => string;
   const orders: Record<string, string[]> = {};
   const rows: Record<string, ReportRows[T]> = {};
@@ -141,12 +145,14 @@ export function answersFromFirstPages(query: PageQuery): boolean {
  * @throws ValidationError for a page token that is not one of this query's
  */
 export function pageFromFirstPages<T extends ReportTable>(
-  pages: FirstPages,
+  pages: ReceiptHeads & Partial<Pick<FirstPages, 'items'>>,
   query: PageQuery<T>,
 ): ReportPage<T> | undefined {
   const table: ReportTable = query.table;
   if (!answersFromFirstPages(query) || (table !== 'receipts' && table !== 'items')) return undefined;
-  const head = (query.review ? pages.review : pages[table]) as TableHead<PagedTable>;
+  const head = (query.review ? pages.review : pages[table]) as TableHead<PagedTable> | undefined;
+  // Receipts' heads made without the items (see receipt-heads.ts): the index answers.
+  if (!head) return undefined;
   const order = orderOf(query);
   const ids = head.orders[orderKey(order.sort, order.dir)];
   // An unknown sort column: the index answers it with its message.

@@ -97,7 +97,8 @@ async function pagesAt(deps: ReportDeps, userId: string, state: DataState): Prom
   if (!pages || pages.shares?.parts?.length !== SHARE_PARTS || !pages.review) return null;
   if (pages.version === state.version) return (held.pages = pages);
   const since = changedSince(state.changes, pages.version, state.version);
-  if (!since) return null;
+  // More writes since than the log keeps (a bulk import): the report data is likely as old.
+  if (!since) return noPages(held, state);
   const change = await pagesChange(deps, userId, state.version, since);
   const parts = await sharesParts(deps, userId, held, pages, sharePartsOf(change));
   const next = patchFirstPages(pages, parts, change);
@@ -106,6 +107,24 @@ async function pagesAt(deps: ReportDeps, userId: string, state: DataState): Prom
   held.parts = new Map([...(held.parts ?? []), ...next.parts]);
   await writeFirstPages(deps, userId, next.pages, next.parts);
   return next.pages;
+}
+
+/** No first pages the log reaches back to at `state`: remembered (see rebuildLikely). */
+function noPages(held: HeldReports, state: DataState): null {
+  held.noPagesAt = state.version;
+  return null;
+}
+
+/**
+ * Whether the report at `state` will be built from all the user's rows as far as this process can
+ * tell: the change log does not reach back to the stored first pages (a bulk import, or more writes
+ * than the log keeps), which are written with each report data, and it holds no report data the log
+ * reaches back to either.
+ */
+export function rebuildLikely(held: HeldReports | undefined, state: DataState): boolean {
+  if (held?.noPagesAt !== state.version) return false;
+  const data = held.data?.version;
+  return data === undefined || (data !== state.version && !changedSince(state.changes, data, state.version));
 }
 
 /** The parts of the shares named, as `pages` names them: held by this process, or else read. */

@@ -1,7 +1,7 @@
 import type { Identity } from '../ports';
 import type { ChangedSince } from '../repository/data-changes';
 import { changedSince } from '../repository/data-changes';
-import { reportPagesCacheKey, reportSharesCacheKey } from '../repository/keys';
+import { appDataCacheKey, reportPagesCacheKey, reportSharesCacheKey } from '../repository/keys';
 import { repositories } from '../repository/repositories';
 import type { DataState } from '../repository/user-repository';
 import { withStaleWritesFinished } from '../use-cases/commit-write';
@@ -93,8 +93,10 @@ export async function firstPagesAt(
 async function pagesAt(deps: ReportDeps, userId: string, state: DataState): Promise<FirstPages | null> {
   const held = heldOf(deps.reportCache, userId);
   const pages = held.pages ?? (await readJsonCache<FirstPages>(deps, reportPagesCacheKey(userId)));
-  // None, or first pages stored by a version of this code that kept them otherwise.
-  if (!pages || pages.shares?.parts?.length !== SHARE_PARTS || !pages.review) return null;
+  // None at all (nor report data: a first import), or stored by a version of this code that kept
+  // them otherwise.
+  if (!pages) return (await reportDataStored(deps, userId)) ? null : noPages(held, state);
+  if (pages.shares?.parts?.length !== SHARE_PARTS || !pages.review) return null;
   if (pages.version === state.version) return (held.pages = pages);
   const since = changedSince(state.changes, pages.version, state.version);
   // More writes since than the log keeps (a bulk import): the report data is likely as old.
@@ -109,6 +111,13 @@ async function pagesAt(deps: ReportDeps, userId: string, state: DataState): Prom
   return next.pages;
 }
 
+/** Whether the user's report data is stored (a failed listing counts as stored). */
+async function reportDataStored(deps: ReportDeps, userId: string): Promise<boolean> {
+  const key = appDataCacheKey(userId);
+  const keys = await deps.blobs.list(key).catch(() => [key]);
+  return keys.includes(key);
+}
+
 /** No first pages the log reaches back to at `state`: remembered (see rebuildLikely). */
 function noPages(held: HeldReports, state: DataState): null {
   held.noPagesAt = state.version;
@@ -118,8 +127,8 @@ function noPages(held: HeldReports, state: DataState): null {
 /**
  * Whether the report at `state` will be built from all the user's rows as far as this process can
  * tell: the change log does not reach back to the stored first pages (a bulk import, or more writes
- * than the log keeps), which are written with each report data, and it holds no report data the log
- * reaches back to either.
+ * than the log keeps), which are written with each report data, or neither is stored; and it holds
+ * no report data the log reaches back to.
  */
 export function rebuildLikely(held: HeldReports | undefined, state: DataState): boolean {
   if (held?.noPagesAt !== state.version) return false;

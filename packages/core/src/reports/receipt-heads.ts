@@ -1,6 +1,6 @@
-import { repositories } from '../repository/repositories';
 import type { DataState } from '../repository/user-repository';
 import { buildAppData } from './app-data-build';
+import { receiptsAndMerchants } from './get-app-data';
 import { headOf, inReview, type ReceiptHeads } from './first-pages';
 import type { AppDeps } from '../use-cases/context';
 import { heldOf } from './report-cache';
@@ -12,7 +12,8 @@ import { addRow } from './stored-figures';
  * use (none stored, or a log that does not reach back to them: a bulk import). The receipts' rows
  * and figures need no item, and the items are most of the rows (ten to a receipt in a typical
  * account), so the first receipts come long before the whole report is built from all rows, which
- * the other tables still wait for (and which stores the complete first pages of that version). Kept
+ * the other tables still wait for (and which stores the complete first pages of that version); the
+ * two share one listing of the receipts and merchants when they run together. Kept
  * by this process for that version only; never stored, as they hold no shares to patch them with.
  */
 export function receiptHeadsAt(
@@ -23,11 +24,7 @@ export function receiptHeadsAt(
   const held = deps.reportCache.get(userId)?.receiptHeads;
   if (held?.version === state.version) return Promise.resolve(held);
   return deps.reportCache.shared(`${userId}\n${state.version}\nreceipt heads`, async () => {
-    const repos = repositories(deps.store);
-    const [receipts, merchants] = await Promise.all([
-      repos.receipts.listReceipts(userId),
-      repos.merchants.listMerchants(userId),
-    ]);
+    const { receipts, merchants } = await receiptsAndMerchants(deps, userId, state.version);
     const rows = buildAppData({ version: state.version, receipts, merchants, items: [] }).reportReceipts;
     const heads: ReceiptHeads = {
       version: state.version,

@@ -225,6 +225,29 @@ describe('the receipts first pages without the items', () => {
     const now = JSON.parse(new TextDecoder().decode((await blobs.get(key))!.bytes)) as FirstPages;
     expect(now.version).toBe(index.version);
   });
+
+  it('share one listing of the receipts with the report built from all rows at the same time', async () => {
+    const { store, blobs } = await newEnv();
+    await runRandomWrites({ store, blobs }, 'eve', 8, 12);
+    const data = await appDataFromAllRows(store, 'eve');
+    // A first import: neither first pages nor report data stored.
+    for (const key of await blobs.list('cache/eve/')) await blobs.delete(key);
+    const listed: string[] = [];
+    const counting = Object.create(store) as MemoryTableStore;
+    counting.listEntities = (table, options) => {
+      listed.push(table);
+      return store.listEntities(table, options);
+    };
+    const deps = { store: counting, blobs, logger: silentLogger, reportCache: createReportCache() };
+    const ask = (table: string) =>
+      queryReport(deps, identity('eve'), reportQuery.parse({ userId: 'eve', table, pageSize: '5' }));
+    const [receipts, items] = await Promise.all([ask('receipts'), ask('items')]);
+    const index = buildReportIndex(data);
+    expect(receipts).toEqual(scanReportIndex(index, { table: 'receipts', pageSize: 5 }));
+    expect(items).toEqual(scanReportIndex(index, { table: 'items', pageSize: 5 }));
+    expect(listed.filter((t) => t === TABLES.receipts)).toHaveLength(1);
+    expect(listed).toContain(TABLES.items);
+  });
 });
 
 describe('the report cache', () => {

@@ -33,7 +33,10 @@ import {
   queryReportIndex,
   receiptIdFor,
   recordReceiptWrites,
+  partOf,
   reportIndexOf,
+  reportPagesCacheKey,
+  reportSharesCacheKey,
   silentLogger,
   createReportCache,
   type TableStore,
@@ -213,6 +216,14 @@ async function measure(
     coldEdited.push((await time(() => ask({ table: 'receipts' })))[0]);
   }
   figures.set('cold first page after an edit (pages patched) p50', [percentile(coldEdited, 50), 'ms']);
+  // What that patch reads and writes back: the first pages, and one part of the receipts' shares each.
+  const sizeOf = async (key: string) => ((await deps.blobs.get(key))?.bytes.length ?? 0) / 1024;
+  figures.set('first pages blob', [await sizeOf(reportPagesCacheKey(uid)), 'KB']);
+  const edited = receiptIdFor(uid, receipts[0]!.file_name);
+  figures.set("one part of the receipts' shares", [
+    await sizeOf(reportSharesCacheKey(uid, partOf(edited))),
+    'KB',
+  ]);
   // The first read of another table or a later page on that process: the whole report is read.
   deps.reportCache.clear();
   await ask({ table: 'receipts' });

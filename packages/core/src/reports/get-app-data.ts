@@ -145,13 +145,13 @@ export async function changedRows(
   const receipts = (
     await inBatches(receiptIds, READS_AT_ONCE, (id) => repos.receipts.getReceipt(userId, id))
   ).filter((r) => r !== null);
-  const items = (
-    await inBatches(receipts, READS_AT_ONCE, (r) => repos.receipts.listItemsOfReceipt(r.receipt_id))
-  ).flat();
   const merchantIds = [...new Set([...since.merchants, ...receipts.map((r) => r.merchant_id)])];
-  const merchantRows = await inBatches(merchantIds, READS_AT_ONCE, (id) =>
-    repos.merchants.getMerchant(userId, id),
-  );
+  // The items after their receipts (see rebuilt); the merchants at the same time as the items.
+  const [itemLists, merchantRows] = await Promise.all([
+    inBatches(receipts, READS_AT_ONCE, (r) => repos.receipts.listItemsOfReceipt(r.receipt_id)),
+    inBatches(merchantIds, READS_AT_ONCE, (id) => repos.merchants.getMerchant(userId, id)),
+  ]);
+  const items = itemLists.flat();
   const merchants = new Map<string, MerchantRow | null>(
     merchantIds.map((id, i) => [id, merchantRows[i] ?? null]),
   );

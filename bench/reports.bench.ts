@@ -33,7 +33,10 @@ import {
   queryReportIndex,
   receiptIdFor,
   recordReceiptWrites,
+  partOf,
   reportIndexOf,
+  reportPagesCacheKey,
+  reportSharesCacheKey,
   silentLogger,
   createReportCache,
   type TableStore,
@@ -172,6 +175,12 @@ async function measure(
 
   // After a bulk import (the rows above were written without a change log) the first read builds
   // the user's report data from all rows.
+  // Its first receipts page comes from first pages made of the receipts and merchants alone.
+  deps.reportCache.clear();
+  const [importedPage] = await time(() =>
+    queryReport(deps, identity, reportQuery.parse({ userId: uid, table: 'receipts', pageSize: '25' })),
+  );
+  figures.set('first receipts page after a bulk import (receipts only)', [importedPage, 'ms']);
   deps.reportCache.clear();
   const [rebuild] = await time(() => getAppDataJson(deps, identity, { userId: uid }));
   figures.set('report data build from all rows (after a bulk import)', [rebuild, 'ms']);
@@ -190,6 +199,10 @@ async function measure(
   };
   figures.set('cold first page, receipts (fresh process) p50', [await coldAsk({ table: 'receipts' }), 'ms']);
   figures.set('cold first page, items (fresh process) p50', [await coldAsk({ table: 'items' }), 'ms']);
+  figures.set("cold count of receipts to review (the header's, fresh process) p50", [
+    await coldAsk({ table: 'receipts', review: 'needed', pageSize: '1' }),
+    'ms',
+  ]);
   figures.set('cold first page, receipts by total (fresh process) p50', [
     await coldAsk({ table: 'receipts', sort: 'total', dir: 'desc' }),
     'ms',
@@ -203,6 +216,14 @@ async function measure(
     coldEdited.push((await time(() => ask({ table: 'receipts' })))[0]);
   }
   figures.set('cold first page after an edit (pages patched) p50', [percentile(coldEdited, 50), 'ms']);
+  // What that patch reads and writes back: the first pages, and one part of the receipts' shares each.
+  const sizeOf = async (key: string) => ((await deps.blobs.get(key))?.bytes.length ?? 0) / 1024;
+  figures.set('first pages blob', [await sizeOf(reportPagesCacheKey(uid)), 'KB']);
+  const edited = receiptIdFor(uid, receipts[0]!.file_name);
+  figures.set("one part of the receipts' shares", [
+    await sizeOf(reportSharesCacheKey(uid, partOf(edited))),
+    'KB',
+  ]);
   // The first read of another table or a later page on that process: the whole report is read.
   deps.reportCache.clear();
   await ask({ table: 'receipts' });

@@ -6,6 +6,8 @@ import {
   type ReportTable,
 } from '../contract/reports';
 import { CurrencySums, ExactSum } from './figures';
+import { sharesInParts, shareOf, type Share, type SharesHead, type SharesPart } from './share-parts';
+import { addRow, emptyStoredFigures, mergeFigures, type StoredFigures } from './stored-figures';
 import type { ReportIndex } from './index-build';
 import {
   comparatorOf,
@@ -20,18 +22,27 @@ import {
 import { pageOf } from './query';
 
 /**
- * The first rows of the receipts and items tables, unfiltered, in every order a user can pick, with
- * the tables' figures: what a process that holds nothing of a user needs to answer their first page
+ * The first rows of the receipts and items tables, unfiltered, and of the review list (the receipts
+ * table filtered to `review=needed`, whose count the app's header shows on every screen), in every
+ * order a user can pick, with the tables' figures: what a process that holds nothing of a user needs
+ * to answer their first page
  * (and any page within the first {@link FIRST_ROWS} rows) without reading and parsing the whole
  * report. Stored beside the report data as a small blob of its own, tagged with the data version,
- * and brought up to date after a write from the rows that changed (see patch-pages.ts), with
- * {@link ReceiptShares} to take an old receipt's figures out.
+ * and brought up to date after a write from the rows that changed (see patch-pages.ts), with the
+ * receipts' shares (share-parts.ts) to take an old receipt's figures out.
  */
 export interface FirstPages {
   version: string;
   receipts: TableHead<'receipts'>;
   items: TableHead<'items'>;
+  /** The receipts that need review (`review=needed`). */
+  review: TableHead<'receipts'>;
+  /** What a patch needs of the receipts' shares besides the parts it reads (see share-parts.ts). */
+  shares: SharesHead;
 }
+
+/** The first pages of the receipts table and the review list alone, made without the items (receipt-heads.ts). */
+export type ReceiptHeads = Pick<FirstPages, 'version' | 'receipts' | 'review'>;
 
 /** The tables kept as first pages: the ones whose rows are receipts and items. */
 export type PagedTable = 'receipts' | 'items';
@@ -39,16 +50,6 @@ export const PAGED_TABLES: readonly PagedTable[] = ['receipts', 'items'];
 
 /** Rows kept per order: the largest page. */
 export const FIRST_ROWS = MAX_REPORT_PAGE_SIZE;
-
-/** `[thousandths, other terms]` of an exact sum (see ExactSum.parts). */
-export type Parts = [number, number];
-
-/** Figures of a set of rows, storable: count, money per currency (`[...parts, rows]`), quantity. */
-export interface StoredFigures {
-  count: number;
-  money: Record<string, [number, number, number]>;
-  quantity: Parts;
-}
 
 export interface TableHead<T extends PagedTable> {
   figures: StoredFigures;
@@ -62,91 +63,20 @@ export interface TableHead<T extends PagedTable> {
   rows: Record<string, ReportRows[T]>;
 }
 
-/** What each receipt adds to the two tables, so that a patch can take an old receipt out. */
-export interface ReceiptShares {
-  version: string;
-  /** By receipt id. */
-  shares: Record<string, Share>;
-  /** The merchants' names the receipts' rows show, by merchant id (a renamed one cannot be patched). */
-  merchantNames: Record<string, string>;
-}
+/** The heads kept as first pages. */
+export type Heads = Pick<FirstPages, 'receipts' | 'items' | 'review'>;
 
-export interface Share {
-  merchant: string;
-  /** The receipt's currency (`''` for none) and total. */
-  currency: string;
-  total: number | null;
-  /** Its items' figures. */
-  items: StoredFigures;
-}
-
-export const emptyStoredFigures = (): StoredFigures => ({ count: 0, money: {}, quantity: [0, 0] });
-
-export function partsOf(value: number): Parts {
-  const sum = new ExactSum();
-  sum.add(value);
-  return sum.parts();
-}
-
-/** Adds one row (its currency, amount and, for items, quantity) to stored figures. */
-export function addRow(
-  figures: StoredFigures,
-  currency: string | null,
-  amount: number | null,
-  quantity?: number | null,
-): void {
-  figures.count += 1;
-  if (quantity !== undefined) addInto(figures.quantity, partsOf(quantity ?? 0), 1);
-  if (amount === null) return;
-  const money = (figures.money[currency ?? ''] ??= [0, 0, 0]);
-  const [units, rest] = partsOf(amount);
-  money[0] += units;
-  money[1] += rest;
-  money[2] += 1;
-}
-
-function addInto(to: Parts, from: Parts, sign: 1 | -1): void {
-  to[0] += sign * from[0];
-  to[1] += sign * from[1];
-}
-
-/** `into` plus (or minus) `other`; a currency left without rows is dropped, as a build never has it. */
-export function mergeFigures(into: StoredFigures, other: StoredFigures, sign: 1 | -1): void {
-  into.count += sign * other.count;
-  addInto(into.quantity, other.quantity, sign);
-  for (const [currency, [units, rest, n]] of Object.entries(other.money)) {
-    const money = (into.money[currency] ??= [0, 0, 0]);
-    money[0] += sign * units;
-    money[1] += sign * rest;
-    money[2] += sign * n;
-    if (money[2] <= 0) delete into.money[currency];
-  }
-}
-
-/** The share of one receipt and its items (an item without a currency is in its receipt's). */
-export function shareOf(
-  receipt: { merchant_id: string; currency_code: string | null; total_amount: number | null },
-  items: { currency_code: string | null; total_price: number | null; quantity: number | null }[],
-): Share {
-  const figures = emptyStoredFigures();
-  for (const item of items) {
-    addRow(figures, item.currency_code ?? receipt.currency_code, item.total_price, item.quantity);
-  }
-  return {
-    merchant: receipt.merchant_id,
-    currency: receipt.currency_code ?? '',
-    total: receipt.total_amount,
-    items: figures,
-  };
-}
-
-/** Adds (or takes out) a receipt's share to the two tables' figures. */
-export function applyShare(pages: FirstPages, share: Share, sign: 1 | -1): void {
+/** Adds (or takes out) a receipt's share to the tables' figures. */
+export function applyShare(pages: Heads, share: Share, sign: 1 | -1): void {
   mergeFigures(pages.items.figures, share.items, sign);
   const receipt = emptyStoredFigures();
   addRow(receipt, share.currency, share.total);
   mergeFigures(pages.receipts.figures, receipt, sign);
+  if (share.review) mergeFigures(pages.review.figures, receipt, sign);
 }
+
+/** The receipts the review list shows (as the `review=needed` filter selects them). */
+export const inReview = (receipt: { needs_review?: boolean }) => receipt.needs_review === true;
 
 /** The key of an order in {@link TableHead.orders}. */
 export const orderKey = (sort: string, dir: string) => `${sort}:${dir}`;
@@ -163,35 +93,28 @@ export function ordersOf(table: PagedTable): { sort: string; dir: 'asc' | 'desc'
 export function firstPagesOf(
   index: ReportIndex,
   merchantNames: Record<string, string>,
-): {
-  pages: FirstPages;
-  shares: ReceiptShares;
-} {
-  const pages: FirstPages = {
-    version: index.version,
-    receipts: headOf(
-      'receipts',
-      index.receipts.map((r) => r.receipt),
-    ),
-    items: headOf(
-      'items',
-      index.items.map((i) => i.item),
-    ),
-  };
-  const shares: Record<string, Share> = {};
-  for (const indexed of index.receipts) {
-    const { receipt } = indexed;
-    const share = shareOf(
+): { pages: FirstPages; parts: SharesPart[] } {
+  const all = index.receipts.map((r) => r.receipt);
+  const receipts = headOf('receipts', all);
+  const review = headOf('receipts', all.filter(inReview));
+  const items = headOf(
+    'items',
+    index.items.map((i) => i.item),
+  );
+  const shares: [string, Share][] = index.receipts.map(({ receipt, items: its }) => [
+    receipt.receipt_id,
+    shareOf(
       receipt,
-      indexed.items.map((i) => ({ ...i.item, currency_code: i.currency })),
-    );
-    shares[receipt.receipt_id] = share;
-    applyShare(pages, share, 1);
-  }
-  return { pages, shares: { version: index.version, shares, merchantNames } };
+      its.map((i) => ({ ...i.item, currency_code: i.currency })),
+    ),
+  ]);
+  for (const [, share] of shares) applyShare({ receipts, items, review }, share, 1);
+  const { head, parts } = sharesInParts(index.version, shares, merchantNames);
+  return { pages: { version: index.version, receipts, items, review, shares: head }, parts };
 }
 
-function headOf<T extends PagedTable>(table: T, all: ReportRows[T][]): TableHead<T> {
+/** The first rows of `all` in every order of the table (figures left empty for the caller to add). */
+export function headOf<T extends PagedTable>(table: T, all: ReportRows[T][]): TableHead<T> {
   const idOf = ID_OF[table] as (row: ReportRows[T]) => string;
   const orders: Record<string, string[]> = {};
   const rows: Record<string, ReportRows[T]> = {};
@@ -205,25 +128,31 @@ function headOf<T extends PagedTable>(table: T, all: ReportRows[T][]): TableHead
   return { figures: emptyStoredFigures(), orders, rows };
 }
 
-/** Whether the query is of an unfiltered receipts or items table (its page may be a first page). */
+/**
+ * Whether the query is of an unfiltered receipts or items table, or of the review list (its page may
+ * be a first page).
+ */
 export function answersFromFirstPages(query: PageQuery): boolean {
   if (query.table !== 'receipts' && query.table !== 'items') return false;
-  return !query.q && ROW_FILTERS.every((name) => query[name] === undefined);
+  const review = query.table === 'receipts' && query.review === 'needed';
+  return !query.q && ROW_FILTERS.every((name) => query[name] === undefined || (review && name === 'review'));
 }
 
 /**
- * The page of an unfiltered receipts or items table from the first pages, when it lies within the
+ * The page of an unfiltered receipts or items table, or of the review list, from the first pages, when it lies within the
  * rows they keep of its order; undefined for any other query (a search, a filter, a later page),
  * which the report index answers. The same page as the index gives (see the tests).
  * @throws ValidationError for a page token that is not one of this query's
  */
 export function pageFromFirstPages<T extends ReportTable>(
-  pages: FirstPages,
+  pages: ReceiptHeads & Partial<Pick<FirstPages, 'items'>>,
   query: PageQuery<T>,
 ): ReportPage<T> | undefined {
   const table: ReportTable = query.table;
   if (!answersFromFirstPages(query) || (table !== 'receipts' && table !== 'items')) return undefined;
-  const head = pages[table] as TableHead<PagedTable>;
+  const head = (query.review ? pages.review : pages[table]) as TableHead<PagedTable> | undefined;
+  // Receipts' heads made without the items (see receipt-heads.ts): the index answers.
+  if (!head) return undefined;
   const order = orderOf(query);
   const ids = head.orders[orderKey(order.sort, order.dir)];
   // An unknown sort column: the index answers it with its message.

@@ -145,26 +145,43 @@ export async function changedRows(
   const receipts = (
     await inBatches(receiptIds, READS_AT_ONCE, (id) => repos.receipts.getReceipt(userId, id))
   ).filter((r) => r !== null);
-  const items = (
-    await inBatches(receipts, READS_AT_ONCE, (r) => repos.receipts.listItemsOfReceipt(r.receipt_id))
-  ).flat();
   const merchantIds = [...new Set([...since.merchants, ...receipts.map((r) => r.merchant_id)])];
-  const merchantRows = await inBatches(merchantIds, READS_AT_ONCE, (id) =>
-    repos.merchants.getMerchant(userId, id),
-  );
+  // The items after their receipts (see rebuilt); the merchants at the same time as the items.
+  const [itemLists, merchantRows] = await Promise.all([
+    inBatches(receipts, READS_AT_ONCE, (r) => repos.receipts.listItemsOfReceipt(r.receipt_id)),
+    inBatches(merchantIds, READS_AT_ONCE, (id) => repos.merchants.getMerchant(userId, id)),
+  ]);
+  const items = itemLists.flat();
   const merchants = new Map<string, MerchantRow | null>(
     merchantIds.map((id, i) => [id, merchantRows[i] ?? null]),
   );
   return { receiptIds, receipts, items, merchants };
 }
 
+/**
+ * The user's receipts and merchants, listed once for the callers that need them at `version` at the
+ * same time: the report built from all rows, and the receipts' first pages made without the items
+ * (receipt-heads.ts), both asked for by the first visit after a bulk import.
+ */
+export function receiptsAndMerchants(
+  deps: Pick<AppDeps, 'store' | 'reportCache'>,
+  uid: string,
+  version: string,
+): Promise<{ receipts: ReceiptRow[]; merchants: MerchantRow[] }> {
+  return deps.reportCache.shared(`${uid}\n${version}\nreceipts and merchants`, async () => {
+    const repos = repositories(deps.store);
+    const [receipts, merchants] = await Promise.all([
+      repos.receipts.listReceipts(uid),
+      repos.merchants.listMerchants(uid),
+    ]);
+    return { receipts, merchants };
+  });
+}
+
 /** The report data from all of the user's rows. */
 async function rebuilt(deps: DataDeps, uid: string, version: string): Promise<AppData> {
   const repos = repositories(deps.store);
-  const [receipts, merchants] = await Promise.all([
-    repos.receipts.listReceipts(uid),
-    repos.merchants.listMerchants(uid),
-  ]);
+  const { receipts, merchants } = await receiptsAndMerchants(deps, uid, version);
   // Read after the receipts, and checked against them: a report must never miss the items of a
   // receipt it shows.
   const items = await repos.receipts.listItemsOfReceipts(uid, receipts);

@@ -8,7 +8,6 @@ export {
   firstPagesOf,
   pageFromFirstPages,
   type FirstPages,
-  type ReceiptShares,
 } from './first-pages';
 export { appDataAt, getAppData, getAppDataJson } from './get-app-data';
 export { getDashboard } from './get-dashboard';
@@ -21,7 +20,8 @@ export {
   type Selected,
 } from './index-build';
 export { orderOf, pageTokenFor, type PageQuery } from './order';
-export { patchFirstPages, type PagesChange } from './patch-pages';
+export { patchFirstPages, sharePartsOf, type PagesChange } from './patch-pages';
+export { partOf, SHARE_PARTS, type Share, type SharesHead, type SharesPart } from './share-parts';
 export { pageOf, queryReportIndex, scanReportIndex } from './query';
 export { queryReport } from './query-report';
 export { createReportCache, DEFAULT_CACHED_USERS, type HeldReports, type ReportsCache } from './report-cache';

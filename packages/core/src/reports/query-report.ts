@@ -11,10 +11,11 @@ import {
 import { repositories } from '../repository/repositories';
 import type { TableStore } from '../table-store';
 import { assertOwnUserId } from '../use-cases/context';
-import { pageFromFirstPages } from './first-pages';
+import { answersFromFirstPages, pageFromFirstPages } from './first-pages';
 import type { PageQuery } from './order';
 import { pageOf, queryReportIndex } from './query';
-import { currentState, firstPagesAt, indexAt, type ReportDeps } from './report-state';
+import { receiptHeadsAt } from './receipt-heads';
+import { currentState, firstPagesAt, indexAt, rebuildLikely, type ReportDeps } from './report-state';
 import { searchWords, summed, type SummaryTable } from './table-rows';
 import { brandRowsFromTotals, corporationRowsFromTotals, merchantRowsFromTotals } from './totals-rows';
 import { reportTotalsReady } from './totals-update';
@@ -48,6 +49,13 @@ export async function queryReport(
   const pages = await firstPagesAt(deps, identity.uid, state, pageQuery);
   const page = pages && pageFromFirstPages(pages, pageQuery);
   if (page) return page;
+  // No first pages to use (a bulk import) and the report to be built from all rows: the receipts'
+  // first pages are made without the items, long before the whole report.
+  const receipts = pageQuery.table === 'receipts' && answersFromFirstPages(pageQuery);
+  if (receipts && rebuildLikely(deps.reportCache.get(identity.uid), state)) {
+    const heads = pageFromFirstPages(await receiptHeadsAt(deps, identity.uid, state), pageQuery);
+    if (heads) return heads;
+  }
   return queryReportIndex(await indexAt(deps, identity.uid, state), pageQuery);
 }
 

@@ -1,7 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import type { AppData } from '../entities';
 import type { ReportCache } from '../ports';
-import type { FirstPages, ReceiptShares } from './first-pages';
+import type { FirstPages, ReceiptHeads } from './first-pages';
+import type { SharesPart } from './share-parts';
 import type { ReportIndex } from './index-build';
 
 /** What a process holds of one user's read models, each tagged with its data version. */
@@ -12,8 +13,15 @@ export interface HeldReports {
   index?: ReportIndex;
   /** The first rows of the receipts and items tables in each order (see first-pages.ts). */
   pages?: FirstPages;
-  /** What each receipt adds to those tables, to patch the first pages after a write. */
-  shares?: ReceiptShares;
+  /** The data version at which no first pages could be used (none, or the change log is too short). */
+  noPagesAt?: string;
+  /** The receipts' first pages made without the items, while no first pages could be used. */
+  receiptHeads?: ReceiptHeads;
+  /**
+   * Parts of what each receipt adds to those tables, by part, to patch the first pages after a write
+   * (a part is used only while its version is the one the first pages name for it).
+   */
+  parts?: Map<number, SharesPart>;
 }
 
 /** The report cache the use cases take (see {@link ReportCache}). */

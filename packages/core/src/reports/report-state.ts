@@ -1,19 +1,20 @@
 import type { Identity } from '../ports';
 import type { ChangedSince } from '../repository/data-changes';
 import { changedSince } from '../repository/data-changes';
-import { reportPagesCacheKey, reportSharesCacheKey } from '../repository/keys';
+import { appDataCacheKey, reportPagesCacheKey, reportSharesCacheKey } from '../repository/keys';
 import { repositories } from '../repository/repositories';
 import type { DataState } from '../repository/user-repository';
 import { withStaleWritesFinished } from '../use-cases/commit-write';
 import { assertOwnUserId, type AppDeps } from '../use-cases/context';
 import { buildAppData } from './app-data-build';
 import { readJsonCache, writeJsonCache } from './cache-blobs';
-import { answersFromFirstPages, firstPagesOf, type FirstPages, type ReceiptShares } from './first-pages';
+import { answersFromFirstPages, firstPagesOf, type FirstPages } from './first-pages';
 import { appDataAt, changedRows, writtenAppData } from './get-app-data';
 import { buildReportIndex, type ReportIndex } from './index-build';
 import type { PageQuery } from './order';
-import { patchFirstPages, type PagesChange } from './patch-pages';
-import { createReportCache, heldOf } from './report-cache';
+import { patchFirstPages, sharePartsOf, type PagesChange } from './patch-pages';
+import { createReportCache, heldOf, type HeldReports } from './report-cache';
+import { SHARE_PARTS, type SharesPart } from './share-parts';
 
 export type ReportDeps = Pick<AppDeps, 'store' | 'blobs' | 'logger' | 'reportCache'>;
 
@@ -62,9 +63,10 @@ export function indexAt(deps: ReportDeps, userId: string, state: DataState): Pro
     if (now.pages?.version !== index.version) {
       const names: Record<string, string> = {};
       for (const r of data.reportReceipts) names[r.merchant_id] = r.merchant_name;
-      const made = firstPagesOf(index, names);
-      Object.assign(now, made);
-      await writeFirstPages(deps, userId, made);
+      const { pages, parts } = firstPagesOf(index, names);
+      now.pages = pages;
+      now.parts = new Map(parts.map((part, p) => [p, part]));
+      await writeFirstPages(deps, userId, pages, now.parts);
     }
     return index;
   });
@@ -91,20 +93,70 @@ export async function firstPagesAt(
 async function pagesAt(deps: ReportDeps, userId: string, state: DataState): Promise<FirstPages | null> {
   const held = heldOf(deps.reportCache, userId);
   const pages = held.pages ?? (await readJsonCache<FirstPages>(deps, reportPagesCacheKey(userId)));
-  if (!pages) return null;
+  // None at all (nor report data: a first import), or stored by a version of this code that kept
+  // them otherwise.
+  if (!pages) return (await reportDataStored(deps, userId)) ? null : noPages(held, state);
+  if (pages.shares?.parts?.length !== SHARE_PARTS || !pages.review) return null;
   if (pages.version === state.version) return (held.pages = pages);
   const since = changedSince(state.changes, pages.version, state.version);
-  if (!since) return null;
-  const shares =
-    held.shares?.version === pages.version
-      ? held.shares
-      : await readJsonCache<ReceiptShares>(deps, reportSharesCacheKey(userId));
-  if (shares?.version !== pages.version) return null;
-  const next = patchFirstPages(pages, shares, await pagesChange(deps, userId, state.version, since));
+  // More writes since than the log keeps (a bulk import): the report data is likely as old.
+  if (!since) return noPages(held, state);
+  const change = await pagesChange(deps, userId, state.version, since);
+  const parts = await sharesParts(deps, userId, held, pages, sharePartsOf(change));
+  const next = patchFirstPages(pages, parts, change);
   if (!next) return null;
-  Object.assign(heldOf(deps.reportCache, userId), next);
-  await writeFirstPages(deps, userId, next);
+  held.pages = next.pages;
+  held.parts = new Map([...(held.parts ?? []), ...next.parts]);
+  await writeFirstPages(deps, userId, next.pages, next.parts);
   return next.pages;
+}
+
+/** Whether the user's report data is stored (a failed listing counts as stored). */
+async function reportDataStored(deps: ReportDeps, userId: string): Promise<boolean> {
+  const key = appDataCacheKey(userId);
+  const keys = await deps.blobs.list(key).catch(() => [key]);
+  return keys.includes(key);
+}
+
+/** No first pages the log reaches back to at `state`: remembered (see rebuildLikely). */
+function noPages(held: HeldReports, state: DataState): null {
+  held.noPagesAt = state.version;
+  return null;
+}
+
+/**
+ * Whether the report at `state` will be built from all the user's rows as far as this process can
+ * tell: the change log does not reach back to the stored first pages (a bulk import, or more writes
+ * than the log keeps), which are written with each report data, or neither is stored; and it holds
+ * no report data the log reaches back to.
+ */
+export function rebuildLikely(held: HeldReports | undefined, state: DataState): boolean {
+  if (held?.noPagesAt !== state.version) return false;
+  const data = held.data?.version;
+  return data === undefined || (data !== state.version && !changedSince(state.changes, data, state.version));
+}
+
+/** The parts of the shares named, as `pages` names them: held by this process, or else read. */
+async function sharesParts(
+  deps: ReportDeps,
+  userId: string,
+  held: HeldReports,
+  pages: FirstPages,
+  wanted: number[],
+): Promise<Map<number, SharesPart>> {
+  const found = await Promise.all(
+    wanted.map(async (p) => {
+      const own = held.parts?.get(p);
+      if (own?.version === pages.shares.parts[p]) return own;
+      return readJsonCache<SharesPart>(deps, reportSharesCacheKey(userId, p));
+    }),
+  );
+  const parts = new Map<number, SharesPart>();
+  wanted.forEach((p, i) => {
+    const part = found[i];
+    if (part) parts.set(p, part);
+  });
+  return parts;
 }
 
 /** The receipts written since, as the report rows show them now (see patchFirstPages). */
@@ -127,15 +179,20 @@ async function pagesChange(
   };
 }
 
-/** Stores the first pages and shares for other processes (a cache: a failed write only costs speed). */
+/**
+ * Stores the first pages and the parts of the shares given for other processes (a cache: a failed
+ * write only costs speed; a part written without its first pages, or the reverse, is of another
+ * version than they name, and is not used).
+ */
 async function writeFirstPages(
   deps: ReportDeps,
   userId: string,
-  made: { pages: FirstPages; shares: ReceiptShares },
+  pages: FirstPages,
+  parts: ReadonlyMap<number, SharesPart>,
 ): Promise<void> {
   await Promise.all([
-    writeJsonCache(deps, reportPagesCacheKey(userId), made.pages),
-    writeJsonCache(deps, reportSharesCacheKey(userId), made.shares),
+    writeJsonCache(deps, reportPagesCacheKey(userId), pages),
+    ...[...parts].map(([p, part]) => writeJsonCache(deps, reportSharesCacheKey(userId, p), part)),
   ]);
 }
 

@@ -125,9 +125,12 @@ export function reportPagesCacheKey(userId: string): string {
   return `cache/${userId}/report-pages.json`;
 }
 
-/** Blob key of what each of a user's receipts adds to the report tables (see reports/first-pages.ts). */
-export function reportSharesCacheKey(userId: string): string {
-  return `cache/${userId}/report-shares.json`;
+/**
+ * Blob key of one part of what each of a user's receipts adds to the report tables (see
+ * reports/share-parts.ts); `'*'` (the default) stands for every part, as in a grant.
+ */
+export function reportSharesCacheKey(userId: string, part: number | '*' = '*'): string {
+  return `cache/${userId}/report-shares-${part}.json`;
 }
 
 /** The receipt's document_url: its last path segment is the file name (spec §7 blobName). */

@@ -142,7 +142,8 @@ export function grantDataExports(role: iam.Role, storage: ImportedStorage): void
  */
 export function grantAppDataCache(role: iam.Role, storage: ImportedStorage): void {
   const bucket = storage.imagesBucket;
-  // The report data, and the first pages of the report tables with what each receipt adds to them.
+  // The report data, and the first pages of the report tables with what each receipt adds to them
+  // (kept in parts by receipt: `report-shares-<n>.json`).
   const patterns = [appDataCacheKey('*'), reportPagesCacheKey('*'), reportSharesCacheKey('*')];
   role.addToPolicy(
     new iam.PolicyStatement({
@@ -162,7 +163,7 @@ export function grantAppDataCache(role: iam.Role, storage: ImportedStorage): voi
     Validations.of(role).acknowledge({
       id: importedWildcardFinding(storage.exportNames.imagesBucketArn, `/${pattern}`),
       reason:
-        "Each user's cached report data has its own key under cache/; the wildcard stands for the user id only.",
+        "Each user's cached report data has its own keys under cache/<user id>/; the wildcards stand for the user id and, for the receipts' shares, the number of the part.",
     });
   }
 }

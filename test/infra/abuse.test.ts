@@ -8,7 +8,14 @@ import {
   WAF_UPLOADS_PER_USER,
 } from '../../infra/lib/edge-stack';
 import { QUEUE_KEEPER_TIMEOUT } from '../../infra/lib/pipeline-stack';
-import { actionsOf, propertiesOf, removeTempFolders, synthApp, type SynthesisedApp } from './synth-app';
+import {
+  actionsOf,
+  propertiesOf,
+  removeTempFolders,
+  statementsAllowing,
+  synthApp,
+  type SynthesisedApp,
+} from './synth-app';
 
 /**
  * What keeps one account from running up the bill or slowing the API for everyone, in the templates:
@@ -207,20 +214,24 @@ describe('the dead-letter queue', () => {
  * table: a route that gains a write, or a read-only route that is given one, fails this test until
  * both are changed on purpose.
  */
-const TABLE_ACCESS: Record<RouteName, 'none' | 'read' | 'write'> = {
+/**
+ * What each function may do to the table: read it, write it, or (the report routes) read it and
+ * write only the items the settle step finishes for the caller (stacks.test.ts checks the condition).
+ */
+const TABLE_ACCESS: Record<RouteName, 'none' | 'read' | 'settle' | 'write'> = {
   login: 'write',
   registerFCMToken: 'write',
   unregisterFCMToken: 'write',
   listQueue: 'read',
   getImage: 'read',
-  getAppData: 'read',
-  report: 'read',
-  exportCsv: 'read',
-  receiptDetail: 'read',
-  merchantDetail: 'read',
-  itemDetail: 'read',
-  listMerchants: 'read',
-  dashboard: 'read',
+  getAppData: 'settle',
+  report: 'settle',
+  exportCsv: 'settle',
+  receiptDetail: 'settle',
+  merchantDetail: 'settle',
+  itemDetail: 'settle',
+  listMerchants: 'settle',
+  dashboard: 'settle',
   deleteReceiptData: 'write',
   log: 'none',
   upload: 'write',
@@ -250,7 +261,7 @@ const TABLE_ACCESS: Record<RouteName, 'none' | 'read' | 'write'> = {
 const WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 
 describe('table permissions per function', () => {
-  it.each(Object.entries(TABLE_ACCESS) as [RouteName, 'none' | 'read' | 'write'][])(
+  it.each(Object.entries(TABLE_ACCESS) as [RouteName, 'none' | 'read' | 'settle' | 'write'][])(
     '%s: %s',
     (name, access) => {
       const fn = synth.api.functions[name];
@@ -259,6 +270,10 @@ describe('table permissions per function', () => {
       if (access === 'none') expect(table).toEqual([]);
       else expect(table).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
       if (access === 'write') expect(table).toEqual(expect.arrayContaining(WRITES));
+      else if (access === 'settle')
+        for (const write of WRITES)
+          for (const statement of statementsAllowing(synth.templates.api, fn.role, write))
+            expect(JSON.stringify(statement.Condition), `${name} ${write}`).toContain('dynamodb:LeadingKeys');
       else for (const write of WRITES) expect(table).not.toContain(write);
     },
   );

@@ -1,4 +1,4 @@
-import type { Figure, ReceiptAdjustment } from '@receipts/core';
+import { isCashRounding, type Figure, type ReceiptAdjustment } from '@receipts/core';
 
 /** A rounding, service charge or discount line of the summary block, and where it is printed. */
 export interface PrintedAdjustment {
@@ -8,9 +8,6 @@ export interface PrintedAdjustment {
   /** The line's position among the receipt's lines. */
   at: number;
 }
-
-/** Largest cash rounding a till applies (to the nearest 0.05 or 0.10). */
-const MAX_ROUNDING = 0.1;
 
 const cents = (n: number) => Math.round(n * 100);
 
@@ -52,7 +49,7 @@ export function receiptAdjustments(input: {
       adjustments.push({ kind: 'discount', amount: -Math.abs(a.value) });
     if (a.kind === 'charge') adjustments.push({ kind: 'charge', amount: Math.abs(a.value) });
   }
-  const rounding = between.find((a) => a.kind === 'rounding' && Math.abs(a.value) <= MAX_ROUNDING + 1e-9);
+  const rounding = between.find((a) => a.kind === 'rounding' && isCashRounding(a.value));
   if (rounding) {
     const summary = adjustments.slice(input.itemDiscounts.length);
     adjustments.push({ kind: 'rounding', amount: roundingSign(rounding.value, total, figures, summary) });

@@ -1,5 +1,12 @@
 import { findAmounts } from './parse-amount';
-import type { Agreement, Figure, FigureKind, TotalVerdict, WeighOptions } from './total-figures';
+import {
+  isCashRounding,
+  type Agreement,
+  type Figure,
+  type FigureKind,
+  type TotalVerdict,
+  type WeighOptions,
+} from './total-figures';
 
 /**
  * The total of a receipt chosen by evidence: every amount printed in its summary block is a figure,
@@ -8,6 +15,7 @@ import type { Agreement, Figure, FigureKind, TotalVerdict, WeighOptions } from '
  */
 
 export type { Agreement, Figure, FigureKind, TotalVerdict, WeighOptions } from './total-figures';
+export { MAX_CASH_ROUNDING, isCashRounding } from './total-figures';
 
 const cents = (n: number) => Math.round(n * 100);
 const same = (a: number, b: number) => cents(a) === cents(b);
@@ -34,9 +42,7 @@ function subtotalSums(figures: Figure[]): { plain: number[]; adjusted: number[] 
   const tax = sumOf(figures, 'tax') ?? 0;
   const charge = sumOf(figures, 'charge') ?? 0;
   const discount = sumOf(figures, 'discount') ?? 0;
-  const rounding = Math.abs(
-    valuesOf(figures, 'rounding').find((r) => r !== 0 && Math.abs(r) <= 0.1 + 1e-9) ?? 0,
-  );
+  const rounding = Math.abs(valuesOf(figures, 'rounding').find(isCashRounding) ?? 0);
   const adjusted: number[] = [];
   for (const s of subtotals) {
     for (const t of tax > 0 ? [0, tax] : [0])
@@ -104,7 +110,7 @@ export function weighTotal(figures: Figure[], options: WeighOptions = {}): Total
   if (paid !== null) add(Math.round(paid * 100) / 100, -0.5, 'tender');
   for (const t of tender) add(t, -1.5, 'tender');
   const sums = subtotalSums(figures);
-  const rounding = valuesOf(figures, 'rounding').find((r) => r !== 0 && Math.abs(r) <= 0.1 + 1e-9);
+  const rounding = valuesOf(figures, 'rounding').find(isCashRounding);
   if (rounding !== undefined)
     for (const f of figures)
       if (f.kind === 'total' && f.value !== null)
@@ -204,7 +210,7 @@ function agreementsOf(
   const rounding = valuesOf(figures, 'rounding').find((r) => r !== 0);
   if (
     rounding !== undefined &&
-    Math.abs(rounding) <= 0.1 + 1e-9 &&
+    isCashRounding(rounding) &&
     cents(c.value) % 5 === 0 &&
     candidates.some(
       (o) => o.printed && o !== c && Math.abs(cents(o.value) - cents(c.value)) === cents(Math.abs(rounding)),
@@ -217,7 +223,7 @@ function agreementsOf(
     gross !== null &&
     (same(gross, c.value) ||
       (rounding !== undefined &&
-        Math.abs(rounding) <= 0.1 + 1e-9 &&
+        isCashRounding(rounding) &&
         Math.abs(cents(gross) - cents(c.value)) === cents(Math.abs(rounding))))
   )
     agreements.push('tax_table');
@@ -246,7 +252,7 @@ export function contradictionsOf(
   const contradictions: Agreement[] = [];
   // A printed cash rounding brings the amount due to a multiple of 0.05: an amount off it is the
   // total before the rounding.
-  const rounding = valuesOf(figures, 'rounding').some((r) => r !== 0 && Math.abs(r) <= 0.1 + 1e-9);
+  const rounding = valuesOf(figures, 'rounding').some(isCashRounding);
   if (rounding && cents(value) % 5 !== 0) contradictions.push('rounding');
   // Several tenders: the amount contradicts them only when none of their readings gives it.
   const paidAmounts = paid !== null ? [paid] : paidOptions(figures);

@@ -99,3 +99,11 @@ export interface WeighOptions {
    */
   judge?: number;
 }
+
+/** The largest cash rounding a till applies (to the nearest 0.05 or 0.10), either way. */
+export const MAX_CASH_ROUNDING = 0.1;
+
+/** Whether a printed rounding amount can be a cash rounding: not zero, and at most MAX_CASH_ROUNDING. */
+export function isCashRounding(value: number): boolean {
+  return value !== 0 && Math.abs(value) <= MAX_CASH_ROUNDING + 1e-9;
+}

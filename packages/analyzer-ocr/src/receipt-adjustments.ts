@@ -1,4 +1,4 @@
-import { isCashRounding, type Figure, type ReceiptAdjustment } from '@receipts/core';
+import { isCashRounding, signedRounding, type Figure, type ReceiptAdjustment } from '@receipts/core';
 
 /** A rounding, service charge or discount line of the summary block, and where it is printed. */
 export interface PrintedAdjustment {
@@ -51,38 +51,11 @@ export function receiptAdjustments(input: {
   }
   const rounding = between.find((a) => a.kind === 'rounding' && isCashRounding(a.value));
   if (rounding) {
-    const summary = adjustments.slice(input.itemDiscounts.length);
-    adjustments.push({ kind: 'rounding', amount: roundingSign(rounding.value, total, figures, summary) });
+    const moved = adjustments.slice(input.itemDiscounts.length).reduce((s, a) => s + a.amount, 0);
+    adjustments.push({
+      kind: 'rounding',
+      amount: signedRounding(rounding.value, total, figures, moved).amount,
+    });
   }
   return adjustments;
-}
-
-/**
- * The rounding with the sign that moves a printed figure to the total: a total printed before the
- * rounding (`Total Amount: RM7.72`, `Rounding: RM0.02`, `Nett Total: RM7.70` is -0.02), or the
- * subtotal with its tax, charges and discounts; the sign as read where none or both do.
- */
-function roundingSign(
-  read: number,
-  total: number,
-  figures: readonly Figure[],
-  summary: readonly ReceiptAdjustment[],
-): number {
-  const valuesOf = (kind: Figure['kind']) =>
-    figures.filter((f) => f.kind === kind && f.value !== null).map((f) => f.value!);
-  const tax = valuesOf('tax').reduce((s, v) => s + v, 0);
-  const moved = summary.reduce((s, a) => s + a.amount, 0);
-  const before = [
-    ...valuesOf('total'),
-    ...valuesOf('subtotal').flatMap((s) => [s, s + tax, s + moved, s + tax + moved]),
-  ];
-  const size = cents(Math.abs(read));
-  const signs = new Set(
-    before
-      .map((b) => cents(total) - cents(b))
-      .filter((d) => Math.abs(d) === size)
-      .map(Math.sign),
-  );
-  const sign = signs.size === 1 ? [...signs][0]! : Math.sign(read);
-  return (sign * size) / 100;
 }

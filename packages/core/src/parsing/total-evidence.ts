@@ -15,7 +15,7 @@ import {
  */
 
 export type { Agreement, Figure, FigureKind, TotalVerdict, WeighOptions } from './total-figures';
-export { MAX_CASH_ROUNDING, isCashRounding } from './total-figures';
+export { MAX_CASH_ROUNDING, isCashRounding, signedRounding } from './total-figures';
 
 const cents = (n: number) => Math.round(n * 100);
 const same = (a: number, b: number) => cents(a) === cents(b);

@@ -107,3 +107,41 @@ export const MAX_CASH_ROUNDING = 0.1;
 export function isCashRounding(value: number): boolean {
   return value !== 0 && Math.abs(value) <= MAX_CASH_ROUNDING + 1e-9;
 }
+
+/**
+ * A printed rounding amount with the sign that moves another printed figure to the total: a total
+ * printed before the rounding (`Total Amount: RM7.72`, `Rounding: RM0.02`, `Nett Total: RM7.70` is
+ * -0.02), or the subtotal with its tax and with the charges and discounts of the bill (`moved`, their
+ * signed sum). Where no figure or both signs do, the sign as read (`confirmed` is then false). The
+ * items' sum plays no part: it is what the rounding is checked against.
+ *
+ * @param read - the rounding as read, with the sign as read (readers drop and double signs)
+ * @param total - the amount paid
+ * @param figures - the summary block's figures (totals, subtotals, taxes)
+ * @param moved - the charges and discounts of the bill, signed as they move the amount paid
+ */
+export function signedRounding(
+  read: number,
+  total: number,
+  figures: readonly Figure[],
+  moved = 0,
+): { amount: number; confirmed: boolean } {
+  const cents = (n: number) => Math.round(n * 100);
+  const valuesOf = (kind: FigureKind) =>
+    figures.filter((f) => f.kind === kind && f.value !== null).map((f) => f.value!);
+  const tax = valuesOf('tax').reduce((s, v) => s + v, 0);
+  const before = [
+    ...valuesOf('total'),
+    ...valuesOf('subtotal').flatMap((s) => [s, s + tax, s + moved, s + tax + moved]),
+  ];
+  const size = cents(Math.abs(read));
+  const signs = new Set(
+    before
+      .map((b) => cents(total) - cents(b))
+      .filter((d) => Math.abs(d) === size)
+      .map(Math.sign),
+  );
+  const confirmed = signs.size === 1;
+  const sign = confirmed ? [...signs][0]! : Math.sign(read);
+  return { amount: (sign * size) / 100, confirmed };
+}

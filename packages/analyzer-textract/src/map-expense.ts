@@ -38,6 +38,7 @@ import {
   type AnalyzedTax,
   type DateOrder,
 } from '@receipts/core';
+import { expenseAdjustments, rowDiscount, type DiscountRow } from './adjustments';
 
 /**
  * Maps an Amazon Textract AnalyzeExpense response (as the SDK returns it, or parsed from its JSON) to
@@ -132,9 +133,16 @@ export function mapAnalyzeExpense(
   const time = chooseTime(summary, chosen);
 
   const mappedItems: AnalyzedItem[] = [];
+  const itemDiscounts: number[] = [];
   for (const lineItem of items) {
     const mapped = mapLineItem(lineItem, ctx, rules);
     if (!mapped) continue;
+    if ('discountRow' in mapped) {
+      const above = mappedItems[mappedItems.length - 1]?.total_price ?? null;
+      const discount = rowDiscount({ ...mapped.discountRow, itemAmount: above });
+      if (discount !== null) itemDiscounts.push(discount);
+      continue;
+    }
     const index = mappedItems.length;
     mappedItems.push(mapped.item);
     note(`items.${index}.description`, mapped.descriptionField);
@@ -166,6 +174,17 @@ export function mapAnalyzeExpense(
     });
   }
 
+  const priced = mappedItems.filter((i) => typeof i.total_price === 'number');
+  const adjustments = expenseAdjustments({
+    figures: summaryFigures(summary, ctx, taxes.total),
+    itemDiscounts,
+    itemSum: priced.length > 0 ? roundMoney(priced.reduce((sum, i) => sum + i.total_price!, 0)) : null,
+    subtotal,
+    tax: taxes.total,
+    total,
+    wholeUnits: ctx.wholeUnits,
+  });
+
   const currency =
     totalField?.currency ??
     currencyHint ??
@@ -190,7 +209,8 @@ export function mapAnalyzeExpense(
       total_tax: taxes.total,
       transaction_date: dateField?.iso ?? null,
       transaction_time: time,
-      total_checks_out: totalChecksOut(total, mappedItems, taxes.total, subtotal),
+      total_checks_out: totalChecksOut(total, mappedItems, taxes.total, subtotal, adjustments),
+      ...(adjustments.length > 0 ? { adjustments } : {}),
     },
     merchant: {
       name: chain?.name ?? merchant.name,
@@ -543,9 +563,16 @@ function summaryFigures(summary: Field[], ctx: MoneyContext, tax: number | null)
   if (tax !== null && tax > 0) figures.push({ kind: 'tax', value: tax });
   summary.forEach((f, source) => {
     if (
-      !['TOTAL', 'AMOUNT_DUE', 'AMOUNT_PAID', 'SUBTOTAL', 'OTHER', 'DISCOUNT', 'SERVICE_CHARGE'].includes(
-        f.type,
-      )
+      ![
+        'TOTAL',
+        'AMOUNT_DUE',
+        'AMOUNT_PAID',
+        'SUBTOTAL',
+        'OTHER',
+        'DISCOUNT',
+        'SERVICE_CHARGE',
+        'SHIPPING_HANDLING_CHARGE',
+      ].includes(f.type)
     )
       return;
     const label = normKey((f.label ?? '').replace(/\([^)]*\)?/g, ' '));
@@ -563,7 +590,8 @@ function summaryFigures(summary: Field[], ctx: MoneyContext, tax: number | null)
       return;
     }
     if (f.type === 'DISCOUNT') return value === null ? undefined : push('discount');
-    if (f.type === 'SERVICE_CHARGE') return value === null ? undefined : push('charge');
+    if (f.type === 'SERVICE_CHARGE' || f.type === 'SHIPPING_HANDLING_CHARGE')
+      return value === null ? undefined : push('charge');
     if (CHANGE.test(label)) return value === null ? undefined : push('change');
     if (ROUNDED_TOTAL.test(label)) return push('total', 4);
     if (ROUNDING.test(label)) return value === null ? undefined : push('rounding');
@@ -845,6 +873,11 @@ interface MappedItem {
   priceField: Field | undefined;
 }
 
+/** A row that is no item: a discount under the item above it (see `rowDiscount`). */
+interface DiscountLine {
+  discountRow: Omit<DiscountRow, 'itemAmount'>;
+}
+
 /** Names that take money off the row above: a discount, whatever follows (`DISKON (20%)`). */
 const DISCOUNT_ROW = /^\W*(discount|diskon|disc|potongan|rabatt?|remise|descuento)\b/i;
 /** A summary or payment label alone, maybe with a rate or a colon: a line of the summary block. */
@@ -861,7 +894,7 @@ function mapLineItem(
   lineItem: LineItemFields,
   ctx: MoneyContext,
   rules: ReadonlySet<ItemRule>,
-): MappedItem | null {
+): MappedItem | DiscountLine | null {
   const fields = records<ExpenseField>(lineItem.LineItemExpenseFields).map((f, i) => toField(f, i));
   const first = (...types: string[]) => {
     for (const type of types) {
@@ -921,8 +954,11 @@ function mapLineItem(
       : money(priceField.value, ctx)
     : null;
   if (description === '' && total === null) return null;
-  if (rules.has('not-a-purchase') && (DISCOUNT_ROW.test(description) || SUMMARY_ROW.test(description)))
-    return null;
+  if (rules.has('not-a-purchase') && DISCOUNT_ROW.test(description)) {
+    const rate = /(\d{1,2}(?:[.,]\d+)?)\s?%/.exec(description)?.[1];
+    return { discountRow: { amount: total, rate: rate ? Number(rate.replace(',', '.')) : null } };
+  }
+  if (rules.has('not-a-purchase') && SUMMARY_ROW.test(description)) return null;
   if (freeAddOn && total === 0 && unitPrice === null) return null;
   const completed = completeLinePrices({ quantity, unitPrice, total });
   if (quantityField === undefined && completed.quantity !== null && rules.has('count-in-name')) {

@@ -253,7 +253,8 @@ const EXPECTED: Record<string, Expected> = {
     tax: null,
     currency: null,
     docType: 'invoice',
-    checksOut: false,
+    // The charges (5,680.81, the items' sum) less the statement's `Adjustments` make the amount due.
+    checksOut: true,
     items: [
       ['Pharmacy', 3, null, 264.5],
       ['Med/Surg Supplies and Devices', 2, 43.75, 87.5],

@@ -70,6 +70,8 @@ import { expenseAdjustments, rowDiscount, type DiscountRow } from './adjustments
  * line (never a time alone, which may be opening hours). Tax: a TAX field labelled as the total
  * tax, else the sum of the distinct TAX fields. Currency: `Currency.Code` when Textract gives one,
  * else the marks printed with the amounts (a bare `$` only with a known country).
+ * Adjustments: the service charges, discounts and rounding between the items and the amount paid
+ * (`expenseAdjustments`), counted in `total_checks_out`.
  * Items: one per line item; when the items do not add up to the subtotal (or, with no subtotal and no
  * tax, the total), one item's misread amount may be read back from a figure on its row
  * ({@link amountsToSum}); its confidence is then at most 0.5.
@@ -854,6 +856,8 @@ function docType(summary: Field[]): string {
  *   that count (`Propolis Cair 1` at 156000 each, 156000).
  * - `not-a-purchase`: a row named by a summary, payment or discount label (`DISKON (20%)`,
  *   `Discount`, `SUBTOTAL`, `CASH`) takes money off or sums the rows above: it is no item.
+ *   A discount row's amount is a discount under the item above (`rowDiscount`), one of the
+ *   receipt's adjustments.
  * - `free-add-on`: a row priced 0 with no unit price (a choice or topping of the item above, `NATA
  *   DE COCO 0`; OCR reads that lone 0 as the letter o) is part of the item above, not an item.
  * - `amount-from-arithmetic`: see {@link amountsToSum}.

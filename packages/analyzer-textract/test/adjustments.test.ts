@@ -1,4 +1,3 @@
-import { signedRounding, totalChecksOut } from '@receipts/core';
 import { describe, expect, it } from 'vitest';
 import { mapAnalyzeExpense } from '../src';
 import { rowDiscount } from '../src/adjustments';
@@ -197,16 +196,5 @@ describe('rowDiscount', () => {
   it('gives nothing for a row whose amount did not read or is zero', () => {
     expect(rowDiscount({ amount: null, rate: 10, itemAmount: 5 })).toBe(null);
     expect(rowDiscount({ amount: 0, rate: 10, itemAmount: 5 })).toBe(null);
-  });
-});
-
-describe('signedRounding (core), as the Textract mapping uses it', () => {
-  it('says whether a printed figure confirmed the sign', () => {
-    const figures = [{ kind: 'subtotal' as const, value: 42.48 }];
-    expect(signedRounding(-0.02, 42.5, figures)).toEqual({ amount: 0.02, confirmed: true });
-    expect(signedRounding(-0.02, 42.5, [])).toEqual({ amount: -0.02, confirmed: false });
-    expect(
-      totalChecksOut(42.5, [{ total_price: 42.48 }], null, null, [{ kind: 'rounding', amount: 0.02 }]),
-    ).toBe(true);
   });
 });

@@ -58,7 +58,12 @@ const GERMAN_FLOORS = {
   date: [11, 12],
   total: [12, 12],
 } as const;
-const GERMAN_ITEM_F1 = [92, 92] as const;
+const GERMAN_ITEM_F1 = [93, 93] as const;
+/**
+ * Of the German items matched to the labels, those read with the labels' quantity and unit price too
+ * (counted, weighed and priced per kilogram or litre), [even half, odd half]: measured 87 / 128.
+ */
+const GERMAN_ITEMS_MEASURED = [86, 127] as const;
 /** German receipts with as many items read as the truth counts, [even half, odd half] (measured 9 / 10). */
 const GERMAN_ITEM_COUNT = [9, 10] as const;
 
@@ -166,6 +171,11 @@ describe('local OCR (combined engine) on the German receipts', () => {
     expect(german.halves!.odd.labelled!.f1 * 100).toBeGreaterThanOrEqual(GERMAN_ITEM_F1[1]);
     expect(german.halves!.even.itemCount!.count).toBeGreaterThanOrEqual(GERMAN_ITEM_COUNT[0]);
     expect(german.halves!.odd.itemCount!.count).toBeGreaterThanOrEqual(GERMAN_ITEM_COUNT[1]);
+  });
+
+  it('reads the quantity and unit price of the labelled items as printed, on each half', () => {
+    expect(german.halves!.even.labelled!.measured).toBeGreaterThanOrEqual(GERMAN_ITEMS_MEASURED[0]);
+    expect(german.halves!.odd.labelled!.measured).toBeGreaterThanOrEqual(GERMAN_ITEMS_MEASURED[1]);
   });
 
   it('names the labelled brands of the items read, rightly, on each half', () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalysisResult, Analyzer } from '@receipts/core';
 import { chainMatches, evaluate, formatReport } from '../src/eval/evaluate';
-import { descriptionOverlap, scoreLabelledItems } from '../src/eval/labels';
+import { descriptionOverlap, sameMeasure, scoreLabelledItems } from '../src/eval/labels';
 
 const item = (
   description: string,
@@ -79,8 +79,20 @@ describe('labelled items', () => {
         item('ZU ZAHLEN', 1, 6.27, 6.27),
       ],
     );
-    expect(score).toMatchObject({ expected: 3, got: 3, matched: 1 });
+    expect(score).toMatchObject({ expected: 3, got: 3, matched: 1, measured: 1 });
     expect(score.missed.map((m) => m.description)).toEqual(['Milch 3,5%', 'Brot']);
+  });
+
+  it('count a matched item as measured when its quantity and unit price are the label’s', () => {
+    expect(sameMeasure(item('Kiwis', 3, 0.79, 2.37), item('KIWIS', 3, 0.79, 2.37))).toBe(true);
+    expect(sameMeasure(item('Kiwis', 3, 0.79, 2.37), item('KIWIS', null, null, 2.37))).toBe(false);
+    expect(sameMeasure(item('Brot', 1, 2.5, 2.5), item('BROT', null, null, 2.5))).toBe(true);
+    expect(sameMeasure(item('Bananen', 0.158, 1.19, 0.19), item('BANANEN', 0.158, 1.2, 0.19))).toBe(false);
+    const score = scoreLabelledItems(
+      [item('Kiwis', 3, 0.79, 2.37), item('Brot', 1, 2.5, 2.5)],
+      [item('KIWIS', null, null, 2.37), item('BROT', 1, 2.5, 2.5)],
+    );
+    expect(score).toMatchObject({ matched: 2, measured: 1 });
   });
 });
 

@@ -97,7 +97,9 @@ function unglueMark(text: string): string {
 
 /** Tax codes and markers printed after the price (`SR`, `ZR`, `*S`, `T`, `A`). */
 const TRAILING_MARKS = /^\s*(?:\*?\s*[A-Z]{1,3}\s*\*?|\*|%)?\s*$/;
-const QTY_TIMES = /(?:^|\s)(\d{1,4}(?:[.,]\d{1,3})?)\s*(?:[xX×*]|PCS?\s*[xX*]?|@)\s*$/;
+/** A quantity before the unit price, a unit between them (`2 x`, `3 PCS x`, `2 Stk x`, `0,8 kg x`). */
+const QTY_TIMES =
+  /(?:^|\s)(\d{1,4}(?:[.,]\d{1,3})?)\s*(?:(?:STK|ST|KG|L)\.?\s*(?=[xX×*]))?(?:[xX×*]|PCS?\s*[xX*]?|@)\s*$/i;
 
 /**
  * German summary, payment and tax-table words that end the goods (`ZU ZAHLEN EURO 24,23`,
@@ -211,7 +213,7 @@ function splitPricedLine(text: string, amounts: AmountMatch[]): PriceParts | nul
     const between = text.slice(unit.index + unit.text.length, last.index);
     const times = QTY_TIMES.exec(beforeUnit);
     const qtyAfter = /^\s*[xX*×]\s*(\d{1,4}(?:\.\d{1,3})?)\s*$/.exec(between);
-    const bareQty = /(?:^|\s)(\d{1,4}(?:\.\d{1,3})?)\s*$/.exec(beforeUnit);
+    const bareQty = /(?:^|\s)(\d{1,4}(?:[.,]\d{1,3})?)\s*$/.exec(beforeUnit);
     if (times) {
       quantity = Number(times[1]!.replace(',', '.'));
       unitPrice = unit.value;
@@ -220,8 +222,8 @@ function splitPricedLine(text: string, amounts: AmountMatch[]): PriceParts | nul
       quantity = Number(qtyAfter[1]);
       unitPrice = unit.value;
       head = beforeUnit;
-    } else if (bareQty && near(Number(bareQty[1]) * unit.value, total)) {
-      quantity = Number(bareQty[1]);
+    } else if (bareQty && near(Number(bareQty[1]!.replace(',', '.')) * unit.value, total)) {
+      quantity = Number(bareQty[1]!.replace(',', '.'));
       unitPrice = unit.value;
       head = beforeUnit.slice(0, bareQty.index);
     } else if (/^\s*$/.test(between) && near(unit.value, total)) {
@@ -251,7 +253,7 @@ function splitPricedLine(text: string, amounts: AmountMatch[]): PriceParts | nul
     }
   } else {
     const times = QTY_TIMES.exec(head);
-    if (times && /\d\s*[xX×*]\s*$/.test(head)) {
+    if (times && /\d\s*(?:(?:STK|ST|KG|L)\.?\s*)?[xX×*]\s*$/i.test(head)) {
       // `DESC 2 x 3.00`: the amount is the unit price and the total is the product.
       quantity = Number(times[1]!.replace(',', '.'));
       unitPrice = total;
@@ -303,7 +305,7 @@ const COLUMN_WORDS = new Set(
  */
 function namesNothing(head: string): boolean {
   return head
-    .split(/\s+/)
+    .split(/[\s/]+/)
     .filter((w) => (w.match(/\d/g)?.length ?? 0) < 4 || RUN_ON_WORD_RE.test(w))
     .map((w) => w.replace(/[^\p{L}]/gu, '').toUpperCase())
     .every(
@@ -362,6 +364,7 @@ function rowText(line: ReceiptLine, layout: ItemLayout, digitCodeColumn: boolean
     // A one-letter column (department, tax class) printed against the amount: `1 D20.00 SR`.
     .replace(/(?<=^|\s)([A-WYZ])(?=\d{1,5}[.,]\d{2}(?!\d))/, '$1 ');
   if (digitCodeColumn) text = text.replace(/(\d[.,]\d{2})\s+\d{1,2}$/, '$1');
+  text = perUnitPrice(text);
   // Quantity, unit price and amount run together (`2X5.3010.60`): split where the product is the amount.
   text = text.replace(
     /\b(\d{1,3})\s*[xX]\s*(\d{1,5}[.,]\d{2})(\d{1,6}[.,]\d{2})$/,
@@ -381,6 +384,18 @@ function rowText(line: ReceiptLine, layout: ItemLayout, digitCodeColumn: boolean
     if (row && Number(row[1]) > 0 && near(Number(row[1]) * money(row[2]!), money(row[3]!))) return cut;
   }
   return text;
+}
+
+/**
+ * A price per kilogram, litre or piece printed after a weight or a count (`0,144kg 1,99 EUR/kg`,
+ * `0,812 kg x 1,69 EUR/kg`, `42,18 l x 1,799 EUR/l 75,88 A`) written as the unit price of a measure
+ * row (`0,144kg x 1,99`), so that it is read as the unit price and not as the row's amount.
+ */
+function perUnitPrice(text: string): string {
+  return text.replace(
+    /\s*[xX×*]?\s*(\d{1,5}[.,]\d{2,3})\s*(?:EUR|EURO|€)?\s*\/\s*(?:KG|L|LTR|STK|ST)\b\.?/i,
+    ' x $1',
+  );
 }
 
 /** Whether `upper` starts two characters or more right of where `lower` starts (from their boxes). */
@@ -503,7 +518,8 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
         }
         continue;
       }
-      if (isCodeLine(line.text) || isHeadingWords(line.text)) continue;
+      // A code line, or a column heading's words (`kg EURO/kg EURO` over a weighed item's figures).
+      if (isCodeLine(line.text) || isHeadingWords(line.text) || namesNothing(line.text)) continue;
       if (hasWords(line.text)) {
         // A description printed under a barcode-and-price line belongs to that item.
         if (prev && prev.item.description.length === 0) {
@@ -535,7 +551,11 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
           parts.unitPrice = parts.total;
           parts.total = roundMoney(parts.quantity * parts.total);
         } else if (parts.quantity !== null && parts.unitPrice === null) {
-          parts.unitPrice = roundMoney(parts.total / parts.quantity);
+          // A price per litre printed to three decimals (`42,18 l x 1,799 75,88`) is no amount.
+          const perUnit = /[xX×*@]\s*(\d{1,5}[.,]\d{3})\s*$/.exec(description);
+          parts.unitPrice = perUnit
+            ? Number(perUnit[1]!.replace(',', '.'))
+            : roundMoney(parts.total / parts.quantity);
         }
       }
       // Its name is the text printed above it since the last item, or the line under it.
@@ -551,11 +571,12 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
       parts.quantity === null &&
       prevItem.item.total_price !== null &&
       near(prevItem.item.total_price, parts.total) &&
-      indentedOver(prevItem.line, line, layout)
+      (indentedOver(prevItem.line, line, layout) || !below)
     ) {
-      // A row of figures with no name above it, indented over a named line with their product
-      // (`2Rollex 4,85` / `PARKETTZUBEHOR 9,70`): the figures are that item's quantity and unit price.
-      // Without boxes this stays unread: a UK till prints `3 x 0.80` under its item.
+      // A row of figures with no name above it over a named line with their product (`2Rollex
+      // 4,85` / `PARKETTZUBEHOR 9,70`, `2x 0,75` / `FRUEHL-QUARK 1,50`): the figures are that
+      // item's quantity and unit price. A till that prints `3 x 0.80` under its item gave it to the
+      // item above already, where the product is that item's amount.
       items.pop();
       parts.quantity = prevItem.item.quantity;
       parts.unitPrice = prevItem.item.unit_price;

@@ -195,3 +195,56 @@ describe('rows an engine misread', () => {
     ]);
   });
 });
+
+describe('the measure of a counted or weighed item on a row of its own', () => {
+  const measures = (lines: string[]) =>
+    parseReceiptText(
+      ['MARKT GMBH', 'Hauptstr. 1', '12345 Musterstadt', 'EUR', ...lines].join('\n'),
+    ).items.map((i) => [i.description, i.quantity, i.unit_price, i.total_price]);
+
+  it('reads a count above its item and a weight or count under it, where the product is the amount', () => {
+    const items = measures([
+      'TONIC WATER 1,59 C',
+      '2x 0,75',
+      'FRUEHL-QUARK 1,50 B',
+      '3×1,99',
+      'MOCCA TAFEL 5,97 E',
+      'BANANEN 0,29 B',
+      '0,144kg 1,99 EUR/kg',
+      'TOMATEN 2,17 B',
+      '1,286 kg x 1,69 EUR/kg',
+      'MILCH 2,38 B',
+      '2 Stk x 1,19',
+      'SUMME EUR 13,90',
+    ]);
+    expect(items).toEqual([
+      ['TONIC WATER', null, null, 1.59],
+      ['FRUEHL-QUARK', 2, 0.75, 1.5],
+      ['MOCCA TAFEL', 3, 1.99, 5.97],
+      ['BANANEN', 0.144, 1.99, 0.29],
+      ['TOMATEN', 1.286, 1.69, 2.17],
+      ['MILCH', 2, 1.19, 2.38],
+    ]);
+  });
+
+  it('reads a weight with its price per kilogram under a heading of units, not the heading as a name', () => {
+    const items = measures(['BANANEN LOSE C', 'kg EURO/kg EURO', '0,158 1,19 0,19', 'SUMME EUR 0,19']);
+    expect(items).toEqual([['BANANEN LOSE C', 0.158, 1.19, 0.19]]);
+  });
+
+  it('reads litres of fuel with a price per litre to three decimals', () => {
+    const items = measures(['Zapfs. 3 Super E10', '42,18 l x 1,799 EUR/l 75,88 A', 'SUMME EUR 75,88']);
+    expect(items).toEqual([['Zapfs. 3 Super E10', 42.18, 1.799, 75.88]]);
+  });
+});
+
+describe('German card payments', () => {
+  it('are no items', () => {
+    const parsed = parseReceiptText(
+      ['MARKT GMBH', 'Hauptstr. 1', 'Brezel 1,78 B', 'Summe 1,78', 'Girocard 1,78', 'EC-Cash 1,78'].join(
+        '\n',
+      ),
+    );
+    expect(parsed.items.map((i) => i.description)).toEqual(['Brezel']);
+  });
+});

@@ -225,9 +225,9 @@ describe('a UK receipt with VAT included', () => {
       'VAT Reg No GB123456789',
       '05/11/2023 09:12',
       'APPLES 1KG 2.40',
-      'SEMI SKIMMED MILK 1.25',
+      'SEMI SKIMMED MILK 2.40',
       '3 x 0.80',
-      'BROWN BREAD 2.40',
+      'BROWN BREAD 1.25',
       'TOTAL £6.05',
       'CARD £6.05',
       'VAT INCLUDED 20% 0.40',
@@ -253,8 +253,8 @@ describe('a UK receipt with VAT included', () => {
     });
     expect(parsed.items).toEqual([
       { description: 'APPLES 1KG', quantity: null, unit_price: null, total_price: 2.4 },
-      { description: 'SEMI SKIMMED MILK', quantity: null, unit_price: null, total_price: 1.25 },
-      { description: 'BROWN BREAD', quantity: null, unit_price: null, total_price: 2.4 },
+      { description: 'SEMI SKIMMED MILK', quantity: 3, unit_price: 0.8, total_price: 2.4 },
+      { description: 'BROWN BREAD', quantity: null, unit_price: null, total_price: 1.25 },
     ]);
     expect(parsed.receipt.total_checks_out).toBe(true);
   });
@@ -382,12 +382,12 @@ describe('a German supermarket receipt', () => {
     'Datum 25.04.20 09:37 Uhr',
   ]);
 
-  it('reads every item with its amount, the tax marks glued on or not', () => {
+  it('reads every item with its amount, the tax marks glued on or not, a count above its item', () => {
     const parsed = parseReceiptText(receipt);
     expect(parsed.items.map((i) => [i.description, i.quantity, i.unit_price, i.total_price])).toEqual([
       ['WURFELZUCKER', null, null, 0.89],
       ['SALATBAR', null, null, 2.34],
-      ['KAROTTENBROTCHEN', null, null, 1.38],
+      ['KAROTTENBROTCHEN', 2, 0.69, 1.38],
       ['PFAND', null, null, 0.25],
     ]);
   });

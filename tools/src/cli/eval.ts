@@ -101,7 +101,9 @@ function summaryLine(name: string, report: EvalReport): string {
         `merchant ${pct(f.company?.accuracy)}`,
         ...(f.address ? [`address ${pct(f.address.accuracy)}`] : []),
         ...(s.itemCount ? [`item count ${of(s.itemCount)}`] : []),
-        ...(s.labelled ? [`item F1 ${pct(s.labelled.f1)}`] : []),
+        ...(s.labelled
+          ? [`item F1 ${pct(s.labelled.f1)}`, `qty/price ${s.labelled.measured}/${s.labelled.matched}`]
+          : []),
         ...(s.brands ? [`brands ${brandFigures(s.brands)}`] : []),
         ...(s.itemsAddUp ? [`add up ${of(s.itemsAddUp)}`] : []),
       ];

@@ -143,6 +143,8 @@ export interface EvalSummary {
     expected: number;
     got: number;
     matched: number;
+    /** Matched items with the labels' quantity and unit price. */
+    measured: number;
     precision: number;
     recall: number;
     f1: number;
@@ -496,10 +498,11 @@ export function summarise(results: ReceiptEvaluation[]): EvalSummary {
     const expected = labelled.reduce((s, r) => s + r.labelled!.expected, 0);
     const got = labelled.reduce((s, r) => s + r.labelled!.got, 0);
     const matched = labelled.reduce((s, r) => s + r.labelled!.matched, 0);
+    const measured = labelled.reduce((s, r) => s + r.labelled!.measured, 0);
     const precision = got === 0 ? 0 : matched / got;
     const recall = expected === 0 ? 0 : matched / expected;
     const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
-    labelledSummary = { receipts: labelled.length, expected, got, matched, precision, recall, f1 };
+    labelledSummary = { receipts: labelled.length, expected, got, matched, measured, precision, recall, f1 };
   }
   const brands = labelled.length > 0 ? sumBrands(labelled.map((r) => r.labelled!.brands)) : undefined;
   return {
@@ -655,6 +658,10 @@ export function formatSummaries(report: Pick<EvalReport, 'summary' | 'halves' | 
       'labelled',
       (s) =>
         s.labelled ? `${s.labelled.matched}/${s.labelled.expected} items, ${s.labelled.got} read` : '-',
+    ]);
+    rows.push([
+      'quantity, unit price',
+      (s) => (s.labelled ? `${s.labelled.measured}/${s.labelled.matched} matched items` : '-'),
     ]);
   }
   if (report.summary.brands) {

@@ -32,6 +32,8 @@ export interface LabelScore {
   expected: number;
   got: number;
   matched: number;
+  /** Matched items whose quantity and unit price are the labels' too (see {@link sameMeasure}). */
+  measured: number;
   missed: EvalItem[];
   extra: EvalItem[];
   /** The brands of the items read against the labels' (see {@link scoreBrands}). */
@@ -170,6 +172,20 @@ export function scoreBrands(
   return score;
 }
 
+/**
+ * Whether an item read has the label's quantity and unit price: a quantity not printed is one, and a
+ * unit price not printed is the amount of that one.
+ */
+export function sameMeasure(label: EvalItem, read: EvalItem): boolean {
+  const quantity = (i: EvalItem) => i.quantity ?? 1;
+  const unit = (i: EvalItem) => i.unitPrice ?? (quantity(i) === 1 ? i.amount : null);
+  const [a, b] = [unit(label), unit(read)];
+  return (
+    Math.abs(quantity(label) - quantity(read)) < 0.0005 &&
+    (a === null || b === null ? a === b : Math.abs(a - b) < 0.0005)
+  );
+}
+
 /** Pairs labelled and read items one to one, each label with the first unused read item matching it. */
 export function scoreLabelledItems(labels: EvalItem[], got: EvalItem[]): LabelScore {
   const used = new Set<number>();
@@ -187,6 +203,7 @@ export function scoreLabelledItems(labels: EvalItem[], got: EvalItem[]): LabelSc
     expected: labels.length,
     got: got.length,
     matched: used.size,
+    measured: pairs.filter(([l, g]) => sameMeasure(labels[l]!, got[g]!)).length,
     missed,
     extra: got.filter((_, i) => !used.has(i)),
     brands: scoreBrands(labels, got, pairs),

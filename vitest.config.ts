@@ -1,5 +1,48 @@
 import { availableParallelism } from 'node:os';
+import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The test files that take longest in `npm test`, longest first (from the per-file durations of a
+ * full run; update the list when a file's time changes much, test/lint/long-files.test.ts checks
+ * that each still exists). A file that takes minutes and starts late keeps one worker busy alone at
+ * the end of the run.
+ */
+export const LONG_FILES = [
+  'test/api/write-faults.test.ts',
+  'test/e2e/screens.test.ts',
+  'test/api/auth-emulator.test.ts',
+  'test/e2e/review-and-correct.test.ts',
+  'test/api/pipeline.test.ts',
+  'test/e2e/capture-anywhere.test.ts',
+  'test/e2e/web.test.ts',
+  'test/infra/bundle.test.ts',
+  'test/api/restart.test.ts',
+  'test/analysis/ocr.test.ts',
+  'test/api/report-totals-stores.test.ts',
+  'test/e2e/reports.test.ts',
+  'test/e2e/daily-use.test.ts',
+];
+
+/**
+ * Starts the files of {@link LONG_FILES} first, in that order, whatever their project, and then the
+ * rest in Vitest's own order. Vitest's order runs one project after another and, within a project,
+ * the files that took longest last time first, or without a record of earlier runs (a fresh clone,
+ * as in CI) the largest files first: a short file that runs a long sweep would start late.
+ */
+export class LongFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const root = this.ctx.config.root;
+    const rank = (spec: TestSpecification) => {
+      const at = LONG_FILES.indexOf(relative(root, spec.moduleId).split('\\').join('/'));
+      return at < 0 ? LONG_FILES.length : at;
+    };
+    // Array sort is stable: the other files keep Vitest's order.
+    return sorted.sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 /**
  * Every test of the repository, as one run of `npm test`. Suites on the public fixtures live in
@@ -12,6 +55,8 @@ export default defineConfig({
     // emulator or the OCR worker, so even a 2-core machine runs two of them side by side. Each
     // worker has its own Auth emulator (auth-emulator-setup.ts); stacks take free ports.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // The longest files first, whatever their project (LongFilesFirst above).
+    sequence: { sequencer: LongFilesFirst },
     projects: [
       {
         test: {

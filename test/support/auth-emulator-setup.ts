@@ -11,28 +11,57 @@ declare module 'vitest' {
   }
 }
 
+/** The run's emulators, started by the first project's global setup and stopped after the last's. */
+interface SharedEmulators {
+  hosts: Promise<string[]>;
+  /** Projects whose teardown has not run yet. */
+  users: number;
+  stop: () => Promise<void>;
+}
+
 /**
- * Global setup of the projects whose files start local stacks: starts the Firebase Auth emulator once
- * per worker for the whole run instead of once per stack. firebase-tools takes about 17 s of CPU to
- * start it (over a minute on a busy 2-core machine); the API and browser suites start some thirty
- * stacks.
+ * Where the projects' global setups find the run's emulators: each project loads this file as a
+ * module of its own, so a module variable would not be shared.
  */
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const count = workers(project);
-  const dir = await mkdtemp(join(tmpdir(), 'receipts-shared-auth-'));
-  const emulators = await Promise.all(
-    Array.from({ length: count }, (_, n) =>
-      // Started once for the whole run: allow a machine busy with the other projects' files.
-      startAuthEmulator({ dataDir: join(dir, String(n)), silent: true, startTimeoutMs: 300_000 }),
+const SHARED = Symbol.for('receipt-tracker.shared-auth-emulators');
+const holder = globalThis as { [SHARED]?: SharedEmulators };
+
+function startEmulators(count: number): SharedEmulators {
+  const dir = mkdtemp(join(tmpdir(), 'receipts-shared-auth-'));
+  const emulators = dir.then((root) =>
+    Promise.all(
+      Array.from({ length: count }, (_, n) =>
+        // Started once for the whole run: allow a machine busy with the other projects' files.
+        startAuthEmulator({ dataDir: join(root, String(n)), silent: true, startTimeoutMs: 300_000 }),
+      ),
     ),
   );
-  project.provide(
-    'authEmulatorHosts',
-    emulators.map((emulator) => emulator.host),
-  );
+  return {
+    hosts: emulators.then((started) => started.map((emulator) => emulator.host)),
+    users: 0,
+    stop: async () => {
+      await Promise.all((await emulators).map((emulator) => emulator.stop()));
+      await rm(await dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Global setup of the projects whose files start local stacks (api, e2e): starts the Firebase Auth
+ * emulator once per worker for the whole run instead of once per stack, and once for all these
+ * projects: a worker runs one file at a time, whatever its project. firebase-tools takes about 17 s
+ * of CPU to start it (over a minute on a busy 2-core machine); the API and browser suites start some
+ * thirty stacks.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const shared = (holder[SHARED] ??= startEmulators(workers(project)));
+  shared.users += 1;
+  project.provide('authEmulatorHosts', await shared.hosts);
   return async () => {
-    await Promise.all(emulators.map((emulator) => emulator.stop()));
-    await rm(dir, { recursive: true, force: true });
+    shared.users -= 1;
+    if (shared.users > 0) return;
+    delete holder[SHARED];
+    await shared.stop();
   };
 }
 

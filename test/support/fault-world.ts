@@ -81,8 +81,8 @@ export async function seedFaultUser(
   blobs: BlobStore,
   userId: string,
 ): Promise<FaultWorld> {
-  await recordReceiptWrites(store, userId, []); // totals ready, and empty
   await seedReceipts(store, userId, SEED, 1);
+  // The user's first write since totals exist: they are built from the rows, and ready.
   await recordReceiptWrites(
     store,
     userId,

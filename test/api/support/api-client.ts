@@ -84,7 +84,8 @@ export class ApiClient {
       if (Date.now() > deadline) {
         throw new Error(`Scans still pending after ${timeoutMs} ms: ${JSON.stringify(pending)}`);
       }
-      await new Promise((r) => setTimeout(r, 500));
+      // Often enough that a test goes on soon after the worker is done; a listing is one query.
+      await new Promise((r) => setTimeout(r, 200));
     }
   }
 }

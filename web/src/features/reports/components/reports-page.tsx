@@ -1,11 +1,32 @@
-import { Link as RouterLink, Navigate, useSearchParams } from 'react-router';
+import type { QueryClient } from '@tanstack/react-query';
+import { Link as RouterLink, Navigate, useSearchParams, type LoaderFunctionArgs } from 'react-router';
 import { Page, PageSection } from '../../../components/page';
+import { reportQueryOptions } from '../../../lib/reports';
+import { readStoredSession } from '../../../lib/session-storage';
 import { useAppState } from '../../../stores/app-state';
+import { SCREEN_PAGE, tableQuery } from '../hooks/use-report-url';
 import { BrandsTable, CorporationsTable } from './brands-table';
 import { ItemsTable } from './items-table';
 import { MerchantsTable } from './merchants-table';
 import { ReceiptsTable } from './receipts-table';
 import { ReportFilters } from './report-filters';
+
+/**
+ * The loader of /Reports and /Receipts: asks for the receipts table's page of the URL as soon as the
+ * screen's code is there, so the request runs while the screen renders (and the session is restored)
+ * rather than after; the table then finds it in the query cache. It returns at once, so nothing waits
+ * for the answer, and it runs on entering the screen only: within it, each table asks for itself.
+ */
+export function receiptsLoader(queryClient: QueryClient) {
+  return ({ request }: Pick<LoaderFunctionArgs, 'request'>) => {
+    const session = readStoredSession();
+    if (session) {
+      const { params } = tableQuery('receipts', new URL(request.url).searchParams, SCREEN_PAGE);
+      void queryClient.prefetchQuery(reportQueryOptions(session.userId, 'receipts', params));
+    }
+    return null;
+  };
+}
 
 /**
  * Reports (spec §2): a filter bar with search and CSV export, then the receipts, merchants, brands,

@@ -126,6 +126,27 @@ const reportApi = () =>
 describe('Reports', () => {
   afterEach(() => setWidth(1024));
 
+  it('asks for the tables under the receipts once the receipts page has come', async () => {
+    let answerReceipts: () => void = () => undefined;
+    const receiptsHeld = new Promise<void>((resolve) => (answerReceipts = resolve));
+    const api = fakeApi({
+      'GET /api/report': async (call: RecordedCall) => {
+        if (call.query.table === 'receipts' && call.query.pageSize === '5') await receiptsHeld;
+        return PAGES[call.query.table as ReportTable];
+      },
+      'GET /api/listQueue': [],
+    });
+    const tables = () => api.callsTo('GET', '/api/report').map((c) => c.query.table);
+    renderApp('/Reports', { state: signedInState() });
+    await waitFor(() => expect(api.callsTo('GET', '/api/report')).toHaveLength(3));
+    expect(tables()).toEqual(['receipts', 'receipts', 'receipts']);
+    expect(screen.queryByRole('table', { name: 'Merchants' })).not.toBeInTheDocument();
+    answerReceipts();
+    expect(await screen.findByRole('table', { name: 'Product items' })).toBeInTheDocument();
+    await waitFor(() => expect(tables()).toHaveLength(7));
+    expect(tables().slice(3).sort()).toEqual(['brands', 'corporations', 'items', 'merchants']);
+  });
+
   it('asks for the receipts page of the address on entering the screen, and the table shows that answer', async () => {
     const api = reportApi();
     const state = signedInState();

@@ -1,7 +1,8 @@
+import { startTransition, useEffect, useState } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { Link as RouterLink, Navigate, useSearchParams, type LoaderFunctionArgs } from 'react-router';
 import { Page, PageSection } from '../../../components/page';
-import { reportQueryOptions } from '../../../lib/reports';
+import { reportQueryOptions, useReport } from '../../../lib/reports';
 import { readStoredSession } from '../../../lib/session-storage';
 import { useAppState } from '../../../stores/app-state';
 import { SCREEN_PAGE, tableQuery } from '../hooks/use-report-url';
@@ -31,10 +32,18 @@ export function receiptsLoader(queryClient: QueryClient) {
 /**
  * Reports (spec §2): a filter bar with search and CSV export, then the receipts, merchants, brands,
  * corporations and product items tables stacked. Each table asks the server for its own page, so a
- * large account loads a few rows per table, not its whole history.
+ * large account loads a few rows per table, not its whole history. The four tables under the
+ * receipts are drawn (and ask for their pages) once the receipts' page has come: the first rows wait
+ * neither for drawing them nor for the server answering them.
  */
 export function ReportsPage() {
   const { signedIn } = useAppState();
+  const [searchParams] = useSearchParams();
+  const receipts = useReport('receipts', tableQuery('receipts', searchParams, SCREEN_PAGE).params);
+  const [rest, setRest] = useState(false);
+  useEffect(() => {
+    if (!receipts.isPending) startTransition(() => setRest(true));
+  }, [receipts.isPending]);
   if (!signedIn) return <Navigate to="/Login" replace />;
   return (
     <Page title="Reports">
@@ -43,18 +52,22 @@ export function ReportsPage() {
         <ReceiptsTable />
         <RouterLink to="/Receipts">All receipts</RouterLink>
       </PageSection>
-      <PageSection id="merchants-heading" title="Merchants">
-        <MerchantsTable />
-      </PageSection>
-      <PageSection id="brands-heading" title="Brands">
-        <BrandsTable />
-      </PageSection>
-      <PageSection id="corporations-heading" title="Corporations">
-        <CorporationsTable />
-      </PageSection>
-      <PageSection id="items-heading" title="Product items">
-        <ItemsTable />
-      </PageSection>
+      {rest && (
+        <>
+          <PageSection id="merchants-heading" title="Merchants">
+            <MerchantsTable />
+          </PageSection>
+          <PageSection id="brands-heading" title="Brands">
+            <BrandsTable />
+          </PageSection>
+          <PageSection id="corporations-heading" title="Corporations">
+            <CorporationsTable />
+          </PageSection>
+          <PageSection id="items-heading" title="Product items">
+            <ItemsTable />
+          </PageSection>
+        </>
+      )}
     </Page>
   );
 }

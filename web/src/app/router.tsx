@@ -5,7 +5,7 @@ import { AppLayout } from './layout';
 import { HomeRoute } from './routes/home';
 import { RouteError } from './routes/route-error';
 
-/** On entering a screen whose loader asks for its data early; within it, each table asks for itself. */
+/** A loader asking for a screen's first data runs on entering it only; within it, each table asks for itself. */
 const onEntryOnly = () => false;
 
 /**

@@ -2,8 +2,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { loadConfig } from './config/env';
-import { configureFirebase } from './lib/firebase';
+import { configureFirebase, preloadFirebaseSdk, startSessionRestore } from './lib/firebase';
 import { registerServiceWorker } from './lib/service-worker';
+import { readStoredSession } from './lib/session-storage';
 import './styles.css';
 
 const container = document.getElementById('root');
@@ -13,9 +14,14 @@ const root = createRoot(container);
 // Whether or not the config loads: the worker is what lets the next start work offline.
 void registerServiceWorker();
 
+// A signed-in visit: its session is restored while the first screen's code loads and renders, not after.
+const signedIn = readStoredSession() !== null;
+if (signedIn) preloadFirebaseSdk();
+
 loadConfig()
   .then((config) => {
     configureFirebase(config);
+    if (signedIn) startSessionRestore();
     root.render(
       <StrictMode>
         <App config={config} />

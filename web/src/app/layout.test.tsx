@@ -4,11 +4,12 @@ import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
 import { renderApp, signedInState } from '../testing/render';
 import { fakeApi } from '../testing/fake-api';
-import { routes } from './router';
+import { createQueryClient } from '../lib/query-client';
+import { appRoutes } from './router';
 
 /** The app's frame and error screen around one screen whose code cannot be fetched (as after a deploy removed it). */
 function withBrokenScreen(): RouteObject[] {
-  const [shell] = routes;
+  const [shell] = appRoutes(createQueryClient());
   return [
     {
       element: shell!.element,

@@ -1,11 +1,18 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { Spinner } from '@fluentui/react-components';
 import { AppLayout } from './layout';
 import { HomeRoute } from './routes/home';
 import { RouteError } from './routes/route-error';
 
-/** Each screen is its own chunk, loaded when first visited; Home is in the first page. */
-export const routes: RouteObject[] = [
+/** A loader asking for a screen's first data runs on entering it only; within it, each table asks for itself. */
+const onEntryOnly = () => false;
+
+/**
+ * Each screen is its own chunk, loaded when first visited; Home is in the first page. A screen's
+ * loader may put its first data in `queryClient` (the app's query cache) while the screen renders.
+ */
+export const appRoutes = (queryClient: QueryClient): RouteObject[] => [
   {
     element: <AppLayout />,
     errorElement: <RouteError />,
@@ -32,13 +39,21 @@ export const routes: RouteObject[] = [
         path: 'Reports',
         caseSensitive: true,
         lazy: () =>
-          import('../features/reports/components/reports-page').then((m) => ({ Component: m.ReportsPage })),
+          import('../features/reports/components/reports-page').then((m) => ({
+            Component: m.ReportsPage,
+            loader: m.receiptsLoader(queryClient),
+            shouldRevalidate: onEntryOnly,
+          })),
       },
       {
         path: 'Receipts',
         caseSensitive: true,
         lazy: () =>
-          import('../features/reports/components/reports-page').then((m) => ({ Component: m.ReceiptsPage })),
+          import('../features/reports/components/reports-page').then((m) => ({
+            Component: m.ReceiptsPage,
+            loader: m.receiptsLoader(queryClient),
+            shouldRevalidate: onEntryOnly,
+          })),
       },
       {
         path: 'Corporation',
@@ -117,6 +132,6 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export function createAppRouter() {
-  return createBrowserRouter(routes);
+export function createAppRouter(queryClient: QueryClient) {
+  return createBrowserRouter(appRoutes(queryClient));
 }

@@ -58,6 +58,24 @@ function toUser(user: FirebaseUser): SignedInUser {
   return { uid: user.uid, email: user.email ?? '', displayName: user.displayName };
 }
 
+/**
+ * Starts fetching the SDK before /config.json is read: a visit with a stored session needs it at
+ * once to restore Firebase's own session, so its download runs beside the config's.
+ */
+export function preloadFirebaseSdk(): void {
+  import('./firebase-sdk').catch(() => undefined);
+}
+
+/**
+ * Starts restoring Firebase's session (the SDK, its stored user, the check of that user with the
+ * identity provider, a fresh ID token when the stored one has expired) without waiting for a screen
+ * to ask: the first screen's calls then find the token ready rather than waiting for it after the
+ * screen has rendered. A failure is left to the first real use, which reports it.
+ */
+export function startSessionRestore(): void {
+  getIdToken().catch(() => undefined);
+}
+
 /** The initialised Firebase app (for messaging). */
 export async function firebaseApp(): Promise<FirebaseApp> {
   return (await load()).app;

@@ -8,6 +8,8 @@ export const fakeAuth: { user: firebase.SignedInUser | null } = { user: null };
 export const fakeFirebaseModule = {
   configureFirebase: vi.fn(),
   firebaseConfig: vi.fn(),
+  preloadFirebaseSdk: vi.fn(),
+  startSessionRestore: vi.fn(),
   firebaseApp: vi.fn(async () => ({})),
   getIdToken: vi.fn(async () => (fakeAuth.user ? 'test-token' : null)),
   currentUser: vi.fn(async () => fakeAuth.user),

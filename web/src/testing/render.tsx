@@ -1,7 +1,8 @@
 import { render } from '@testing-library/react';
+import type { QueryClient } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { AppProvider } from '../app/provider';
-import { routes as appRoutes } from '../app/router';
+import { appRoutes } from '../app/router';
 import type { AppConfig } from '../config/env';
 import { createQueryClient } from '../lib/query-client';
 import type { AppState } from '../stores/app-state';
@@ -24,17 +25,18 @@ export interface RenderAppOptions {
   state?: Partial<AppState>;
   config?: AppConfig;
   routes?: RouteObject[];
+  /** The query cache to start from (e.g. one a route loader has filled). */
+  queryClient?: QueryClient;
 }
 
 /** Renders the real app routes (or the given ones) at a URL, with fresh providers. */
 export function renderApp(
   url: string,
-  { state, config = testConfig, routes = appRoutes }: RenderAppOptions = {},
+  { state, config = testConfig, routes, queryClient = createQueryClient() }: RenderAppOptions = {},
 ) {
   if (!state?.signedIn) fakeAuth.user = null;
-  const router = createMemoryRouter(routes, { initialEntries: [url] });
-  const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { ...queryClient.getDefaultOptions().queries, retry: false } });
+  const router = createMemoryRouter(routes ?? appRoutes(queryClient), { initialEntries: [url] });
   const view = render(
     <AppProvider config={config} queryClient={queryClient} initialState={state}>
       <RouterProvider router={router} />

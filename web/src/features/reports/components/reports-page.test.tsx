@@ -4,8 +4,10 @@ import userEvent from '@testing-library/user-event';
 import type { ReportTable } from '@receipts/core/contract/reports';
 import { makeBrand, makeItem, makeReceipt } from '../../../testing/data';
 import { fakeApi, type RecordedCall } from '../../../testing/fake-api';
+import { createQueryClient } from '../../../lib/query-client';
+import { storeSession } from '../../../lib/session-storage';
 import { renderApp, signedInState } from '../../../testing/render';
-import { ReportsPage } from './reports-page';
+import { ReportsPage, receiptsLoader } from './reports-page';
 
 function setWidth(width: number) {
   Object.defineProperty(window, 'innerWidth', { configurable: true, value: width });
@@ -123,6 +125,56 @@ const reportApi = () =>
 
 describe('Reports', () => {
   afterEach(() => setWidth(1024));
+
+  it('asks for the tables under the receipts once the receipts page has come', async () => {
+    let answerReceipts: () => void = () => undefined;
+    const receiptsHeld = new Promise<void>((resolve) => (answerReceipts = resolve));
+    const api = fakeApi({
+      'GET /api/report': async (call: RecordedCall) => {
+        if (call.query.table === 'receipts' && call.query.pageSize === '5') await receiptsHeld;
+        return PAGES[call.query.table as ReportTable];
+      },
+      'GET /api/listQueue': [],
+    });
+    const tables = () => api.callsTo('GET', '/api/report').map((c) => c.query.table);
+    renderApp('/Reports', { state: signedInState() });
+    await waitFor(() => expect(api.callsTo('GET', '/api/report')).toHaveLength(3));
+    expect(tables()).toEqual(['receipts', 'receipts', 'receipts']);
+    expect(screen.queryByRole('table', { name: 'Merchants' })).not.toBeInTheDocument();
+    answerReceipts();
+    expect(await screen.findByRole('table', { name: 'Product items' })).toBeInTheDocument();
+    await waitFor(() => expect(tables()).toHaveLength(7));
+    expect(tables().slice(3).sort()).toEqual(['brands', 'corporations', 'items', 'merchants']);
+  });
+
+  it('asks for the receipts page of the address on entering the screen, and the table shows that answer', async () => {
+    const api = reportApi();
+    const state = signedInState();
+    storeSession({ userId: 'user-1', userEmail: 'ann@example.com' });
+    const receiptPages = () =>
+      api
+        .callsTo('GET', '/api/report')
+        .filter((c) => c.query.table === 'receipts' && c.query.pageSize === '5');
+    const queryClient = createQueryClient();
+    const address = '/Reports?q=tesco&receiptsSort=total&receiptsDir=asc&merchantsSort=name';
+    // The loader only starts the call: it returns before the answer, and nothing is drawn yet.
+    expect(receiptsLoader(queryClient)({ request: new Request(`http://localhost${address}`) })).toBeNull();
+    await waitFor(() => expect(receiptPages()).toHaveLength(1));
+    expect(receiptPages()[0]!.query).toEqual({
+      userId: 'user-1',
+      table: 'receipts',
+      q: 'tesco',
+      sort: 'total',
+      dir: 'asc',
+      pageSize: '5',
+    });
+    renderApp(address, { state, queryClient });
+    const table = await screen.findByRole('table', { name: 'Receipts' });
+    await waitFor(() => expect(bodyRows(table)[1]?.[0]).toBe('Tesco'));
+    await screen.findByRole('table', { name: 'Product items' });
+    // The table asked for the very same page, so it took the loader's answer rather than asking again.
+    expect(receiptPages()).toHaveLength(1);
+  });
 
   it('asks the server for a page of each table, for the signed-in user, and shows the five tables', async () => {
     const api = reportApi();

@@ -5,7 +5,7 @@ import { DataTable } from '../../../components/data-table';
 import { PageError } from '../../../components/page';
 import { errorMessage } from '../../../lib/api-client';
 import { useReport, type ReportParams } from '../../../lib/reports';
-import { useTableUrl } from '../hooks/use-report-url';
+import { SCREEN_PAGE, useTableUrl } from '../hooks/use-report-url';
 
 export interface ServerTableProps<T extends ReportTable> {
   table: T;
@@ -33,7 +33,7 @@ export function ServerTable<T extends ReportTable>({
   columnVisibility,
   extra,
 }: ServerTableProps<T>) {
-  const url = useTableUrl(table, { ...extra, pageSize: String(TABLE_PAGE_SIZE) });
+  const url = useTableUrl(table, { ...extra, ...SCREEN_PAGE });
   const query = useReport(table, url.params);
   const page = query.data;
   const pageSize = page?.pageSize ?? TABLE_PAGE_SIZE;

@@ -7,6 +7,7 @@ import {
   type ReportTable,
   type RowFilter,
 } from '@receipts/core/contract/reports';
+import { TABLE_PAGE_SIZE } from '@receipts/core/contract/routes';
 import type { ReportParams } from '../../../lib/reports';
 
 /**
@@ -25,17 +26,39 @@ export type FilterKey = (typeof FILTER_KEYS)[number];
  */
 const keysOf = (table: ReportTable) => ({ sort: `${table}Sort`, dir: `${table}Dir`, page: `${table}Page` });
 
+/** The page's filters in a URL's query string. */
+function filtersOf(searchParams: URLSearchParams): Partial<Record<FilterKey, string>> {
+  const out: Partial<Record<FilterKey, string>> = {};
+  for (const key of FILTER_KEYS) {
+    const value = searchParams.get(key);
+    if (value) out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * One table's order and the query of its current page as a URL's query string holds them: the page's
+ * filters, the table's order and page token, and `extra` (e.g. the table's own filters). The table
+ * asks for exactly this query, and so does a route loader asking for it before the table is drawn.
+ */
+export function tableQuery(table: ReportTable, searchParams: URLSearchParams, extra: ReportParams = {}) {
+  const keys = keysOf(table);
+  const fallback = REPORT_DEFAULT_SORT[table];
+  const sort = searchParams.get(keys.sort) ?? fallback.sort;
+  const asked = searchParams.get(keys.dir);
+  const dir = asked === 'asc' || asked === 'desc' ? asked : fallback.dir;
+  const pageToken = searchParams.get(keys.page) ?? undefined;
+  const params: ReportParams = { ...filtersOf(searchParams), ...extra, sort, dir, pageToken };
+  return { keys, sort, dir, params };
+}
+
+/** What a report table of a screen asks for besides the URL's state: one screen's page of rows. */
+export const SCREEN_PAGE: ReportParams = { pageSize: String(TABLE_PAGE_SIZE) };
+
 /** The filters of the current URL. */
 export function useReportFilters() {
   const [searchParams, setSearchParams] = useSearchParams();
-  const filters = useMemo(() => {
-    const out: Partial<Record<FilterKey, string>> = {};
-    for (const key of FILTER_KEYS) {
-      const value = searchParams.get(key);
-      if (value) out[key] = value;
-    }
-    return out;
-  }, [searchParams]);
+  const filters = useMemo(() => filtersOf(searchParams), [searchParams]);
 
   /** Sets (or, when empty, removes) filters; every table goes back to its first page. */
   const setFilters = useCallback(
@@ -60,22 +83,10 @@ export function useReportFilters() {
 /** One table's order and page in the URL, and the query of its current page. */
 export function useTableUrl(table: ReportTable, extra: ReportParams = {}) {
   const [searchParams, setSearchParams] = useSearchParams();
-  const { filters } = useReportFilters();
-  const keys = keysOf(table);
-  const fallback = REPORT_DEFAULT_SORT[table];
-  const sort = searchParams.get(keys.sort) ?? fallback.sort;
-  const dir =
-    searchParams.get(keys.dir) === 'asc'
-      ? 'asc'
-      : searchParams.get(keys.dir) === 'desc'
-        ? 'desc'
-        : fallback.dir;
-  const pageToken = searchParams.get(keys.page) ?? undefined;
   const extraKey = JSON.stringify(extra);
-
-  const params = useMemo<ReportParams>(
-    () => ({ ...filters, ...(JSON.parse(extraKey) as ReportParams), sort, dir, pageToken }),
-    [filters, extraKey, sort, dir, pageToken],
+  const { keys, sort, dir, params } = useMemo(
+    () => tableQuery(table, searchParams, JSON.parse(extraKey) as ReportParams),
+    [table, searchParams, extraKey],
   );
 
   const update = useCallback(

@@ -151,7 +151,7 @@ async function main(): Promise<void> {
       await queryReport(
         stack.services,
         { uid, email: PERSON.email, name: PERSON.name },
-        reportQuery.parse({ userId: uid, table: 'items', pageSize: 1 }),
+        reportQuery.parse({ userId: uid, table: 'items', pageSize: '1' }),
       );
       // A person corrects one receipt's total, as POST /api/updateReceipt does.
       await page.goto('about:blank');

@@ -97,9 +97,15 @@ function unglueMark(text: string): string {
 
 /** Tax codes and markers printed after the price (`SR`, `ZR`, `*S`, `T`, `A`). */
 const TRAILING_MARKS = /^\s*(?:\*?\s*[A-Z]{1,3}\s*\*?|\*|%)?\s*$/;
+/** A unit printed between a count or weight and its times sign (`2 Stk x`, `0,8 kg x`). */
+const MEASURE_UNIT = String.raw`(?:(?:STK|ST|KG|L)\.?\s*(?=[xX×*]))?`;
 /** A quantity before the unit price, a unit between them (`2 x`, `3 PCS x`, `2 Stk x`, `0,8 kg x`). */
-const QTY_TIMES =
-  /(?:^|\s)(\d{1,4}(?:[.,]\d{1,3})?)\s*(?:(?:STK|ST|KG|L)\.?\s*(?=[xX×*]))?(?:[xX×*]|PCS?\s*[xX*]?|@)\s*$/i;
+const QTY_TIMES = new RegExp(
+  String.raw`(?:^|\s)(\d{1,4}(?:[.,]\d{1,3})?)\s*${MEASURE_UNIT}(?:[xX×*]|PCS?\s*[xX*]?|@)\s*$`,
+  'i',
+);
+/** A row's text ending in a quantity and a times sign, a unit between them (`DESC 2 x`, `2 Stk x`). */
+const ENDS_TIMES = new RegExp(String.raw`\d\s*${MEASURE_UNIT}[xX×*]\s*$`, 'i');
 
 /**
  * German summary, payment and tax-table words that end the goods (`ZU ZAHLEN EURO 24,23`,
@@ -253,7 +259,7 @@ function splitPricedLine(text: string, amounts: AmountMatch[]): PriceParts | nul
     }
   } else {
     const times = QTY_TIMES.exec(head);
-    if (times && /\d\s*(?:(?:STK|ST|KG|L)\.?\s*)?[xX×*]\s*$/i.test(head)) {
+    if (times && ENDS_TIMES.test(head)) {
       // `DESC 2 x 3.00`: the amount is the unit price and the total is the product.
       quantity = Number(times[1]!.replace(',', '.'));
       unitPrice = total;

@@ -869,6 +869,8 @@ function docType(summary: Field[]): string {
  * - `free-add-on`: a row priced 0 with no unit price (a choice or topping of the item above, `NATA
  *   DE COCO 0`; OCR reads that lone 0 as the letter o) is part of the item above, not an item.
  * - `amount-from-arithmetic`: see {@link amountsToSum}.
+ * - `wrapped-name`, `tilted-row`: which lines of the row make the item's name (a section heading
+ *   above it, a line it wrapped to, pieces read off a tilted line): see `nameFromRow`.
  */
 export const ITEM_RULES = [
   'code-in-name',

@@ -60,9 +60,10 @@ function figuresLine(rowLines: string[], figures: string[]): number {
  * - `wrapped-name`, for a name printed on lines of its own with its figures under it: a first line
  *   that did not wrap (the next line's first word would have fitted on it), no longer than that line
  *   and with no digit (no code, count or size: a section names a kind of goods) is a heading of the
- *   item list's section (`Minuman` above `Teh Tawar`), not part of the name; and a row line between the name and its figures that the
- *   name wrapped to (`... BAG & SP00` / `N.` / `8 PCS 243.000`) is the end of the name, also when
- *   Textract left it out of `ITEM`. Lines under the figures stay as read.
+ *   item list's section (`Minuman` above `Teh Tawar`), not part of the name; and a row line between
+ *   the name and its figures that the name wrapped to (`... BAG & SP00` / `N.` / `8 PCS 243.000`)
+ *   is the end of the name, also when Textract left it out of `ITEM`. Lines under the figures stay
+ *   as read.
  * - `tilted-row`: a row whose text opens with its amount alone, its name after it in pieces
  *   (`20,000` / `TT` / `ICED`), is a photographed line rising to the right, read in pieces from the
  *   top down: the amount, printed at the line's right end, stands highest, and the name's pieces come

@@ -39,6 +39,7 @@ import {
   type DateOrder,
 } from '@receipts/core';
 import { expenseAdjustments, rowDiscount, type DiscountRow } from './adjustments';
+import { nameColumnWidth, nameFromRow } from './item-name';
 
 /**
  * Maps an Amazon Textract AnalyzeExpense response (as the SDK returns it, or parsed from its JSON) to
@@ -134,10 +135,17 @@ export function mapAnalyzeExpense(
     confidence['receipt.transaction_date'] = Math.max(confidence['receipt.transaction_date'] ?? 0.7, 0.95);
   const time = chooseTime(summary, chosen);
 
+  const nameWidth = nameColumnWidth(
+    items.flatMap((li) =>
+      records<ExpenseField>(li.LineItemExpenseFields)
+        .filter((f) => f.Type?.Text === 'ITEM' || f.Type?.Text === 'DESCRIPTION')
+        .map((f) => text(f.ValueDetection?.Text) ?? ''),
+    ),
+  );
   const mappedItems: AnalyzedItem[] = [];
   const itemDiscounts: number[] = [];
   for (const lineItem of items) {
-    const mapped = mapLineItem(lineItem, ctx, rules);
+    const mapped = mapLineItem(lineItem, ctx, rules, nameWidth);
     if (!mapped) continue;
     if ('discountRow' in mapped) {
       const above = mappedItems[mappedItems.length - 1]?.total_price ?? null;
@@ -861,6 +869,8 @@ function docType(summary: Field[]): string {
  * - `free-add-on`: a row priced 0 with no unit price (a choice or topping of the item above, `NATA
  *   DE COCO 0`; OCR reads that lone 0 as the letter o) is part of the item above, not an item.
  * - `amount-from-arithmetic`: see {@link amountsToSum}.
+ * - `wrapped-name`, `tilted-row`: which lines of the row make the item's name (a section heading
+ *   above it, a line it wrapped to, pieces read off a tilted line): see `nameFromRow`.
  */
 export const ITEM_RULES = [
   'code-in-name',
@@ -868,6 +878,8 @@ export const ITEM_RULES = [
   'not-a-purchase',
   'free-add-on',
   'amount-from-arithmetic',
+  'wrapped-name',
+  'tilted-row',
 ] as const;
 export type ItemRule = (typeof ITEM_RULES)[number];
 
@@ -898,6 +910,7 @@ function mapLineItem(
   lineItem: LineItemFields,
   ctx: MoneyContext,
   rules: ReadonlySet<ItemRule>,
+  nameWidth: number,
 ): MappedItem | DiscountLine | null {
   const fields = records<ExpenseField>(lineItem.LineItemExpenseFields).map((f, i) => toField(f, i));
   const first = (...types: string[]) => {
@@ -919,7 +932,21 @@ function mapLineItem(
   const joined = printedCode && codes ? CODE_JOINED_TO_NAME.exec(printedCode) : null;
   let code = joined ? joined[1]! : printedCode;
 
-  let description = descriptionField?.raw ?? '';
+  let description = descriptionField
+    ? nameFromRow(
+        {
+          name: descriptionField.raw,
+          row: rawRow,
+          amount: priceField?.value ?? null,
+          figures: [unitField, quantityField].flatMap((f) => (f ? [f.value] : [])),
+        },
+        nameWidth,
+        {
+          wrappedName: rules.has('wrapped-name'),
+          tiltedRow: rules.has('tilted-row'),
+        },
+      )
+    : '';
   if (code && !joined && codes) description = description.split(code).join(' ');
   if (description.trim() === '' && row) {
     const priceLine = priceField

@@ -936,6 +936,90 @@ describe('mapAnalyzeExpense: item rows', () => {
     expect(r.items[0]!.description).toBe('MIE GORENG SPECIAL PEDAS');
   });
 
+  /** A row printed as its name's lines with its figures under them, as the till prints it. */
+  const rowUnderName = (name: string, quantity: string, unit: string, amount: string) =>
+    lineItem(
+      ['ITEM', name],
+      ['QUANTITY', quantity],
+      ['UNIT_PRICE', unit],
+      ['PRICE', amount],
+      ['EXPENSE_ROW', `${name}\n${quantity} ${unit} ${amount}`],
+    );
+
+  it("leaves the heading of a section of the item list out of the name of the section's first item", () => {
+    const response = expenseResponse({
+      items: [
+        rowUnderName('Makanan\nNasi Goreng Kampung Spesi\nal', '1', '35.000', '35.000'),
+        rowUnderName('Minuman\nEs Jeruk Nipis', '2', '8.000', '16.000'),
+        rowUnderName('Es Teh Manis', '1', '5.000', '5.000'),
+        // A name wrapped at the column's width keeps both lines.
+        rowUnderName('Tahu Telor Petis Spesial\nPedas', '1', '20.000', '20.000'),
+      ],
+    });
+    expect(mapAnalyzeExpense(response).items.map((i) => [i.description, i.quantity, i.total_price])).toEqual([
+      ['Nasi Goreng Kampung Spesi al', 1, 35000],
+      ['Es Jeruk Nipis', 2, 16000],
+      ['Es Teh Manis', 1, 5000],
+      ['Tahu Telor Petis Spesial Pedas', 1, 20000],
+    ]);
+    const asRead = mapAnalyzeExpense(response, { without: ['wrapped-name'] });
+    expect(asRead.items[1]!.description).toBe('Minuman Es Jeruk Nipis');
+  });
+
+  it('keeps a heading-like first line that the name wrapped from, or that is longer than the line under it', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        items: [
+          rowUnderName('Chicken Teriyaki Rice Bowl\nLarge', '1', '45.000', '45.000'),
+          rowUnderName('Ayam Bakar\nMadu', '1', '30.000', '30.000'),
+        ],
+      }),
+    );
+    expect(r.items.map((i) => i.description)).toEqual([
+      'Chicken Teriyaki Rice Bowl Large',
+      'Ayam Bakar Madu',
+    ]);
+  });
+
+  it('ends the name with the line it wrapped to before its figures, when Textract left it out of ITEM', () => {
+    const r = mapAnalyzeExpense(
+      expenseResponse({
+        items: [
+          lineItem(
+            ['ITEM', 'CK901 FOOD CONTAINER 3 COMPARTMENT W/LI'],
+            ['QUANTITY', '6 PCS'],
+            ['UNIT_PRICE', '25.000'],
+            ['PRICE', '150,000'],
+            ['EXPENSE_ROW', 'CK901 FOOD CONTAINER 3 COMPARTMENT W/LI\nD\n6 PCS\n25.000 150,000'],
+          ),
+          // A short line that would have fitted on the name's line is no part of it.
+          lineItem(
+            ['ITEM', 'PAPER BAG'],
+            ['QUANTITY', '1 PCS'],
+            ['PRICE', '2,000'],
+            ['EXPENSE_ROW', 'PAPER BAG\nfree\n1 PCS 2,000'],
+          ),
+        ],
+      }),
+    );
+    expect(r.items.map((i) => [i.description, i.product_identifier, i.quantity, i.unit_price])).toEqual([
+      ['FOOD CONTAINER 3 COMPARTMENT W/LI D', 'CK901', 6, 25000],
+      ['PAPER BAG', null, 1, 2000],
+    ]);
+  });
+
+  it('puts the pieces of a name read off a tilted line back in order when the row opens with its amount', () => {
+    const tilted = (row: string) =>
+      mapAnalyzeExpense(
+        expenseResponse({
+          items: [lineItem(['ITEM', 'TEA\nGREEN\nICED'], ['PRICE', '22,000'], ['EXPENSE_ROW', row])],
+        }),
+      ).items[0]!.description;
+    expect(tilted('22,000\nTEA\nGREEN\nICED\n22,000')).toBe('ICED GREEN TEA');
+    // The amount at the end of the row: the pieces are in reading order as they are.
+    expect(tilted('TEA\nGREEN\nICED 22,000')).toBe('TEA GREEN ICED');
+  });
+
   it('moves a stock code printed before the name to the product code, and keeps a code joined to the name', () => {
     const r = mapAnalyzeExpense(
       expenseResponse({

@@ -366,7 +366,12 @@ let brands: Promise<readonly BrandOption[]> | undefined;
 /** The shipped brand dataset, one option per brand, read once per process. */
 function loadBrandCatalog(): Promise<readonly BrandOption[]> {
   brands ??= importAdapter('@receipts/enricher-brands', () => import('@receipts/enricher-brands')).then(
-    ({ BRANDS }) => BRANDS.map((b) => ({ name: b.brand, owning_corporation: b.owning_corporation })),
+    ({ BRANDS }) =>
+      BRANDS.map((b) => ({
+        name: b.brand,
+        owning_corporation: b.owning_corporation,
+        ...(b.owners_by_country ? { owners_by_country: b.owners_by_country } : {}),
+      })),
   );
   return brands;
 }

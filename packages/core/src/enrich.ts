@@ -8,13 +8,14 @@ import type { Enricher } from './ports';
  * A match replaces what the analyzer said; without a match a brand the analyzer already gave is kept
  * (with its corporation, or null), and an unknown stays null rather than guessed. A weak match sets
  * the item's `brand_unsure`. The merchant's name is passed along, so a retailer's own label counts
- * at that retailer.
+ * at that retailer, and so is the receipt's country, so a brand with an owner per country gets the
+ * right one.
  *
  * @param result - an analysis result as an Analyzer returns it
  * @param enricher - the brand and merchant dictionary to consult
  */
 export function enrichAnalysis(result: AnalysisResult, enricher: Enricher): AnalysisResult {
-  const context = { merchant: result.merchant.name };
+  const context = { merchant: result.merchant.name, country: result.receipt.country_region };
   const items = result.items.map((item): AnalyzedItem => {
     const match = item.description.trim() === '' ? null : enricher.brandFor(item.description, context);
     if (match) {
@@ -39,4 +40,19 @@ export function enrichAnalysis(result: AnalysisResult, enricher: Enricher): Anal
     },
     items,
   };
+}
+
+/**
+ * A brand's owner on a receipt of one country: the owner of that country where another corporation
+ * owns the brand there (`owners_by_country`), else the brand's owner; for a brand with owners per
+ * country, null when the country is not known (7UP is PepsiCo's, but Keurig Dr Pepper's in the US).
+ */
+export function brandOwnerIn(
+  brand: { owning_corporation: string | null; owners_by_country?: Readonly<Record<string, string>> },
+  country: string | null | undefined,
+): string | null {
+  const others = brand.owners_by_country;
+  if (!others || Object.keys(others).length === 0) return brand.owning_corporation;
+  if (!country) return null;
+  return others[country.toUpperCase()] ?? brand.owning_corporation;
 }

@@ -85,6 +85,12 @@ export interface BrandMatch {
 export interface BrandContext {
   /** The merchant's name as read: a retailer's own labels count at that retailer. */
   merchant?: string | null;
+  /**
+   * The receipt's country (ISO 3166-1 alpha-2, e.g. `MY`, `US`) as the analyzer read it: a brand
+   * owned by different corporations in different countries gets the owner of that country, and no
+   * owner when the country is not known.
+   */
+  country?: string | null;
 }
 
 /** A store chain as a chain directory knows it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { enrichAnalysis, type AnalysisResult, type Enricher } from '../src';
+import { brandOwnerIn, enrichAnalysis, type AnalysisResult, type Enricher } from '../src';
 
 /** A small dictionary enricher: brands by a word of the description, merchants by exact name. */
 const enricher: Enricher = {
@@ -11,6 +11,8 @@ const enricher: Enricher = {
     if (/\bFINEST\b/i.test(description) && context?.merchant === 'TESCO')
       return { brand: 'Tesco Finest', owning_corporation: 'Tesco PLC' };
     if (/\bACME\b/i.test(description)) return { brand: 'Acme', owning_corporation: null };
+    if (/\bFIZZO\b/i.test(description))
+      return { brand: 'Fizzo', owning_corporation: context?.country === 'US' ? 'Pop Inc.' : 'Fizz Corp' };
     return null;
   },
   corporationForMerchant(name) {
@@ -60,6 +62,26 @@ describe('enrichAnalysis', () => {
       ['Tesco Finest', 'Tesco PLC', false],
       ['Heinz', 'The Kraft Heinz Company', true],
     ]);
+  });
+
+  it("reads an item's brand with the receipt's country, for brands owned by others in some countries", () => {
+    const fizz = [{ description: 'FIZZO 1L', quantity: 1, unit_price: 1, total_price: 1 }];
+    const on = (country: string | null) =>
+      enrichAnalysis(
+        result({ items: fizz, receipt: { ...result().receipt, country_region: country } }),
+        enricher,
+      ).items[0]!.owning_corporation;
+    expect(on('US')).toBe('Pop Inc.');
+    expect(on('MY')).toBe('Fizz Corp');
+  });
+
+  it("chooses a brand's owner by country, and none when a split brand's country is not known", () => {
+    const split = { owning_corporation: 'Fizz Corp', owners_by_country: { US: 'Pop Inc.' } };
+    expect(brandOwnerIn(split, 'US')).toBe('Pop Inc.');
+    expect(brandOwnerIn(split, 'us')).toBe('Pop Inc.');
+    expect(brandOwnerIn(split, 'DE')).toBe('Fizz Corp');
+    expect(brandOwnerIn(split, null)).toBeNull();
+    expect(brandOwnerIn({ owning_corporation: 'Fizz Corp' }, null)).toBe('Fizz Corp');
   });
 
   it("sets each item's brand and owner, and the merchant's owner", () => {

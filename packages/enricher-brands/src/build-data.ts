@@ -24,6 +24,8 @@ export interface SourceEntry {
   category?: string;
   /** A chain's own brand, carried by everything it sells: a brand of brands.json. */
   own_brand?: string;
+  /** Countries (ISO 3166-1 alpha-2) where another corporation owns the brand, and that owner. */
+  owners_by_country?: Record<string, string>;
   source?: string;
   note?: string;
 }
@@ -165,7 +167,9 @@ function clashes(entries: Keyed[], fold: boolean): string[] {
  * - a retailer's own label (`only_at`) names chains that merchants.json knows, one of them owned by the brand's
  *   owner;
  * - no key is so short that it would be found in ordinary words;
- * - every chain has a receipt category, and a chain's own brand (`own_brand`) is a brand of the list.
+ * - every chain has a receipt category, and a chain's own brand (`own_brand`) is a brand of the list;
+ * - a brand owned by others in some countries (`owners_by_country`) names them by ISO country code,
+ *   each other than the brand's owner, and has a source of its own that says so.
  */
 export function checkDataset(brands: SourceFile, merchants: SourceFile): string[] {
   const problems: string[] = [];
@@ -221,8 +225,26 @@ export function checkDataset(brands: SourceFile, merchants: SourceFile): string[
   problems.push(...clashes(brandEntries.map(toKeyed('brand')), true));
   problems.push(...clashes(chainEntries.map(toKeyed('chain')), false));
 
+  for (const e of brandEntries) {
+    const others = Object.entries(e.owners_by_country ?? {});
+    if (e.owners_by_country && others.length === 0)
+      problems.push(`brands: ${e.name} lists no country in owners_by_country`);
+    if (others.length > 0 && e.source === undefined)
+      problems.push(`brands: ${e.name} is owned by others in some countries but names no source of its own`);
+    for (const [country, owner] of others) {
+      if (!/^[A-Z]{2}$/.test(country))
+        problems.push(`brands: ${e.name} names a country that is no ISO code: ${country}`);
+      if (ownerKey(owner) === ownerKey(e.owner))
+        problems.push(`brands: ${e.name} is owned by ${owner} in ${country}, the owner it has anyway`);
+    }
+  }
+
   const spellings = new Map<string, Set<string>>();
-  for (const owner of [...brandEntries, ...chainEntries].map((e) => e.owner)) {
+  const owners = [...brandEntries, ...chainEntries].flatMap((e) => [
+    e.owner,
+    ...Object.values(e.owners_by_country ?? {}),
+  ]);
+  for (const owner of owners) {
     const key = ownerKey(owner);
     const set = spellings.get(key) ?? new Set<string>();
     set.add(owner);

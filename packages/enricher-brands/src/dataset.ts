@@ -24,6 +24,12 @@ export interface BrandEntry extends OwnedEntry {
   only_at?: string[];
   /** The name is a common word: it counts only on a receipt of one of the `only_at` chains. */
   needs_shop?: boolean;
+  /**
+   * Where another corporation owns the brand: country (ISO 3166-1 alpha-2) → owner (7UP is PepsiCo's,
+   * but Keurig Dr Pepper's in `US`). The brand's owner holds it everywhere else; on a receipt whose
+   * country is not known such a brand has no owner.
+   */
+  owners_by_country?: Record<string, string>;
 }
 
 /** One store chain of the dataset, with its owning group and source. */

@@ -1,4 +1,11 @@
-import type { BrandContext, BrandMatch, ChainLookup, Enricher, KnownChain } from '@receipts/core';
+import {
+  brandOwnerIn,
+  type BrandContext,
+  type BrandMatch,
+  type ChainLookup,
+  type Enricher,
+  type KnownChain,
+} from '@receipts/core';
 import { BRANDS, MERCHANTS, type BrandEntry, type MerchantEntry } from './dataset';
 import { AbbreviationReader, initialsOf } from './abbreviations';
 import { PhraseMatcher, phraseKey as phraseKeyOf } from './phrase-matcher';
@@ -61,7 +68,8 @@ export class DictionaryEnricher implements Enricher, ChainLookup {
    * when it needed OCR confusions forgiven or words run together, or when a retailer's own label is
    * read on another chain's receipt.
    * @param description - a receipt line, e.g. `COCA-C0LA 1.5L` or `HNZ KETCHUP 460G`
-   * @param context - the merchant's name as read, when known
+   * @param context - the merchant's name as read and the receipt's country, when known (a brand
+   *   owned by others in some countries gets the owner of the receipt's country)
    */
   brandFor(description: string, context: BrandContext = {}): BrandMatch | null {
     const shop = context.merchant ? this.chainFor(context.merchant) : null;
@@ -74,11 +82,11 @@ export class DictionaryEnricher implements Enricher, ChainLookup {
       const elsewhere = !here && shop !== null && (entry.only_at ?? []).length > 0;
       return {
         brand: entry.brand,
-        owning_corporation: here && shop ? shop.owning_corporation : entry.owning_corporation,
+        owning_corporation: here && shop ? shop.owning_corporation : brandOwnerIn(entry, context.country),
         ...(found?.kind !== 'exact' || elsewhere ? { unsure: true } : {}),
       };
     }
-    return this.ownBrandOf(shop, context.merchant);
+    return this.ownBrandOf(shop, context);
   }
 
   /**
@@ -87,10 +95,11 @@ export class DictionaryEnricher implements Enricher, ChainLookup {
    * own name, read exactly (`GARDENIA BAKERIES (KL) SDN BHD`), and which is no chain: the latter is
    * marked unsure.
    */
-  private ownBrandOf(shop: MerchantEntry | null, merchant: string | null | undefined): BrandMatch | null {
+  private ownBrandOf(shop: MerchantEntry | null, context: BrandContext): BrandMatch | null {
+    const merchant = context.merchant;
     if (shop?.own_brand) {
       const entry = this.byName.get(shop.own_brand);
-      return entry ? { brand: entry.brand, owning_corporation: entry.owning_corporation } : null;
+      return entry ? { brand: entry.brand, owning_corporation: brandOwnerIn(entry, context.country) } : null;
     }
     if (shop || !merchant) return null;
     const maker = this.brands.match(merchant, (entry) => !entry.needs_shop && !entry.only_at);
@@ -98,7 +107,7 @@ export class DictionaryEnricher implements Enricher, ChainLookup {
     const entry = maker.value;
     // The brand's own name, not a short alias that is also a word of shop names (`Tiger` of Tiger Beer).
     if (!phraseKeyOf(maker.phrase).startsWith(phraseKeyOf(entry.brand))) return null;
-    return { brand: entry.brand, owning_corporation: entry.owning_corporation, unsure: true };
+    return { brand: entry.brand, owning_corporation: brandOwnerIn(entry, context.country), unsure: true };
   }
 
   /**

@@ -140,6 +140,34 @@ describe('checking the dataset', () => {
     ]);
   });
 
+  it('checks a brand owned by others in some countries', () => {
+    const split = (entry: Record<string, unknown>) =>
+      checkDataset(
+        brands([
+          { owning_corporation: 'Fizz Corp', source: 'fizz.example', brands: [{ brand: 'Fizzo', ...entry }] },
+          { owning_corporation: 'Pop Inc.', source: 'pop.example', brands: ['Poppo'] },
+        ]),
+        chains,
+      );
+    expect(split({ owners_by_country: { US: 'Pop Inc.' }, source: 'fizz.example/fizzo' })).toEqual([]);
+    expect(split({ owners_by_country: { US: 'Pop Inc.' } })).toEqual([
+      'brands: Fizzo is owned by others in some countries but names no source of its own',
+    ]);
+    expect(split({ owners_by_country: { USA: 'Pop Inc.' }, source: 'fizz.example/fizzo' })).toEqual([
+      'brands: Fizzo names a country that is no ISO code: USA',
+    ]);
+    expect(split({ owners_by_country: { US: 'Fizz Corporation' }, source: 'fizz.example/fizzo' })).toEqual([
+      'brands: Fizzo is owned by Fizz Corporation in US, the owner it has anyway',
+      'one owner is spelled "Fizz Corp" and "Fizz Corporation"',
+    ]);
+    expect(split({ owners_by_country: { US: 'Pop Incorporated' }, source: 'fizz.example/fizzo' })).toEqual([
+      'one owner is spelled "Pop Incorporated" and "Pop Inc."',
+    ]);
+    expect(split({ owners_by_country: {}, source: 'fizz.example/fizzo' })).toEqual([
+      'brands: Fizzo lists no country in owners_by_country',
+    ]);
+  });
+
   it("checks a retailer's own labels against the chains that sell them", () => {
     const problems = checkDataset(
       brands([

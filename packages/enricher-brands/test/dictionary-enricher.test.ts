@@ -111,6 +111,25 @@ describe('DictionaryEnricher.brandFor', () => {
     expect(entry?.note).toMatch(/Hershey/);
   });
 
+  it("gives a brand owned by others in some countries the owner of the receipt's country", () => {
+    const owner = (description: string, country?: string | null) =>
+      enricher.brandFor(description, { country })?.owning_corporation;
+    expect(enricher.brandFor('7UP 1.5L', { country: 'MY' })).toEqual({
+      brand: '7UP',
+      owning_corporation: 'PepsiCo',
+    });
+    expect(owner('7-UP CAN 330ML', 'US')).toBe('Keurig Dr Pepper');
+    expect(owner('TWISTIES CHIPSTER ORIG', 'MY')).toBe('Mondelēz International');
+    expect(owner('TWISTIES CHEESE 90G', 'AU')).toBe('PepsiCo');
+    expect(owner('CORONA EXTRA 355ML', 'US')).toBe('Constellation Brands');
+    expect(owner('CORONA EXTRA 355ML', 'DE')).toBe('AB InBev');
+    // Without the country, the brand is named and its owner is not guessed.
+    expect(enricher.brandFor('7UP 1.5L')).toEqual({ brand: '7UP', owning_corporation: null });
+    expect(enricher.brandFor('CORONA SCHNELLTEST')).toBeNull();
+    // A brand with one owner keeps it whatever the country.
+    expect(owner('MILO 1KG', 'US')).toBe('Nestlé');
+  });
+
   it('accepts its own dataset', () => {
     const custom = new DictionaryEnricher({
       brands: [{ brand: 'Acme', owning_corporation: 'Acme Holdings', aliases: ['ACM'], source: 'test' }],

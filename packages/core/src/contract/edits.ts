@@ -254,5 +254,10 @@ export interface ReanalyseAnswer {
 export interface BrandOption {
   name: string;
   owning_corporation: string | null;
+  /**
+   * Where another corporation owns the brand: country (ISO 3166-1 alpha-2) → owner. A brand with any
+   * has no owner on a receipt whose country is not known.
+   */
+  owners_by_country?: Readonly<Record<string, string>>;
 }
 export type ListBrandsAnswer = BrandOption[];

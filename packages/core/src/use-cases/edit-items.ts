@@ -40,8 +40,8 @@ export async function saveItem(
     throw new ValidationError('itemId is not an item of this receipt.', { code: 'ItemNotOfReceipt' });
   }
   assertStorableText({ ...input.item });
-  const brand = brandOwner(deps.brandCatalog, input.item.brand);
   return editReceipt(deps, identity, input, async (repos, receipt) => {
+    const brand = brandOwner(deps.brandCatalog, input.item.brand, receipt.country_region);
     const items = await repos.receipts.listItemsOfReceipt(receipt.receipt_id);
     const existing = input.itemId ? items.find((i) => i.item_id === input.itemId) : undefined;
     if (input.itemId && !existing) {

@@ -1,5 +1,6 @@
 import { STALE_EDIT_MESSAGE, type BrandOption, type SaveReceiptBody } from '../contract/edits';
 import { totalChecksOut, type AnalysisResult } from '../analysis';
+import { brandOwnerIn } from '../enrich';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors';
 import type { Identity } from '../ports';
 import { analysisKey, itemIdFor, normaliseName, parseReceiptId } from '../repository/keys';
@@ -158,7 +159,7 @@ export function itemsAfterSave(
         code: 'ItemNotFound',
       });
     }
-    const brand = brandOwner(deps.brandCatalog, item.brand);
+    const brand = brandOwner(deps.brandCatalog, item.brand, receipt.country_region);
     const unchangedBrand = existing && existing.brand === item.brand;
     return {
       item_id: existing?.item_id ?? itemIdFor(receipt.receipt_id, nextIndex++),
@@ -190,15 +191,19 @@ export function itemsAfterSave(
   return same ? null : after;
 }
 
-/** The owner of a brand of the dataset (compared as normalised names), or null for a new name. */
+/**
+ * The owner of a brand of the dataset (compared as normalised names) on a receipt of `country`, or
+ * null for a new name.
+ */
 export function brandOwner(
   catalog: readonly BrandOption[] | undefined,
   brand: string | null,
+  country: string | null,
 ): { name: string | null; owner: string | null } {
   if (!brand) return { name: null, owner: null };
   const key = normaliseName(brand);
   const known = catalog?.find((b) => normaliseName(b.name) === key);
-  return known ? { name: known.name, owner: known.owning_corporation } : { name: brand, owner: null };
+  return known ? { name: known.name, owner: brandOwnerIn(known, country) } : { name: brand, owner: null };
 }
 
 /** The 0-based line index after the receipt's last item. */

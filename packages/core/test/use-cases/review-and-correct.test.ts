@@ -28,6 +28,7 @@ const bob = identity('bob');
 const CATALOG = [
   { name: 'Coca-Cola', owning_corporation: 'The Coca-Cola Company' },
   { name: 'Heinz', owning_corporation: 'Kraft Heinz' },
+  { name: 'Fizzo', owning_corporation: 'Fizz Corp', owners_by_country: { BE: 'Pop Benelux' } },
 ];
 
 async function setUp(receipts: [string, FakeReceipt][]) {
@@ -137,6 +138,23 @@ describe('correcting a receipt', () => {
     await expect(
       markReviewed(deps, bob, { userId: 'alice', receiptId: read.receipt_id, etag: read.etag! }),
     ).rejects.toBeInstanceOf(ForbiddenError);
+  });
+
+  it("gives a brand a person sets the owner it has in the receipt's country", async () => {
+    const { deps, data, receipt } = await setUp([['1-receipt.jpg', lidl(5)]]);
+    const read = await receipt('1-receipt.jpg');
+    // The fake analyzer reads every receipt as Belgian, where another corporation owns Fizzo.
+    const added = await saveItem(deps, alice, {
+      userId: 'alice',
+      receiptId: read.receipt_id,
+      etag: read.etag!,
+      item: { description: 'FIZZ 1L', quantity: 1, unit_price: 1, total_price: 1, brand: 'fizzo' },
+    });
+    const now = await data();
+    expect(now.reportProductItems.find((i) => i.item_id === added.itemId)?.brand).toBe('Fizzo');
+    expect(now.brands.find((b) => b.name === 'Fizzo')).toMatchObject({ owning_corporation: 'Pop Benelux' });
+    expect(now.corporations.map((c) => c.name)).toContain('Pop Benelux');
+    expect(now.corporations.map((c) => c.name)).not.toContain('Fizz Corp');
   });
 
   it('adds, edits and deletes items: brand owners from the dataset, item count and total check follow', async () => {

@@ -1,4 +1,4 @@
-import type { ReceiptLine } from './receipt-lines';
+import { cleanLine, closeFullWidthMarks, type LineWord, type ReceiptLine } from './receipt-lines';
 
 /**
  * The columns of a receipt's item rows, found from the boxes of the words an engine read (where it
@@ -72,4 +72,32 @@ export function withoutCodeColumn(line: ReceiptLine, layout: ItemLayout): string
   const glued = /(\d[.,]\s?\d{2})\s?\d{1,2}$/.exec(text);
   if (glued) return text.slice(0, glued.index + glued[1]!.length);
   return text;
+}
+
+/**
+ * The line without the one-character words whose box overlaps the boxes of both words beside it
+ * (`0,35 9 C`, `0,29 A C`, the `9` and `A` read where the amount and the tax code meet): printed
+ * characters never overlap, so such a word is the engine reading the same print twice. The line as
+ * it is without boxes, or when its text is not its words' text.
+ */
+export function withoutOverlappingSpecks(line: ReceiptLine): ReceiptLine {
+  const words = line.words;
+  if (!words || words.length < 3) return line;
+  const kept = words.filter((word, i) => {
+    const before = words[i - 1];
+    const after = words[i + 1];
+    return (
+      !before ||
+      !after ||
+      word.text.trim().length !== 1 ||
+      word.box[0] >= before.box[2] ||
+      word.box[2] <= after.box[0]
+    );
+  });
+  if (kept.length === words.length) return line;
+  const joined = (ws: readonly LineWord[]) =>
+    cleanLine(closeFullWidthMarks(ws.map((w) => w.text).join(' ')).normalize('NFKC'));
+  if (joined(words) !== line.text) return line;
+  const text = joined(kept);
+  return { ...line, text, upper: text.toUpperCase(), words: kept };
 }

@@ -22,7 +22,12 @@ import {
   TOTAL_RE,
   type ReceiptLine,
 } from './receipt-lines';
-import { findItemLayout, withoutCodeColumn, type ItemLayout } from './item-geometry';
+import {
+  findItemLayout,
+  withoutCodeColumn,
+  withoutOverlappingSpecks,
+  type ItemLayout,
+} from './item-geometry';
 
 /** An item and the line its price was read from. */
 export interface ItemReading {
@@ -86,13 +91,102 @@ const NOT_AN_ITEM_RE =
   /\d\s*UHR\b|\b(?:CASHIER|SALESPERSON|STAFF|OPERATOR|TERMINAL|POS\s*\d|DOC\s*NO|INV(?:OICE)?\s*(?:NO|#)|RECEIPT\s*(?:NO|#)|BILL\s*(?:NO|#)|TABLE\b|COUNTER|MEMBER|CARD\s*NO|APPROVAL|AUTH|REF(?:ERENCE)?\s*(?:NO|#))/;
 /**
  * A tax mark glued to the amount before it at the end of a line (`0,89C`, `15.50SR`, `2,34*B`, read
- * `2,34xB` or `2,34x8`, `53.00s`): tax-class letters, not units (`1.25L`, `500G` stay as they are).
+ * `2,34xB` or `2,34x8`, `53.00s`, a tax class and a second mark `3,49BW`): tax-class letters, not
+ * units (`1.25L`, `500G`, `0,75CL` stay as they are) nor a time of day (`12.30PM`).
  */
-const GLUED_MARK_RE = /(\d[.,]\d{2})(?:[xX*][A-Z0-9]|[A-FSTVZsz]|[SZ]R)$/;
+const GLUED_MARK_RE = /(\d[.,]\d{2})(?:[xX*][A-Z0-9]|[A-FSTVZsz]|[SZ]R|(?!AM|CL|CM|DL|DZ|FT)[A-FSTVZ][A-Z])$/;
 
 /** A line's text with a tax mark glued to its last amount set apart from it (see {@link GLUED_MARK_RE}). */
 function unglueMark(text: string): string {
   return text.trimEnd().replace(GLUED_MARK_RE, '$1');
+}
+
+/** Digits an engine reads for a tax-code letter (`1,79 8` for `1,79 B`), and the letter each stands for. */
+const LETTER_OF_DIGIT: Readonly<Record<string, string>> = { '8': 'B', '5': 'S', '2': 'Z' };
+
+/** A row's tax-code letter after its amount (`1,99 B`, `0,89C`, `2,34*B`). */
+const CODE_LETTER_RE = /\d[.,]\d{2}\s*\*?([A-Z])$/;
+
+/** The tax-code letters that two or more rows of the item area print after their amount. */
+function codeLetters(lines: readonly ReceiptLine[]): Set<string> {
+  const counts = new Map<string, number>();
+  for (const line of lines) {
+    const letter = CODE_LETTER_RE.exec(line.text.trimEnd())?.[1];
+    if (letter) counts.set(letter, (counts.get(letter) ?? 0) + 1);
+  }
+  return new Set([...counts].filter(([, n]) => n >= 2).map(([letter]) => letter));
+}
+
+/**
+ * A tax-code letter read as the digit it looks like after a row's amount (`1,79 8` among rows that
+ * print `1,99 B`): the letter, where other rows of the items print it in that column.
+ */
+function codeLetterRead(text: string, letters: ReadonlySet<string>): string {
+  return text.replace(/(\d[.,]\d{2})\s(\d)$/, (all, amount: string, digit: string) => {
+    const letter = LETTER_OF_DIGIT[digit];
+    return letter !== undefined && letters.has(letter) ? `${amount} ${letter}` : all;
+  });
+}
+
+/** Letters an engine reads for digits in printed amounts (`1,4D`, `2.B5`), and the digit each stands for. */
+const DIGIT_OF_LETTER: Readonly<Record<string, string>> = {
+  O: '0',
+  D: '0',
+  Q: '0',
+  B: '8',
+  S: '5',
+  I: '1',
+  l: '1',
+  Z: '2',
+};
+const AMOUNT_CHAR = `[\\d${Object.keys(DIGIT_OF_LETTER).join('')}]`;
+/**
+ * The last figure of a row shaped like an amount with letters among its digits, a currency mark
+ * before it (`RM`, or `RN`, its M read as N) and tax marks after it (`1,4D CW`, `RM2.B5s`).
+ */
+const DAMAGED_AMOUNT_RE = new RegExp(
+  String.raw`(?<=^|\s)(RM|RN)?(${AMOUNT_CHAR}{1,3})([.,])(${AMOUNT_CHAR}{2})((?:[xX*][A-Z]|[A-FSTVZsz]|[SZ]R)?)(\s+\*?[A-Z]{1,3})?$`,
+);
+
+/**
+ * A row with no amount whose last figure, in the amount column, is an amount with one character
+ * misread (a letter for a digit: `ORANGENSAFT 1,4D CW`, `RM2.B5s`; or the currency mark's M read as
+ * N: `RN3.79s`), with that character read back. Any other row, and a figure with more than one
+ * misread character, as it is: the row is then no item.
+ */
+function amountLetterRead(text: string, line: ReceiptLine, layout: ItemLayout): string {
+  if (findAmounts(text).length > 0) return text;
+  const m = DAMAGED_AMOUNT_RE.exec(text);
+  if (!m) return text;
+  const [, mark, whole, point, decimals, glued, codes] = m;
+  const misread = (whole! + decimals!).replace(/\d/g, '').length + (mark === 'RN' ? 1 : 0);
+  if (misread !== 1 || !inAmountColumn(line, layout)) return text;
+  const digits = (x: string) => x.replace(/\D/g, (c) => DIGIT_OF_LETTER[c] ?? c);
+  const amount = `${mark ? 'RM' : ''}${digits(whole!)}${point}${digits(decimals!)}`;
+  return `${text.slice(0, m.index)}${amount}${glued ? ` ${glued}` : ''}${codes ?? ''}`;
+}
+
+/** Whether a line's last word reaches the amount column (from the boxes; true without them). */
+function inAmountColumn(line: ReceiptLine, layout: ItemLayout): boolean {
+  const last = line.words?.[line.words.length - 1];
+  const { amountRight, charWidth } = layout;
+  if (!last || amountRight === null || charWidth === null) return true;
+  return last.box[2] >= amountRight - 1.5 * charWidth;
+}
+
+/** A short word shaped like a figure with a decimal mark, however damaged (`RNS.98 s`, `1,4D CW`). */
+const FIGURE_WORD_RE = /^(?=(?:\D*\d){2})(?=.*\d[.,]|.*[.,]\d)\S{1,7}(?:\s\S{1,3})?$/;
+
+/** Whether a line's last word, apart from the words before it, is a figure in the amount column (from the boxes). */
+function unreadAmount(line: ReceiptLine, layout: ItemLayout): boolean {
+  const words = line.words;
+  return (
+    words !== undefined &&
+    words.length >= 2 &&
+    FIGURE_WORD_RE.test(words[words.length - 1]!.text.trim()) &&
+    layout.amountRight !== null &&
+    inAmountColumn(line, layout)
+  );
 }
 
 /** Tax codes and markers printed after the price (`SR`, `ZR`, `*S`, `T`, `A`). */
@@ -359,12 +453,13 @@ export function isCodeLine(text: string): boolean {
  * The text of an item row as its columns give it: without a tax-code column right of the amounts
  * (from the boxes; see {@link withoutCodeColumn}), or, without boxes, without a one- or two-digit
  * code that two or more rows print after their amount, and with a code digit run on to the amount
- * (`2,00 14,99 29,981`) set apart where quantity × unit price gives the amount without it.
+ * or printed after it (`2,00 14,99 29,981`, `2,00 14,99 29,98 1`) set apart where quantity × unit
+ * price gives the amount without it.
  */
 function rowText(line: ReceiptLine, layout: ItemLayout, digitCodeColumn: boolean): string {
   // A space read into the amount at the end of the row (`49. 99`, `2. 20 ZRL`), or into the unit
   // price before it (`1x 2. 20 2.20`), is closed up.
-  let text = withoutCodeColumn(line, layout)
+  let text = withoutCodeColumn(withoutOverlappingSpecks(line), layout)
     .replace(/(\d[.,])\s(\d{2})(?=(?:\s+[A-Z]{1,3})?$)/, '$1$2')
     .replace(/(\d[.,])\s(\d{2})(?=\s+\d+[.,]\d{2}(?:\s+[A-Z]{1,3})?$)/, '$1$2')
     // A one-letter column (department, tax class) printed against the amount: `1 D20.00 SR`.
@@ -377,7 +472,7 @@ function rowText(line: ReceiptLine, layout: ItemLayout, digitCodeColumn: boolean
     (all, q: string, u: string, t: string) =>
       near(Number(q) * Number(u.replace(',', '.')), Number(t.replace(',', '.'))) ? `${q} x ${u} ${t}` : all,
   );
-  const runOn = /(\d[.,]\d{2})(\d{1,2})$/.exec(text);
+  const runOn = /(\d[.,]\d{2}) ?(\d{1,2})$/.exec(text);
   if (runOn) {
     const cut = text.slice(0, runOn.index + runOn[1]!.length);
     const a = findAmounts(cut);
@@ -487,7 +582,10 @@ function hasDigitCodeColumn(lines: readonly ReceiptLine[]): boolean {
 export function readItems(lines: ReceiptLine[], start: number, end: number): ItemReading[] {
   const layout = findItemLayout(lines);
   const digitCodes = hasDigitCodeColumn(lines.slice(start, end));
-  const texts = lines.map((l) => unglueMark(rowText(l, layout, digitCodes)));
+  const letters = codeLetters(lines.slice(start, end));
+  const texts = lines.map((l) =>
+    amountLetterRead(codeLetterRead(unglueMark(rowText(l, layout, digitCodes)), letters), l, layout),
+  );
   const below = namesBelowFigures(lines, texts, start, end);
   const items: ItemReading[] = [];
   let pending: ReceiptLine[] = [];
@@ -526,6 +624,12 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
       }
       // A code line, or a column heading's words (`kg EURO/kg EURO` over a weighed item's figures).
       if (isCodeLine(line.text) || isHeadingWords(line.text) || namesNothing(line.text)) continue;
+      // A row whose figure in the amount column could not be read (`COKE 1.5L RNS.98 s`): no item,
+      // and neither it nor the lines above it a name of the next row or the last.
+      if (unreadAmount(line, layout)) {
+        pending = [];
+        continue;
+      }
       if (hasWords(line.text)) {
         // A description printed under a barcode-and-price line belongs to that item.
         if (prev && prev.item.description.length === 0) {

@@ -30,6 +30,7 @@ import { settleHeadingLetters, spacedAsChain } from './heading-letters';
 import { readMerchant } from './parse-merchant';
 import {
   CHANGE_RE,
+  closeFullWidthMarks,
   COUNT_RE,
   DISCOUNT_RE,
   PAYMENT_RE,
@@ -601,9 +602,12 @@ function figureDoubts(ocrText: string, lineDoubts: ParseOptions['lineDoubts']) {
  * Pure: the same text always gives the same result. Fields it cannot find are null.
  */
 export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): ParsedReceipt {
-  // Full-width brackets, digits and letters (some engines read them off Latin print) as ASCII; a
-  // pound sign read as `f` before an amount (`TOTAL f11.40`) as the sign.
-  const text = ocrText.normalize('NFKC').replace(/(?<=^|[\s:])f(?=\d+[.,]\d{2}(?!\d))/gm, '£');
+  // Full-width brackets, digits and letters (some engines read them off Latin print) as ASCII, a
+  // full-width decimal mark closed up with its digits; a pound sign read as `f` before an amount
+  // (`TOTAL f11.40`) as the sign.
+  const text = closeFullWidthMarks(ocrText)
+    .normalize('NFKC')
+    .replace(/(?<=^|[\s:])f(?=\d+[.,]\d{2}(?!\d))/gm, '£');
   const lines = toLines(text, opts.lineConfidences, opts.lineWords);
   const upper = text.toUpperCase();
   const country = opts.country ?? guessCountry(text);

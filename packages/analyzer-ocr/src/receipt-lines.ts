@@ -49,6 +49,16 @@ export function toLines(
   return out;
 }
 
+/**
+ * A full-width comma or full stop between digits as the decimal mark it stands for, closed up with
+ * the digits. PaddleOCR's recogniser, whose dictionary is Chinese, reads `，` and `．` off Latin print
+ * and often boxes the mark apart from the digits before it (`2 ，15C`): Unicode NFKC makes the mark
+ * ASCII but leaves the space that splits the amount.
+ */
+export function closeFullWidthMarks(text: string): string {
+  return text.replace(/(?<=\d)[ \t]?([，．])[ \t]?(?=\d)/g, (_, mark: string) => (mark === '，' ? ',' : '.'));
+}
+
 /** Trims junk at both ends, collapses spaces, and drops a stray lower-case letter before the text. */
 export function cleanLine(raw: string): string {
   let s = raw.replace(/\t/g, ' ').replace(/\s+/g, ' ');

@@ -248,3 +248,132 @@ describe('German card payments', () => {
     expect(parsed.items.map((i) => i.description)).toEqual(['Brezel']);
   });
 });
+
+describe('amounts and tax codes an engine damaged', () => {
+  const SHOP = ['MARKT GMBH', 'Hauptstr. 1', 'EUR'];
+  const read = (lines: string[], opts = {}) =>
+    names([...SHOP, ...lines].join('\n'), opts).map(([d, , t]) => [d, t]);
+
+  /** Boxes for rows given as words and their left edges, 10 px a character. */
+  const boxed = (rows: Array<Array<[string, number]>>) => ({
+    text: rows.map((words) => words.map(([t]) => t).join(' ')).join('\n'),
+    lineWords: rows.map((words) =>
+      words.map(([t, left]): LineWord => ({ text: t, box: [left, 0, left + t.length * 10, 20] })),
+    ),
+  });
+
+  it('reads a full-width decimal comma boxed apart from the digits before it', () => {
+    expect(read(['APFELSAFT 1,29 B', 'ZAHNPASTA 2 ，45C', 'SUMME EUR 3,74'])).toEqual([
+      ['APFELSAFT', 1.29],
+      ['ZAHNPASTA', 2.45],
+    ]);
+  });
+
+  it('reads a tax class glued to a second mark after the amount', () => {
+    expect(read(['MILCH 0,99 B', 'KAFFEE BOHNEN 3,49BW', 'SUMME EUR 4,48'])).toEqual([
+      ['MILCH', 0.99],
+      ['KAFFEE BOHNEN', 3.49],
+    ]);
+  });
+
+  it('reads a tax-code digit as the letter the column prints on other rows, and no other digit', () => {
+    const rows = ['BROT 1,29 B', 'KAESE 2,49 B', 'SANDWICH 1,79 8', 'SUMME EUR 5,57'];
+    expect(read(rows).map(([d]) => d)).toEqual(['BROT', 'KAESE', 'SANDWICH']);
+    // No row prints a B: the 8 after the amount is not read as one.
+    expect(
+      read(['BROT 1,29 A', 'KAESE 2,49 A', 'SANDWICH 1,79 8', 'SUMME EUR 5,57']).map(([d]) => d),
+    ).toEqual(['BROT', 'KAESE']);
+  });
+
+  it('reads one letter read for a digit in the amount, and not two', () => {
+    expect(read(['APFELSAFT 1,69 C', 'ORANGENSAFT 1,4D CW', 'SUMME EUR 3,09'])).toEqual([
+      ['APFELSAFT', 1.69],
+      ['ORANGENSAFT', 1.4],
+    ]);
+    const text = [
+      ...HEADING,
+      '07:49PM 563094 14-12-16',
+      'MI GORENG AS RN3.79s',
+      'CHIPSTER ORIG RM2.B5s',
+      'COKE 1.5L RNS.98 s',
+      'BERAS SUPER RM24.95Z',
+      'Total Sales (Inclusive GST) RM 37.57',
+    ];
+    expect(names(text.join('\n')).map(([d, , t]) => [d, t])).toEqual([
+      ['MI GORENG AS', 3.79],
+      ['CHIPSTER ORIG', 2.85],
+      ['BERAS SUPER', 24.95],
+    ]);
+  });
+
+  it('drops a character read twice where the amount and the tax code meet', () => {
+    const { text, lineWords } = boxed([
+      ...SHOP.map((t): Array<[string, number]> => [[t, 0]]),
+      [
+        ['BROT', 0],
+        ['1,29', 400],
+        ['C', 455],
+      ],
+      // The 9 overlaps the amount's box and the code's: the same print read twice.
+      [
+        ['JOGHURT', 0],
+        ['0,35', 400],
+        ['9', 436],
+        ['C', 442],
+      ],
+      [
+        ['SUMME EUR', 0],
+        ['1,64', 400],
+      ],
+    ]);
+    expect(names(text, { lineWords }).map(([d, , t]) => [d, t])).toEqual([
+      ['BROT', 1.29],
+      ['JOGHURT', 0.35],
+    ]);
+  });
+
+  it('sets apart a code digit printed after the amount where quantity × unit price bears it out', () => {
+    const rows = [
+      '1 2353002803 2,00 14,99 29,98 1',
+      'Duschvorhang',
+      '2 202770034 1,00 9,99 9,991',
+      'Handtuch',
+      'Summe 39,97',
+    ];
+    expect(read(rows)).toEqual([
+      ['Duschvorhang', 29.98],
+      ['Handtuch', 9.99],
+    ]);
+  });
+
+  it('takes a row whose amount stays unreadable for no part of a name', () => {
+    const { text, lineWords } = boxed([
+      ...HEADING.map((t): Array<[string, number]> => [[t, 0]]),
+      [
+        ['MI GORENG AS', 0],
+        ['3.79 S', 460],
+      ],
+      [
+        ['PLANTA 240G', 0],
+        ['5.20 S', 460],
+      ],
+      [
+        ['COKE 1.5L', 0],
+        ['RNS.98 s', 440],
+      ],
+      [
+        ['BERAS SUPER', 0],
+        ['24.95 Z', 450],
+      ],
+      [
+        ['Total Sales RM', 0],
+        ['33.94', 450],
+      ],
+    ]);
+    expect(names(text, { lineWords }).map(([d]) => d)).toEqual([
+      'MI GORENG AS',
+      'PLANTA 240G',
+      'BERAS SUPER',
+    ]);
+  });
+});

@@ -158,6 +158,8 @@ function tidyDescription(text: string): string {
       // A tax code and an item code before a hyphen (`SR I00000015-Vegetable`).
       .replace(/^(?:[A-Z]{1,3}\s+)?[A-Z]{0,3}\d{5,}\s*-\s*(?=\S)/, '')
       .replace(/\b(?=[A-Z]*0)[A-Z0]*[A-Z][A-Z0]*\b/g, (word) => word.replace(/0/g, 'O'))
+      // An initial O read as a zero before the point of an abbreviation (`0.C JUMBO`).
+      .replace(/(?<![\d.,])0(?=\.[A-Z])/g, 'O')
       // A size or count run on from the word before it (`TEA80`), as engines that drop spaces read it.
       .replace(/\b([A-Z]{3,})(\d{2,})\b/g, '$1 $2')
       .replace(/\s+\*?[A-Z]?\s*\*?$/, (m) => (/^\s+[A-Z]$/.test(m) ? m : ''))
@@ -179,7 +181,40 @@ function near(a: number, b: number): boolean {
 function countsBetween(between: string, unit: number, total: number): number | null {
   if (!/^(?:\s+-?\d{1,4})+\s*$/.test(between)) return null;
   const counts = between.trim().split(/\s+/).map(Number);
-  return [...counts].reverse().find((n) => n !== 0 && near(n * unit, total)) ?? null;
+  // The last count is the sale; a sale of 0 (all returned) is the quantity of an amount of 0.
+  return [...counts].reverse().find((n) => (n !== 0 || total === 0) && near(n * unit, total)) ?? null;
+}
+
+/**
+ * A unit price whose whole part was lost or left out (`.97`, `@.72`) before count columns (`O.C JUMBO
+ * .97 5 3 2 5.94`): the amount over the last count that gives a price with those cents is the unit
+ * price, and that count the quantity. Null where no count does.
+ */
+function bareCentsPrice(
+  head: string,
+  total: number,
+): { head: string; quantity: number; unitPrice: number } | null {
+  const row = /(?:^|\s|@)\.(\d{2})((?:\s+-?\d{1,4}\.?)+)\s*$/.exec(head);
+  if (!row || total === 0) return null;
+  const counts = row[2]!
+    .trim()
+    .split(/\s+/)
+    .map((c) => Number(c.replace(/\.$/, '')));
+  const quantity = [...counts].reverse().find((n) => n !== 0 && total / n > 0);
+  if (quantity === undefined) return null;
+  const unitPrice = roundMoney(total / quantity);
+  if (!near(Math.round((unitPrice % 1) * 100), Number(row[1]))) return null;
+  return { head: head.slice(0, row.index).replace(/@$/, ''), quantity, unitPrice };
+}
+
+/**
+ * The count of a returns row read without the minus of its amount: the last count between the unit
+ * price and the amount is negative and, times the unit price, gives the amount with the sign turned.
+ */
+function returnedCount(between: string, unit: number, total: number): number | null {
+  if (total <= 0 || !/^(?:\s+-?\d{1,4})+\s*$/.test(between)) return null;
+  const last = Number(between.trim().split(/\s+/).pop());
+  return last < 0 && near(-last * unit, total) ? last : null;
 }
 
 /**
@@ -197,6 +232,15 @@ interface PriceParts {
   quantity: number | null;
   unitPrice: number | null;
   total: number;
+}
+
+/**
+ * Whether a row of amount 0 is an item: one that prints its count and unit price (a free gift at
+ * `1 x 0.00`, goods delivered and all taken back, `2.78 2 2 0 0.00`), not a bare `0.00` line. A
+ * row of figures takes its name from the lines above it, as any other.
+ */
+function pricedAtZero(parts: PriceParts): boolean {
+  return parts.quantity !== null && parts.unitPrice !== null;
 }
 
 /**
@@ -241,6 +285,13 @@ function splitPricedLine(text: string, amounts: AmountMatch[]): PriceParts | nul
       quantity = Number(bareQty[1]);
       unitPrice = unit.value;
       head = beforeUnit.slice(0, bareQty.index);
+    } else if (returnedCount(between, unit.value, total) !== null) {
+      // A returns row whose amount lost its minus sign (`TWIG 1.33 0 9 -9 11.97`): the sale count
+      // is negative, and so is the amount it gives.
+      quantity = returnedCount(between, unit.value, total);
+      unitPrice = unit.value;
+      head = beforeUnit;
+      return { description: tidyDescription(head), quantity, unitPrice, total: -total };
     } else if (countsBetween(between, unit.value, total) !== null) {
       // Delivered, returned and sold counts between the unit price and the amount: the quantity is
       // the count that the arithmetic bears out (`O.C. WHITE 2.13 10 1 0 9 19.17`).
@@ -269,6 +320,8 @@ function splitPricedLine(text: string, amounts: AmountMatch[]): PriceParts | nul
     }
   }
 
+  const bare = quantity === null ? bareCentsPrice(head, total) : null;
+  if (bare) ({ head, quantity, unitPrice } = bare);
   const qtyLabel = /\bQTY\s*:?\s*(\d{1,4})\b/i.exec(head);
   if (quantity === null && qtyLabel) {
     quantity = Number(qtyLabel[1]);
@@ -480,11 +533,27 @@ function hasDigitCodeColumn(lines: readonly ReceiptLine[]): boolean {
 }
 
 /**
+ * Whether a line prints a date. A day and month read across a space after a column of counts, whose
+ * order the text leaves open, is the last count and the amount of an item row (`JUMBO .97 5 3 2.
+ * 5.94`), not a date.
+ */
+function printsDate(text: string): boolean {
+  return findDates(text).some(
+    (d) => d.certain || !/\s/.test(d.text) || !/(?:^|\s)-?\d{1,4}\s+$/.test(text.slice(0, d.index)),
+  );
+}
+
+/**
  * Reads the item lines between the receipt's header and its totals: a description and a price, with
  * a quantity and unit price where printed, on the same line or on a line of its own just below
  * (`2 x 1.50`) or above (a description alone, then `1x 2.20 2.20`).
  */
-export function readItems(lines: ReceiptLine[], start: number, end: number): ItemReading[] {
+export function readItems(
+  lines: ReceiptLine[],
+  start: number,
+  end: number,
+  afterItems = false,
+): ItemReading[] {
   const layout = findItemLayout(lines);
   const digitCodes = hasDigitCodeColumn(lines.slice(start, end));
   const texts = lines.map((l) => unglueMark(rowText(l, layout, digitCodes)));
@@ -507,10 +576,11 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
     underHeader = false;
     // A discount printed under its item (`Stat-oreat Saving -9.60`, `DISC 30% -0.75`) is no item.
     if (itemDiscount(line) !== null) continue;
-    if (findDates(line.text).length > 0 || (findTimes(line.text).length > 0 && !hasWords(line.text)))
-      continue;
+    if (printsDate(line.text) || (findTimes(line.text).length > 0 && !hasWords(line.text))) continue;
     const text = texts[at]!;
-    const amounts = findAmounts(text).filter((a) => a.value >= 0 || items.length > 0);
+    // A negative amount before any item is no goods; after items (here or in a group above, a
+    // returns section under the subtotal of what was delivered) it is a row returned.
+    const amounts = findAmounts(text).filter((a) => a.value >= 0 || afterItems || items.length > 0);
     if (amounts.length === 0) {
       const prev = items[items.length - 1];
       // `  2 x 1.99` under a priced description: the quantity and unit price of that item.
@@ -538,7 +608,7 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
       continue;
     }
     const parts = splitPricedLine(text, amounts);
-    if (!parts || parts.total === 0) {
+    if (!parts || (parts.total === 0 && !pricedAtZero(parts))) {
       pending = [];
       continue;
     }
@@ -650,7 +720,7 @@ export function readItemArea(
   for (let from = start; ;) {
     const found = lines.findIndex((l, i) => i >= from && isItemAreaEnd(l));
     const end = found === -1 ? lines.length : found;
-    items = [...items, ...readItems(lines, from, end)];
+    items = [...items, ...readItems(lines, from, end, items.length > 0)];
     for (let at = from; at < end; at++) {
       const discount = itemDiscount(lines[at]!);
       if (discount !== null) discounts.push(discount);

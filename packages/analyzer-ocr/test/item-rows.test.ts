@@ -48,6 +48,70 @@ describe('items in groups, each with its subtotal', () => {
   });
 });
 
+describe('a delivery note with goods taken back', () => {
+  // Goods delivered, returned and sold per row, their subtotal, then a section of returns.
+  const note = (rows: string[]) =>
+    [
+      'KEDAI RUNCIT MAJU SDN BHD',
+      'DD:14/03/2017 09:10',
+      'Description U.P Iss Rtn Sale Amt(RM)',
+      ...rows,
+      'Total Payable: 9.99',
+    ].join('\n');
+  const rows = (text: string) =>
+    parseReceiptText(text).items.map((i) => [i.description, i.quantity, i.unit_price, i.total_price]);
+
+  it('reads the returns under the subtotal of the goods sold, with their negative amounts', () => {
+    const text = note([
+      'RAISIN LOAF 3.10 4 1 3 9.30',
+      'Total 0% supplies: 9.30',
+      'BUN-KAYA 0.65 0 6 -6 -3.90',
+    ]);
+    expect(rows(text)).toEqual([
+      ['RAISIN LOAF', 3, 3.1, 9.3],
+      ['BUN-KAYA', -6, 0.65, -3.9],
+    ]);
+  });
+
+  it('reads a row whose goods all came back, at 0.00, as an item sold none of', () => {
+    const text = note(['RAISIN LOAF 3.10 4 1 3 9.30', 'SANDWICH 2.40 3 3 0 0.00', 'Total 0% supplies: 9.30']);
+    expect(rows(text)[1]).toEqual(['SANDWICH', 0, 2.4, 0]);
+  });
+
+  it('gives a returned row the minus its amount was read without', () => {
+    const text = note([
+      'RAISIN LOAF 3.10 4 1 3 9.30',
+      'Total 0% supplies: 9.30',
+      'BUN-KAYA 0.65 0 6 -6 3.90',
+    ]);
+    expect(rows(text)[1]).toEqual(['BUN-KAYA', -6, 0.65, -3.9]);
+  });
+
+  it('reads a unit price printed without its whole part from the amount and the sale count', () => {
+    const text = note([
+      'RAISIN LOAF .10 4 1 3. 9.30',
+      'BUN-KAYA@.65 0 1 -1 -0.65',
+      'Total 0% supplies: 8.65',
+    ]);
+    expect(rows(text)).toEqual([
+      ['RAISIN LOAF', 3, 3.1, 9.3],
+      ['BUN-KAYA', -1, 0.65, -0.65],
+    ]);
+  });
+
+  it('reads a leading O read as a zero before the point of an abbreviation as the letter', () => {
+    expect(rows(note(['0.K LOAF 3.10 4 1 3 9.30', 'Total 0% supplies: 9.30']))[0]![0]).toBe('O.K LOAF');
+  });
+
+  it('takes no bare 0.00 line for an item, nor a date for a count and an amount', () => {
+    const text = note(['RAISIN LOAF 3.10 4 1 3 9.30', 'Deposit 0.00', 'Total 0% supplies: 9.30']);
+    expect(rows(text)).toEqual([['RAISIN LOAF', 3, 3.1, 9.3]]);
+    expect(rows(note(['1 SUB T01. 9.30', 'RAISIN LOAF 3.10 4 1 3 9.30', 'Total: 9.30']))).toEqual([
+      ['RAISIN LOAF', 3, 3.1, 9.3],
+    ]);
+  });
+});
+
 describe('lines that are no part of a name', () => {
   it('a line of column-heading words, its spaces misread', () => {
     const text = [

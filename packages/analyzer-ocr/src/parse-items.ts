@@ -417,7 +417,9 @@ export function isCodeLine(text: string): boolean {
 function rowText(line: ReceiptLine, layout: ItemLayout, digitCodeColumn: boolean): string {
   // A space read into the amount at the end of the row (`49. 99`, `2. 20 ZRL`), or into the unit
   // price before it (`1x 2. 20 2.20`), is closed up.
-  let text = withoutCodeColumn(line, layout)
+  let text = currencyAmount(withoutCodeColumn(line, layout))
+    // A currency mark between a count's times sign and the unit price (`2XR2.45`, `@2XRM6.99`).
+    .replace(/(^|\s)@?(\d{1,4}\s*[xX×*])\s*R[MN]?\s*(?=\d{1,5}[.,]\d{2})/, '$1$2 ')
     .replace(/(\d[.,])\s(\d{2})(?=(?:\s+[A-Z]{1,3})?$)/, '$1$2')
     .replace(/(\d[.,])\s(\d{2})(?=\s+\d+[.,]\d{2}(?:\s+[A-Z]{1,3})?$)/, '$1$2')
     // A one-letter column (department, tax class) printed against the amount: `1 D20.00 SR`.
@@ -443,6 +445,26 @@ function rowText(line: ReceiptLine, layout: ItemLayout, digitCodeColumn: boolean
     if (row && Number(row[1]) > 0 && near(Number(row[1]) * money(row[2]!), money(row[3]!))) return cut;
   }
   return text;
+}
+
+/** Letters an engine reads for the digits they look like. */
+const DIGIT_LOOKALIKES: Record<string, string> = { S: '5', B: '8', O: '0', o: '0', I: '1', l: '1' };
+
+/**
+ * The amount at the end of a row after its ringgit mark, as an engine misreads it: the mark's M as N
+ * (`RN3.79`), a digit as the letter it looks like (`RM2.B5`, `RNS.98`), and a tax mark read as a
+ * digit after the two decimals (`RN6.855` beside `RN4.65S`), written back as `RM3.79`.
+ */
+function currencyAmount(text: string): string {
+  return text.replace(
+    /(?<![\p{L}\d])R[MN]\s?([\dSBOoIl]{1,5})[.,]([\dSBOoIl]{2})[52]?(?=\s*(?:[A-Z*]{1,2}|[a-z])?\s*$)/u,
+    (all, whole: string, cents: string) => {
+      const digits = (whole + cents).replace(/[^\d]/g, '');
+      if (digits.length < 2) return all;
+      const fix = (part: string) => part.replace(/[SBOoIl]/g, (c) => DIGIT_LOOKALIKES[c]!);
+      return `RM${fix(whole)}.${fix(cents)}`;
+    },
+  );
 }
 
 /**
@@ -527,6 +549,18 @@ const TITLE_COMPANIONS = new Set([
   'COPIES',
 ]);
 
+/** A number of three or four digits before a row's name (`0954 MISTER POTATO`, `183 PLANTA`). */
+const LEADING_CODE_RE = /^\d{3,4}\s+(?=\S*\p{L})/u;
+
+/**
+ * Whether the rows of the item area start with an article code: two or more rows whose name follows
+ * a number of four digits, or of three or four with a leading zero (`5422 MI SEDAAP`, `0155 TWISTIES`).
+ * There a number of three or four digits before a name is a code, not the quantity (`183 PLANTA`).
+ */
+function hasLeadingCodeColumn(lines: readonly ReceiptLine[]): boolean {
+  return lines.filter((l) => /^(?:\d{4}|0\d{2})\s+\S*\p{L}{2}/u.test(l.text.trim())).length >= 2;
+}
+
 /** Whether two or more rows of the item area end with an amount and a one- or two-digit code. */
 function hasDigitCodeColumn(lines: readonly ReceiptLine[]): boolean {
   return lines.filter((l) => /\d[.,]\d{2}\s+\d{1,2}$/.test(l.text)).length >= 2;
@@ -556,7 +590,11 @@ export function readItems(
 ): ItemReading[] {
   const layout = findItemLayout(lines);
   const digitCodes = hasDigitCodeColumn(lines.slice(start, end));
-  const texts = lines.map((l) => unglueMark(rowText(l, layout, digitCodes)));
+  const codes = hasLeadingCodeColumn(lines.slice(start, end));
+  const texts = lines.map((l) => {
+    const text = unglueMark(rowText(l, layout, digitCodes));
+    return codes ? text.replace(LEADING_CODE_RE, '') : text;
+  });
   const below = namesBelowFigures(lines, texts, start, end);
   const items: ItemReading[] = [];
   let pending: ReceiptLine[] = [];

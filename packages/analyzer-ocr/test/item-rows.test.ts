@@ -112,6 +112,48 @@ describe('a delivery note with goods taken back', () => {
   });
 });
 
+describe('rows after an article code, priced in ringgit', () => {
+  const till = (rows: string[]) =>
+    [
+      ...HEADING,
+      '09:12AM 123456 03-04-17',
+      ...rows,
+      'Total Sales (Inclusive GST) RM 21.93',
+      'CASH RM 50.00',
+    ].join('\n');
+  const rows = (text: string) =>
+    parseReceiptText(text).items.map((i) => [i.description, i.quantity, i.unit_price, i.total_price]);
+
+  it('reads the codes before the names as codes, not as quantities, and the count under a row', () => {
+    const text = till([
+      '0412 SARDIN TIN 155G RM4.40 S',
+      '2XRM2.20',
+      '318 KICAP MANIS 340ML RM3.65 S',
+      '7731 TEH BUNGA 20S RM13.88 Z',
+      '@2XR6.94',
+    ]);
+    expect(rows(text)).toEqual([
+      ['SARDIN TIN 155G', 2, 2.2, 4.4],
+      ['KICAP MANIS 340ML', null, null, 3.65],
+      ['TEH BUNGA 20S', 2, 6.94, 13.88],
+    ]);
+  });
+
+  it('reads an amount whose ringgit mark or digits were read as letters', () => {
+    const text = till([
+      '0412 SARDIN TIN 155G RN4.40s',
+      '318 KICAP MANIS 340ML RM3.6Ss',
+      '7731 TEH BUNGA 20S RNl3.885',
+    ]);
+    expect(rows(text).map((r) => r[3])).toEqual([4.4, 3.65, 13.88]);
+  });
+
+  it('keeps a leading quantity where rows carry no article codes', () => {
+    const text = till(['2 SARDIN TIN 155G RM4.40 S', '100 CABAI KERING RM3.65 S']);
+    expect(rows(text).map((r) => r[1])).toEqual([2, 100]);
+  });
+});
+
 describe('lines that are no part of a name', () => {
   it('a line of column-heading words, its spaces misread', () => {
     const text = [

@@ -157,6 +157,8 @@ function tidyDescription(text: string): string {
       .replace(/^\d{6,}\s+/, '')
       // A tax code and an item code before a hyphen (`SR I00000015-Vegetable`).
       .replace(/^(?:[A-Z]{1,3}\s+)?[A-Z]{0,3}\d{5,}\s*-\s*(?=\S)/, '')
+      // A tax code before the name, set off by a colon (`SR:TEPUNG`, `ZRL:IKAN`).
+      .replace(/^[A-Z]{1,3}\s*:\s*(?=\p{L}{2})/u, '')
       .replace(/\b(?=[A-Z]*0)[A-Z0]*[A-Z][A-Z0]*\b/g, (word) => word.replace(/0/g, 'O'))
       // An initial O read as a zero before the point of an abbreviation (`0.C JUMBO`).
       .replace(/(?<![\d.,])0(?=\.[A-Z])/g, 'O')
@@ -426,6 +428,12 @@ function rowText(line: ReceiptLine, layout: ItemLayout, digitCodeColumn: boolean
     .replace(/(?<=^|\s)([A-WYZ])(?=\d{1,5}[.,]\d{2}(?!\d))/, '$1 ');
   if (digitCodeColumn) text = text.replace(/(\d[.,]\d{2})\s+\d{1,2}$/, '$1');
   text = perUnitPrice(text);
+  // A unit price and an amount run together where their columns touch (`0.2525.00`): two amounts,
+  // each with its two decimals and the same decimal mark (`1,234.56` is one amount).
+  text = text.replace(
+    /(?<![\d.,])(\d{1,5})([.,])(\d{2})(\d{1,6})\2(\d{2})(?=\s*(?:[A-Z]{1,3})?\s*$)/,
+    '$1$2$3 $4$2$5',
+  );
   // Quantity, unit price and amount run together (`2X5.3010.60`): split where the product is the amount.
   text = text.replace(
     /\b(\d{1,3})\s*[xX]\s*(\d{1,5}[.,]\d{2})(\d{1,6}[.,]\d{2})$/,
@@ -758,7 +766,8 @@ export function readItemArea(
   for (let from = start; ;) {
     const found = lines.findIndex((l, i) => i >= from && isItemAreaEnd(l));
     const end = found === -1 ? lines.length : found;
-    items = [...items, ...readItems(lines, from, end, items.length > 0)];
+    const group = readItems(lines, from, end, items.length > 0);
+    items = [...items, ...withUnreadAmount(lines, from, end, group)];
     for (let at = from; at < end; at++) {
       const discount = itemDiscount(lines[at]!);
       if (discount !== null) discounts.push(discount);
@@ -782,6 +791,50 @@ export function readItemArea(
     if (!groupEnds) return { items, end, discounts };
     from = end + 1;
   }
+}
+
+/** A row of a name, a unit price and count columns, with no amount after them (`DELICIA 3.72 0 2 2`). */
+const UNPRICED_COUNTS_RE = /^(.*\p{L}{2}.*?)\s+(\d{1,5}[.,]\d{2})((?:\s+(?:-?\d{1,4}|[A-Z]))+)\s*$/u;
+
+/**
+ * The items of a group with the one row whose amount was not read put back (`DELICIA 3.72 G 2 2`
+ * above `Total 6% supplies: -7.44`): the subtotal under the group less the amounts of its other
+ * rows is that row's amount, when over its unit price it gives a whole count that the row prints
+ * (its sign aside, a minus being easily lost). The group as read where no single row fits.
+ */
+function withUnreadAmount(
+  lines: readonly ReceiptLine[],
+  from: number,
+  end: number,
+  group: ItemReading[],
+): ItemReading[] {
+  const sumLine = lines[end];
+  if (!sumLine || !(SUBTOTAL_RE.test(sumLine.upper) || TOTAL_RE.test(sumLine.upper))) return group;
+  const sums = findAmounts(sumLine.text);
+  const rows = lines
+    .slice(from, end)
+    .filter((l) => !group.some((r) => r.line === l) && findAmounts(l.text).length === 1)
+    .map((line) => ({ line, row: UNPRICED_COUNTS_RE.exec(unglueMark(line.text)) }))
+    .filter((c) => c.row !== null);
+  if (sums.length === 0 || rows.length !== 1) return group;
+  const { line, row } = rows[0]!;
+  const unit = Number(row![2]!.replace(',', '.'));
+  const amount = roundMoney(
+    sums[sums.length - 1]!.value - group.reduce((s, r) => s + (r.item.total_price ?? 0), 0),
+  );
+  const quantity = unit > 0 ? Math.round(amount / unit) : 0;
+  const printed = row![3]!
+    .trim()
+    .split(/\s+/)
+    .map((c) => Math.abs(Number(c)));
+  if (quantity === 0 || !near(quantity * unit, amount) || !printed.includes(Math.abs(quantity))) return group;
+  const item = { description: tidyDescription(row![1]!), quantity, unit_price: unit, total_price: amount };
+  const at = lines.indexOf(line);
+  return [
+    ...group.filter((r) => lines.indexOf(r.line) < at),
+    { item, line },
+    ...group.filter((r) => lines.indexOf(r.line) > at),
+  ];
 }
 
 /** An item's amount when its own row's figures disagree (quantity × unit price is not the amount). */

@@ -99,6 +99,24 @@ describe('a delivery note with goods taken back', () => {
     ]);
   });
 
+  it('gives the one row of a group whose amount was not read what its subtotal leaves', () => {
+    const text = note([
+      'RAISIN LOAF 3.10 4 1 3 9.30',
+      'Total 0% supplies: 9.30',
+      'BUN-KAYA 0.65 0 6 -6 -3.90',
+      'SWISS ROLL 4.15 0 2 2',
+      'Total 6% supplies (excl. GST): -12.20',
+    ]);
+    expect(rows(text)).toEqual([
+      ['RAISIN LOAF', 3, 3.1, 9.3],
+      ['BUN-KAYA', -6, 0.65, -3.9],
+      ['SWISS ROLL', -2, 4.15, -8.3],
+    ]);
+    // Where the difference is no count the row prints, the row stays unread.
+    const off = text.replace('-12.20', '-11.20');
+    expect(rows(off).map((r) => r[0])).toEqual(['RAISIN LOAF', 'BUN-KAYA']);
+  });
+
   it('reads a leading O read as a zero before the point of an abbreviation as the letter', () => {
     expect(rows(note(['0.K LOAF 3.10 4 1 3 9.30', 'Total 0% supplies: 9.30']))[0]![0]).toBe('O.K LOAF');
   });
@@ -146,6 +164,22 @@ describe('rows after an article code, priced in ringgit', () => {
       '7731 TEH BUNGA 20S RNl3.885',
     ]);
     expect(rows(text).map((r) => r[3])).toEqual([4.4, 3.65, 13.88]);
+  });
+
+  it('reads a unit price run into its amount, under a tax code set off by a colon', () => {
+    const text = [
+      ...HEADING,
+      'ITEM QTY U/P AMOUNT',
+      '2411880001 40 0.2510.00',
+      'ZRL:KACANG TANAH 100G',
+      '2411880002 2 5.9011.80',
+      'SR:SOS CILI 500ML',
+      'SUB-TOTAL 21.80',
+    ].join('\n');
+    expect(rows(text)).toEqual([
+      ['KACANG TANAH 100G', 40, 0.25, 10],
+      ['SOS CILI 500ML', 2, 5.9, 11.8],
+    ]);
   });
 
   it('keeps a leading quantity where rows carry no article codes', () => {

@@ -557,6 +557,19 @@ const TITLE_COMPANIONS = new Set([
   'COPIES',
 ]);
 
+/**
+ * A row's quantity, unit price and amount whose decimal points were all lost (`A4 COPY 8 053 424
+ * SR`), on a receipt that prints its amounts with cents: written with their points where the
+ * quantity times the unit price gives the amount and the amount has cents (`8 0.53 4.24`).
+ */
+function pointsRestored(text: string): string {
+  return text.replace(
+    /(\s\d{1,3}\s+)(\d{1,5})(\d{2})\s+(\d{1,5})(\d{2})(?=(?:\s+[A-Z]{1,3})?\s*$)/,
+    (all, q: string, u: string, uc: string, t: string, tc: string) =>
+      Number(q) * Number(u + uc) === Number(t + tc) && tc !== '00' ? `${q}${u}.${uc} ${t}.${tc}` : all,
+  );
+}
+
 /** A number of three or four digits before a row's name (`0954 MISTER POTATO`, `183 PLANTA`). */
 const LEADING_CODE_RE = /^\d{3,4}\s+(?=\S*\p{L})/u;
 
@@ -599,8 +612,11 @@ export function readItems(
   const layout = findItemLayout(lines);
   const digitCodes = hasDigitCodeColumn(lines.slice(start, end));
   const codes = hasLeadingCodeColumn(lines.slice(start, end));
+  const cents = lines.some((l) => /\d[.,]\d{2}(?![\d.,])/.test(l.text));
   const texts = lines.map((l) => {
-    const text = unglueMark(rowText(l, layout, digitCodes));
+    const text = unglueMark(
+      cents ? pointsRestored(rowText(l, layout, digitCodes)) : rowText(l, layout, digitCodes),
+    );
     return codes ? text.replace(LEADING_CODE_RE, '') : text;
   });
   const below = namesBelowFigures(lines, texts, start, end);
@@ -795,12 +811,40 @@ export function readItemArea(
 
 /** A row of a name, a unit price and count columns, with no amount after them (`DELICIA 3.72 0 2 2`). */
 const UNPRICED_COUNTS_RE = /^(.*\p{L}{2}.*?)\s+(\d{1,5}[.,]\d{2})((?:\s+(?:-?\d{1,4}|[A-Z]))+)\s*$/u;
+/** A row of a name, a count and an amount whose decimal point was lost (`HAZELNUT COCO 1 750 SR`). */
+const POINTLESS_AMOUNT_RE = /^(.*\p{L}{2}.*?)(?:\s+(\d{1,3}))?\s+(\d{3,6})(?:\s+[A-Z]{1,3})?\s*$/u;
+
+/**
+ * The item of a row read as no item, given the amount the group's subtotal leaves for it: a row of
+ * unit price and counts whose amount was not read, where the amount over the unit price is a whole
+ * count the row prints (its sign aside, a minus being easily lost); or a row whose amount lost its
+ * decimal point, where its cents are that amount. Null where the row is neither.
+ */
+function unreadItem(text: string, amount: number): AnalyzedItem | null {
+  const counts = findAmounts(text).length === 1 ? UNPRICED_COUNTS_RE.exec(text) : null;
+  if (counts) {
+    const unit = Number(counts[2]!.replace(',', '.'));
+    const quantity = unit > 0 ? Math.round(amount / unit) : 0;
+    const printed = counts[3]!
+      .trim()
+      .split(/\s+/)
+      .map((c) => Math.abs(Number(c)));
+    if (quantity === 0 || !near(quantity * unit, amount) || !printed.includes(Math.abs(quantity)))
+      return null;
+    return { description: tidyDescription(counts[1]!), quantity, unit_price: unit, total_price: amount };
+  }
+  const pointless = findAmounts(text).length === 0 ? POINTLESS_AMOUNT_RE.exec(text) : null;
+  if (!pointless || amount <= 0 || !near(Number(pointless[3]) / 100, amount)) return null;
+  const quantity = pointless[2] === undefined ? null : Number(pointless[2]);
+  const unit = quantity !== null && quantity > 0 ? roundMoney(amount / quantity) : null;
+  return { description: tidyDescription(pointless[1]!), quantity, unit_price: unit, total_price: amount };
+}
 
 /**
  * The items of a group with the one row whose amount was not read put back (`DELICIA 3.72 G 2 2`
- * above `Total 6% supplies: -7.44`): the subtotal under the group less the amounts of its other
- * rows is that row's amount, when over its unit price it gives a whole count that the row prints
- * (its sign aside, a minus being easily lost). The group as read where no single row fits.
+ * above `Total 6% supplies: -7.44`, `HAZELNUT COCO 1 750 SR` above `Sub Total RM8.60`): the
+ * subtotal under the group less the amounts of its other rows is that row's amount (see
+ * {@link unreadItem}). The group as read where not exactly one row fits.
  */
 function withUnreadAmount(
   lines: readonly ReceiptLine[],
@@ -811,28 +855,21 @@ function withUnreadAmount(
   const sumLine = lines[end];
   if (!sumLine || !(SUBTOTAL_RE.test(sumLine.upper) || TOTAL_RE.test(sumLine.upper))) return group;
   const sums = findAmounts(sumLine.text);
-  const rows = lines
-    .slice(from, end)
-    .filter((l) => !group.some((r) => r.line === l) && findAmounts(l.text).length === 1)
-    .map((line) => ({ line, row: UNPRICED_COUNTS_RE.exec(unglueMark(line.text)) }))
-    .filter((c) => c.row !== null);
-  if (sums.length === 0 || rows.length !== 1) return group;
-  const { line, row } = rows[0]!;
-  const unit = Number(row![2]!.replace(',', '.'));
+  if (sums.length === 0) return group;
   const amount = roundMoney(
     sums[sums.length - 1]!.value - group.reduce((s, r) => s + (r.item.total_price ?? 0), 0),
   );
-  const quantity = unit > 0 ? Math.round(amount / unit) : 0;
-  const printed = row![3]!
-    .trim()
-    .split(/\s+/)
-    .map((c) => Math.abs(Number(c)));
-  if (quantity === 0 || !near(quantity * unit, amount) || !printed.includes(Math.abs(quantity))) return group;
-  const item = { description: tidyDescription(row![1]!), quantity, unit_price: unit, total_price: amount };
+  const found = lines
+    .slice(from, end)
+    .filter((l) => !group.some((r) => r.line === l) && hasWords(l.text))
+    .map((line) => ({ line, item: unreadItem(unglueMark(line.text), amount) }));
+  const fits = found.filter((f) => f.item !== null);
+  if (fits.length !== 1) return group;
+  const { line, item } = fits[0]!;
   const at = lines.indexOf(line);
   return [
     ...group.filter((r) => lines.indexOf(r.line) < at),
-    { item, line },
+    { item: item!, line },
     ...group.filter((r) => lines.indexOf(r.line) > at),
   ];
 }

@@ -6,6 +6,9 @@ const HEADING = ['KEDAI SERBA NEKA SDN BHD', 'NO 12, JALAN SS 2/24,', '47300 PET
 
 const names = (text: string, opts = {}) =>
   parseReceiptText(text, opts).items.map((i) => [i.description, i.quantity, i.total_price]);
+/** Each item as description, quantity, unit price and amount. */
+const rows = (text: string) =>
+  parseReceiptText(text).items.map((i) => [i.description, i.quantity, i.unit_price, i.total_price]);
 
 describe('items in groups, each with its subtotal', () => {
   // A bakery's delivery note: goods without tax, their subtotal, then goods with tax.
@@ -50,16 +53,14 @@ describe('items in groups, each with its subtotal', () => {
 
 describe('a delivery note with goods taken back', () => {
   // Goods delivered, returned and sold per row, their subtotal, then a section of returns.
-  const note = (rows: string[]) =>
+  const note = (lines: string[]) =>
     [
       'KEDAI RUNCIT MAJU SDN BHD',
       'DD:14/03/2017 09:10',
       'Description U.P Iss Rtn Sale Amt(RM)',
-      ...rows,
+      ...lines,
       'Total Payable: 9.99',
     ].join('\n');
-  const rows = (text: string) =>
-    parseReceiptText(text).items.map((i) => [i.description, i.quantity, i.unit_price, i.total_price]);
 
   it('reads the returns under the subtotal of the goods sold, with their negative amounts', () => {
     const text = note([
@@ -131,16 +132,14 @@ describe('a delivery note with goods taken back', () => {
 });
 
 describe('rows after an article code, priced in ringgit', () => {
-  const till = (rows: string[]) =>
+  const till = (lines: string[]) =>
     [
       ...HEADING,
       '09:12AM 123456 03-04-17',
-      ...rows,
+      ...lines,
       'Total Sales (Inclusive GST) RM 21.93',
       'CASH RM 50.00',
     ].join('\n');
-  const rows = (text: string) =>
-    parseReceiptText(text).items.map((i) => [i.description, i.quantity, i.unit_price, i.total_price]);
 
   it('reads the codes before the names as codes, not as quantities, and the count under a row', () => {
     const text = till([
@@ -185,6 +184,26 @@ describe('rows after an article code, priced in ringgit', () => {
   it('keeps a leading quantity where rows carry no article codes', () => {
     const text = till(['2 SARDIN TIN 155G RM4.40 S', '100 CABAI KERING RM3.65 S']);
     expect(rows(text).map((r) => r[1])).toEqual([2, 100]);
+  });
+});
+
+describe('amounts whose decimal point was lost', () => {
+  it('reads an amount whose decimal point was lost from the subtotal, or from the row itself', () => {
+    const bill = (lines: string[], sub: string) =>
+      [...HEADING, 'Date 21/01/2018 15:46', 'Item Name Qty Price(RM)', ...lines, sub, 'Cash 20.00'].join(
+        '\n',
+      );
+    expect(rows(bill(['Mango Smoothie-L 1 850 SR', 'Grass Jelly 1.20'], 'Sub Total RM9.70'))).toEqual([
+      ['Mango Smoothie-L', 1, 8.5, 8.5],
+      ['Grass Jelly', null, null, 1.2],
+    ]);
+    // Where the subtotal leaves another amount, the figure is no amount.
+    expect(rows(bill(['Mango Smoothie-L 1 850 SR', 'Grass Jelly 1.20'], 'Sub Total RM9.90'))).toEqual([
+      ['Grass Jelly', null, null, 1.2],
+    ]);
+    expect(rows(bill(['B5 NOTE PAD 6 045 270 SR'], 'Sub Total 2 70')).map((r) => r.slice(1))).toEqual([
+      [6, 0.45, 2.7],
+    ]);
   });
 });
 

@@ -77,6 +77,13 @@ describe('a delivery note with goods taken back', () => {
   it('reads a row whose goods all came back, at 0.00, as an item sold none of', () => {
     const text = note(['RAISIN LOAF 3.10 4 1 3 9.30', 'SANDWICH 2.40 3 3 0 0.00', 'Total 0% supplies: 9.30']);
     expect(rows(text)[1]).toEqual(['SANDWICH', 0, 2.4, 0]);
+    // A gift priced at 0.00 with its count.
+    const gift = note([
+      'RAISIN LOAF 3.10 4 1 3 9.30',
+      'FREE TOTE BAG 1 x 0.00 0.00',
+      'Total 0% supplies: 9.30',
+    ]);
+    expect(rows(gift)[1]).toEqual(['FREE TOTE BAG', 1, 0, 0]);
   });
 
   it('gives a returned row the minus its amount was read without', () => {

@@ -811,8 +811,12 @@ export function readItemArea(
 
 /** A row of a name, a unit price and count columns, with no amount after them (`DELICIA 3.72 0 2 2`). */
 const UNPRICED_COUNTS_RE = /^(.*\p{L}{2}.*?)\s+(\d{1,5}[.,]\d{2})((?:\s+(?:-?\d{1,4}|[A-Z]))+)\s*$/u;
-/** A row of a name, a count and an amount whose decimal point was lost (`HAZELNUT COCO 1 750 SR`). */
-const POINTLESS_AMOUNT_RE = /^(.*\p{L}{2}.*?)(?:\s+(\d{1,3}))?\s+(\d{3,6})(?:\s+[A-Z]{1,3})?\s*$/u;
+/**
+ * A row of a name, a count and an amount whose decimal point was lost, a tax code after it
+ * (`HAZELNUT COCO 1 750 SR`): the count or the code, or both, as item rows print them.
+ */
+const POINTLESS_AMOUNT_RE =
+  /^(.*\p{L}{2}.*?)(?:\s+(\d{1,3})\s+(\d{3,6})(?:\s+[A-Z]{1,3})?|\s+(\d{3,6})\s+[A-Z]{1,3})\s*$/u;
 
 /**
  * The item of a row read as no item, given the amount the group's subtotal leaves for it: a row of
@@ -834,7 +838,8 @@ function unreadItem(text: string, amount: number): AnalyzedItem | null {
     return { description: tidyDescription(counts[1]!), quantity, unit_price: unit, total_price: amount };
   }
   const pointless = findAmounts(text).length === 0 ? POINTLESS_AMOUNT_RE.exec(text) : null;
-  if (!pointless || amount <= 0 || !near(Number(pointless[3]) / 100, amount)) return null;
+  const cents = pointless ? Number(pointless[3] ?? pointless[4]) : NaN;
+  if (!pointless || amount <= 0 || !near(cents / 100, amount)) return null;
   const quantity = pointless[2] === undefined ? null : Number(pointless[2]);
   const unit = quantity !== null && quantity > 0 ? roundMoney(amount / quantity) : null;
   return { description: tidyDescription(pointless[1]!), quantity, unit_price: unit, total_price: amount };
@@ -861,7 +866,15 @@ function withUnreadAmount(
   );
   const found = lines
     .slice(from, end)
-    .filter((l) => !group.some((r) => r.line === l) && hasWords(l.text))
+    .filter(
+      (l) =>
+        !group.some((r) => r.line === l) &&
+        hasWords(l.text) &&
+        !NOT_AN_ITEM_RE.test(l.upper) &&
+        !isDocumentTitle(l.upper) &&
+        !printsDate(l.text) &&
+        findTimes(l.text).length === 0,
+    )
     .map((line) => ({ line, item: unreadItem(unglueMark(line.text), amount) }));
   const fits = found.filter((f) => f.item !== null);
   if (fits.length !== 1) return group;

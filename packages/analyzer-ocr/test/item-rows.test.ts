@@ -204,6 +204,10 @@ describe('amounts whose decimal point was lost', () => {
       ['Mango Smoothie-L', 1, 8.5, 8.5],
       ['Grass Jelly', null, null, 1.2],
     ]);
+    // A number on a line that is no item row (no count, no tax code) is not taken for the amount.
+    expect(rows(bill(['Grass Jelly 1.20', 'Queue 060'], 'Sub Total RM1.80'))).toEqual([
+      ['Grass Jelly', null, null, 1.2],
+    ]);
     // Where the subtotal leaves another amount, the figure is no amount.
     expect(rows(bill(['Mango Smoothie-L 1 850 SR', 'Grass Jelly 1.20'], 'Sub Total RM9.90'))).toEqual([
       ['Grass Jelly', null, null, 1.2],

@@ -131,6 +131,7 @@ function codeLetterRead(text: string, letters: ReadonlySet<string>): string {
 /** Letters an engine reads for digits in printed amounts (`1,4D`, `2.B5`), and the digit each stands for. */
 const DIGIT_OF_LETTER: Readonly<Record<string, string>> = {
   O: '0',
+  o: '0',
   D: '0',
   Q: '0',
   B: '8',
@@ -251,7 +252,11 @@ function tidyDescription(text: string): string {
       .replace(/^\d{6,}\s+/, '')
       // A tax code and an item code before a hyphen (`SR I00000015-Vegetable`).
       .replace(/^(?:[A-Z]{1,3}\s+)?[A-Z]{0,3}\d{5,}\s*-\s*(?=\S)/, '')
+      // A tax code before the name, set off by a colon (`SR:TEPUNG`, `ZRL:IKAN`).
+      .replace(/^[A-Z]{1,3}\s*:\s*(?=\p{L}{2})/u, '')
       .replace(/\b(?=[A-Z]*0)[A-Z0]*[A-Z][A-Z0]*\b/g, (word) => word.replace(/0/g, 'O'))
+      // An initial O read as a zero before the point of an abbreviation (`0.C JUMBO`).
+      .replace(/(?<![\d.,])0(?=\.[A-Z])/g, 'O')
       // A size or count run on from the word before it (`TEA80`), as engines that drop spaces read it.
       .replace(/\b([A-Z]{3,})(\d{2,})\b/g, '$1 $2')
       .replace(/\s+\*?[A-Z]?\s*\*?$/, (m) => (/^\s+[A-Z]$/.test(m) ? m : ''))
@@ -273,7 +278,40 @@ function near(a: number, b: number): boolean {
 function countsBetween(between: string, unit: number, total: number): number | null {
   if (!/^(?:\s+-?\d{1,4})+\s*$/.test(between)) return null;
   const counts = between.trim().split(/\s+/).map(Number);
-  return [...counts].reverse().find((n) => n !== 0 && near(n * unit, total)) ?? null;
+  // The last count is the sale; a sale of 0 (all returned) is the quantity of an amount of 0.
+  return [...counts].reverse().find((n) => (n !== 0 || total === 0) && near(n * unit, total)) ?? null;
+}
+
+/**
+ * A unit price whose whole part was lost or left out (`.97`, `@.72`) before count columns (`O.C JUMBO
+ * .97 5 3 2 5.94`): the amount over the last count that gives a price with those cents is the unit
+ * price, and that count the quantity. Null where no count does.
+ */
+function bareCentsPrice(
+  head: string,
+  total: number,
+): { head: string; quantity: number; unitPrice: number } | null {
+  const row = /(?:^|\s|@)\.(\d{2})((?:\s+-?\d{1,4}\.?)+)\s*$/.exec(head);
+  if (!row || total === 0) return null;
+  const counts = row[2]!
+    .trim()
+    .split(/\s+/)
+    .map((c) => Number(c.replace(/\.$/, '')));
+  const quantity = [...counts].reverse().find((n) => n !== 0 && total / n > 0);
+  if (quantity === undefined) return null;
+  const unitPrice = roundMoney(total / quantity);
+  if (!near(Math.round((unitPrice % 1) * 100), Number(row[1]))) return null;
+  return { head: head.slice(0, row.index).replace(/@$/, ''), quantity, unitPrice };
+}
+
+/**
+ * The count of a returns row read without the minus of its amount: the last count between the unit
+ * price and the amount is negative and, times the unit price, gives the amount with the sign turned.
+ */
+function returnedCount(between: string, unit: number, total: number): number | null {
+  if (total <= 0 || !/^(?:\s+-?\d{1,4})+\s*$/.test(between)) return null;
+  const last = Number(between.trim().split(/\s+/).pop());
+  return last < 0 && near(-last * unit, total) ? last : null;
 }
 
 /**
@@ -291,6 +329,15 @@ interface PriceParts {
   quantity: number | null;
   unitPrice: number | null;
   total: number;
+}
+
+/**
+ * Whether a row of amount 0 is an item: one that prints its count and unit price (a free gift at
+ * `1 x 0.00`, goods delivered and all taken back, `2.78 2 2 0 0.00`), not a bare `0.00` line. A
+ * row of figures takes its name from the lines above it, as any other.
+ */
+function pricedAtZero(parts: PriceParts): boolean {
+  return parts.quantity !== null && parts.unitPrice !== null;
 }
 
 /**
@@ -335,6 +382,13 @@ function splitPricedLine(text: string, amounts: AmountMatch[]): PriceParts | nul
       quantity = Number(bareQty[1]);
       unitPrice = unit.value;
       head = beforeUnit.slice(0, bareQty.index);
+    } else if (returnedCount(between, unit.value, total) !== null) {
+      // A returns row whose amount lost its minus sign (`TWIG 1.33 0 9 -9 11.97`): the sale count
+      // is negative, and so is the amount it gives.
+      quantity = returnedCount(between, unit.value, total);
+      unitPrice = unit.value;
+      head = beforeUnit;
+      return { description: tidyDescription(head), quantity, unitPrice, total: -total };
     } else if (countsBetween(between, unit.value, total) !== null) {
       // Delivered, returned and sold counts between the unit price and the amount: the quantity is
       // the count that the arithmetic bears out (`O.C. WHITE 2.13 10 1 0 9 19.17`).
@@ -363,6 +417,8 @@ function splitPricedLine(text: string, amounts: AmountMatch[]): PriceParts | nul
     }
   }
 
+  const bare = quantity === null ? bareCentsPrice(head, total) : null;
+  if (bare) ({ head, quantity, unitPrice } = bare);
   const qtyLabel = /\bQTY\s*:?\s*(\d{1,4})\b/i.exec(head);
   if (quantity === null && qtyLabel) {
     quantity = Number(qtyLabel[1]);
@@ -459,13 +515,21 @@ export function isCodeLine(text: string): boolean {
 function rowText(line: ReceiptLine, layout: ItemLayout, digitCodeColumn: boolean): string {
   // A space read into the amount at the end of the row (`49. 99`, `2. 20 ZRL`), or into the unit
   // price before it (`1x 2. 20 2.20`), is closed up.
-  let text = withoutCodeColumn(withoutOverlappingSpecks(line), layout)
+  let text = currencyAmount(withoutCodeColumn(withoutOverlappingSpecks(line), layout))
+    // A currency mark between a count's times sign and the unit price (`2XR2.45`, `@2XRM6.99`).
+    .replace(/(^|\s)@?(\d{1,4}\s*[xX×*])\s*R[MN]?\s*(?=\d{1,5}[.,]\d{2})/, '$1$2 ')
     .replace(/(\d[.,])\s(\d{2})(?=(?:\s+[A-Z]{1,3})?$)/, '$1$2')
     .replace(/(\d[.,])\s(\d{2})(?=\s+\d+[.,]\d{2}(?:\s+[A-Z]{1,3})?$)/, '$1$2')
     // A one-letter column (department, tax class) printed against the amount: `1 D20.00 SR`.
     .replace(/(?<=^|\s)([A-WYZ])(?=\d{1,5}[.,]\d{2}(?!\d))/, '$1 ');
   if (digitCodeColumn) text = text.replace(/(\d[.,]\d{2})\s+\d{1,2}$/, '$1');
   text = perUnitPrice(text);
+  // A unit price and an amount run together where their columns touch (`0.2525.00`): two amounts,
+  // each with its two decimals and the same decimal mark (`1,234.56` is one amount).
+  text = text.replace(
+    /(?<![\d.,])(\d{1,5})([.,])(\d{2})(\d{1,6})\2(\d{2})(?=\s*(?:[A-Z]{1,3})?\s*$)/,
+    '$1$2$3 $4$2$5',
+  );
   // Quantity, unit price and amount run together (`2X5.3010.60`): split where the product is the amount.
   text = text.replace(
     /\b(\d{1,3})\s*[xX]\s*(\d{1,5}[.,]\d{2})(\d{1,6}[.,]\d{2})$/,
@@ -486,6 +550,24 @@ function rowText(line: ReceiptLine, layout: ItemLayout, digitCodeColumn: boolean
   }
   return text;
 }
+
+/**
+ * The amount at the end of a row after its ringgit mark, as an engine misreads it: the mark's M as N
+ * (`RN3.79`), a digit as the letter it looks like (`RM2.B5`, `RNS.98`), and a tax mark read as a
+ * digit after the two decimals (`RN6.855` beside `RN4.65S`), written back as `RM3.79`.
+ */
+function currencyAmount(text: string): string {
+  return text.replace(CURRENCY_AMOUNT_RE, (all, whole: string, cents: string) => {
+    const digits = (whole + cents).replace(/[^\d]/g, '');
+    if (digits.length < 2) return all;
+    const fix = (part: string) => part.replace(/\D/g, (c) => DIGIT_OF_LETTER[c] ?? c);
+    return `RM${fix(whole)}.${fix(cents)}`;
+  });
+}
+const CURRENCY_AMOUNT_RE = new RegExp(
+  String.raw`(?<![\p{L}\d])R[MN]\s?(${AMOUNT_CHAR}{1,5})[.,](${AMOUNT_CHAR}{2})[52]?(?=\s*(?:[A-Z*]{1,2}|[a-z])?\s*$)`,
+  'u',
+);
 
 /**
  * A price per kilogram, litre or piece printed after a weight or a count (`0,144kg 1,99 EUR/kg`,
@@ -569,9 +651,45 @@ const TITLE_COMPANIONS = new Set([
   'COPIES',
 ]);
 
+/**
+ * A row's quantity, unit price and amount whose decimal points were all lost (`A4 COPY 8 053 424
+ * SR`), on a receipt that prints its amounts with cents: written with their points where the
+ * quantity times the unit price gives the amount and the amount has cents (`8 0.53 4.24`).
+ */
+function pointsRestored(text: string): string {
+  return text.replace(
+    /(\s\d{1,3}\s+)(\d{1,5})(\d{2})\s+(\d{1,5})(\d{2})(?=(?:\s+[A-Z]{1,3})?\s*$)/,
+    (all, q: string, u: string, uc: string, t: string, tc: string) =>
+      Number(q) * Number(u + uc) === Number(t + tc) && tc !== '00' ? `${q}${u}.${uc} ${t}.${tc}` : all,
+  );
+}
+
+/** A number of three or four digits before a row's name (`0954 MISTER POTATO`, `183 PLANTA`). */
+const LEADING_CODE_RE = /^\d{3,4}\s+(?=\S*\p{L})/u;
+
+/**
+ * Whether the rows of the item area start with an article code: two or more rows whose name follows
+ * a number of four digits, or of three or four with a leading zero (`5422 MI SEDAAP`, `0155 TWISTIES`).
+ * There a number of three or four digits before a name is a code, not the quantity (`183 PLANTA`).
+ */
+function hasLeadingCodeColumn(lines: readonly ReceiptLine[]): boolean {
+  return lines.filter((l) => /^(?:\d{4}|0\d{2})\s+\S*\p{L}{2}/u.test(l.text.trim())).length >= 2;
+}
+
 /** Whether two or more rows of the item area end with an amount and a one- or two-digit code. */
 function hasDigitCodeColumn(lines: readonly ReceiptLine[]): boolean {
   return lines.filter((l) => /\d[.,]\d{2}\s+\d{1,2}$/.test(l.text)).length >= 2;
+}
+
+/**
+ * Whether a line prints a date. A day and month read across a space after a column of counts, whose
+ * order the text leaves open, is the last count and the amount of an item row (`JUMBO .97 5 3 2.
+ * 5.94`), not a date.
+ */
+function printsDate(text: string): boolean {
+  return findDates(text).some(
+    (d) => d.certain || !/\s/.test(d.text) || !/(?:^|\s)-?\d{1,4}\s+$/.test(text.slice(0, d.index)),
+  );
 }
 
 /**
@@ -579,13 +697,26 @@ function hasDigitCodeColumn(lines: readonly ReceiptLine[]): boolean {
  * a quantity and unit price where printed, on the same line or on a line of its own just below
  * (`2 x 1.50`) or above (a description alone, then `1x 2.20 2.20`).
  */
-export function readItems(lines: ReceiptLine[], start: number, end: number): ItemReading[] {
+export function readItems(
+  lines: ReceiptLine[],
+  start: number,
+  end: number,
+  afterItems = false,
+): ItemReading[] {
   const layout = findItemLayout(lines);
   const digitCodes = hasDigitCodeColumn(lines.slice(start, end));
   const letters = codeLetters(lines.slice(start, end));
-  const texts = lines.map((l) =>
-    amountLetterRead(codeLetterRead(unglueMark(rowText(l, layout, digitCodes)), letters), l, layout),
-  );
+  const codes = hasLeadingCodeColumn(lines.slice(start, end));
+  const cents = lines.some((l) => /\d[.,]\d{2}(?![\d.,])/.test(l.text));
+  const texts = lines.map((l) => {
+    const row = rowText(l, layout, digitCodes);
+    const text = amountLetterRead(
+      codeLetterRead(unglueMark(cents ? pointsRestored(row) : row), letters),
+      l,
+      layout,
+    );
+    return codes ? text.replace(LEADING_CODE_RE, '') : text;
+  });
   const below = namesBelowFigures(lines, texts, start, end);
   const items: ItemReading[] = [];
   let pending: ReceiptLine[] = [];
@@ -605,10 +736,11 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
     underHeader = false;
     // A discount printed under its item (`Stat-oreat Saving -9.60`, `DISC 30% -0.75`) is no item.
     if (itemDiscount(line) !== null) continue;
-    if (findDates(line.text).length > 0 || (findTimes(line.text).length > 0 && !hasWords(line.text)))
-      continue;
+    if (printsDate(line.text) || (findTimes(line.text).length > 0 && !hasWords(line.text))) continue;
     const text = texts[at]!;
-    const amounts = findAmounts(text).filter((a) => a.value >= 0 || items.length > 0);
+    // A negative amount before any item is no goods; after items (here or in a group above, a
+    // returns section under the subtotal of what was delivered) it is a row returned.
+    const amounts = findAmounts(text).filter((a) => a.value >= 0 || afterItems || items.length > 0);
     if (amounts.length === 0) {
       const prev = items[items.length - 1];
       // `  2 x 1.99` under a priced description: the quantity and unit price of that item.
@@ -642,7 +774,7 @@ export function readItems(lines: ReceiptLine[], start: number, end: number): Ite
       continue;
     }
     const parts = splitPricedLine(text, amounts);
-    if (!parts || parts.total === 0) {
+    if (!parts || (parts.total === 0 && !pricedAtZero(parts))) {
       pending = [];
       continue;
     }
@@ -754,7 +886,8 @@ export function readItemArea(
   for (let from = start; ;) {
     const found = lines.findIndex((l, i) => i >= from && isItemAreaEnd(l));
     const end = found === -1 ? lines.length : found;
-    items = [...items, ...readItems(lines, from, end)];
+    const group = readItems(lines, from, end, items.length > 0);
+    items = [...items, ...withUnreadAmount(lines, from, end, group)];
     for (let at = from; at < end; at++) {
       const discount = itemDiscount(lines[at]!);
       if (discount !== null) discounts.push(discount);
@@ -780,10 +913,115 @@ export function readItemArea(
   }
 }
 
+/** A row of a name, a unit price and count columns, with no amount after them (`DELICIA 3.72 0 2 2`). */
+const UNPRICED_COUNTS_RE = /^(.*\p{L}{2}.*?)\s+(\d{1,5}[.,]\d{2})((?:\s+(?:-?\d{1,4}|[A-Z]))+)\s*$/u;
+/**
+ * A row of a name, a count and an amount whose decimal point was lost, a tax code after it
+ * (`HAZELNUT COCO 1 750 SR`): the count or the code, or both, as item rows print them.
+ */
+const POINTLESS_AMOUNT_RE =
+  /^(.*\p{L}{2}.*?)(?:\s+(\d{1,3})\s+(\d{3,6})(?:\s+[A-Z]{1,3})?|\s+(\d{3,6})\s+[A-Z]{1,3})\s*$/u;
+
+/**
+ * The item of a row read as no item, given the amount the group's subtotal leaves for it: a row of
+ * unit price and counts whose amount was not read, where the amount over the unit price is a whole
+ * count the row prints (its sign aside, a minus being easily lost); or a row whose amount lost its
+ * decimal point, where its cents are that amount. Null where the row is neither.
+ */
+function unreadItem(text: string, amount: number): AnalyzedItem | null {
+  const counts = findAmounts(text).length === 1 ? UNPRICED_COUNTS_RE.exec(text) : null;
+  if (counts) {
+    const unit = Number(counts[2]!.replace(',', '.'));
+    const quantity = unit > 0 ? Math.round(amount / unit) : 0;
+    const printed = counts[3]!
+      .trim()
+      .split(/\s+/)
+      .map((c) => Math.abs(Number(c)));
+    if (quantity === 0 || !near(quantity * unit, amount) || !printed.includes(Math.abs(quantity)))
+      return null;
+    return { description: tidyDescription(counts[1]!), quantity, unit_price: unit, total_price: amount };
+  }
+  const pointless = findAmounts(text).length === 0 ? POINTLESS_AMOUNT_RE.exec(text) : null;
+  const cents = pointless ? Number(pointless[3] ?? pointless[4]) : NaN;
+  if (!pointless || amount <= 0 || !near(cents / 100, amount)) return null;
+  const quantity = pointless[2] === undefined ? null : Number(pointless[2]);
+  const unit = quantity !== null && quantity > 0 ? roundMoney(amount / quantity) : null;
+  return { description: tidyDescription(pointless[1]!), quantity, unit_price: unit, total_price: amount };
+}
+
+/**
+ * The items of a group with the one row whose amount was not read put back (`DELICIA 3.72 G 2 2`
+ * above `Total 6% supplies: -7.44`, `HAZELNUT COCO 1 750 SR` above `Sub Total RM8.60`): the
+ * subtotal under the group less the amounts of its other rows is that row's amount (see
+ * {@link unreadItem}). The group as read where not exactly one row fits.
+ */
+function withUnreadAmount(
+  lines: readonly ReceiptLine[],
+  from: number,
+  end: number,
+  group: ItemReading[],
+): ItemReading[] {
+  const sumLine = lines[end];
+  if (!sumLine || !(SUBTOTAL_RE.test(sumLine.upper) || TOTAL_RE.test(sumLine.upper))) return group;
+  const sums = findAmounts(sumLine.text);
+  if (sums.length === 0) return group;
+  const amount = roundMoney(
+    sums[sums.length - 1]!.value - group.reduce((s, r) => s + (r.item.total_price ?? 0), 0),
+  );
+  const found = lines
+    .slice(from, end)
+    .filter(
+      (l) =>
+        !group.some((r) => r.line === l) &&
+        hasWords(l.text) &&
+        !NOT_AN_ITEM_RE.test(l.upper) &&
+        !isDocumentTitle(l.upper) &&
+        !printsDate(l.text) &&
+        findTimes(l.text).length === 0,
+    )
+    .map((line) => ({ line, item: unreadItem(unglueMark(line.text), amount) }));
+  const fits = found.filter((f) => f.item !== null);
+  if (fits.length !== 1) return group;
+  const { line, item } = fits[0]!;
+  const at = lines.indexOf(line);
+  return [
+    ...group.filter((r) => lines.indexOf(r.line) < at),
+    { item: item!, line },
+    ...group.filter((r) => lines.indexOf(r.line) > at),
+  ];
+}
+
 /** An item's amount when its own row's figures disagree (quantity × unit price is not the amount). */
 export const ROW_ARITHMETIC_FAILS = 0.5;
 /** An item's amount at least, when the items add up to the subtotal or the total. */
 export const ITEMS_ADD_UP = 0.95;
+
+/**
+ * The items with one amount read back from its row's arithmetic: when exactly one row's quantity ×
+ * unit price disagrees with its amount (`2 * 2.50 5.03`), and with the product in its place the items
+ * add up to the subtotal or the total while as read they do not, a digit of the amount was misread and
+ * the product is the amount. Any other case is left as read (its confidence says the row is doubtful).
+ */
+export function amountsFromArithmetic(
+  readings: readonly ItemReading[],
+  sums: ReadonlyArray<number | null>,
+): ItemReading[] {
+  const product = ({ quantity: q, unit_price: u }: ItemReading['item']) =>
+    q !== null && u !== null && q > 0 ? roundMoney(q * u) : null;
+  const wrong = readings.filter(({ item }) => {
+    const p = product(item);
+    return p !== null && item.total_price !== null && Math.abs(p - item.total_price) > 0.011;
+  });
+  if (wrong.length !== 1) return [...readings];
+  const sum = roundMoney(readings.reduce((s, r) => s + (r.item.total_price ?? 0), 0));
+  const target = wrong[0]!;
+  const corrected = roundMoney(sum - target.item.total_price! + product(target.item)!);
+  const addsUp = (x: number) => sums.some((t) => t !== null && near(t, x));
+  if (addsUp(sum) || !addsUp(corrected)) return [...readings];
+  return readings.map((r) =>
+    r === target ? { ...r, item: { ...r.item, total_price: product(r.item) } } : r,
+  );
+}
 
 /**
  * The confidence (0..1) of each item's amount, from the line it was read from and the receipt's own

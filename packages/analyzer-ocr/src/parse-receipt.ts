@@ -25,7 +25,13 @@ import { doubtedDigit } from './char-doubts';
 import type { CharDoubt } from './paddle-ocr';
 import { receiptCurrency } from './receipt-currency';
 import { receiptAdjustments, type PrintedAdjustment } from './receipt-adjustments';
-import { isColumnHeader, isItemAreaEnd, itemConfidences, readItemArea } from './parse-items';
+import {
+  amountsFromArithmetic,
+  isColumnHeader,
+  isItemAreaEnd,
+  itemConfidences,
+  readItemArea,
+} from './parse-items';
 import { settleHeadingLetters, spacedAsChain } from './heading-letters';
 import { readMerchant } from './parse-merchant';
 import {
@@ -665,9 +671,8 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
     else if (isItemAreaEnd(line)) break;
   }
   const { items: itemReadings, discounts: itemDiscounts, end: itemsEnd } = readItemArea(lines, start);
-  const items = itemReadings.map((r) => r.item);
   itemReadings.forEach((r, i) => note(`items.${i}.total_price`, r.line));
-  const priced = items.filter((i) => i.total_price !== null);
+  const priced = itemReadings.map((r) => r.item).filter((i) => i.total_price !== null);
   const itemSum = priced.length > 0 ? roundMoney(priced.reduce((s, i) => s + (i.total_price ?? 0), 0)) : null;
 
   const doubts = figureDoubts(ocrText, opts.lineDoubts);
@@ -714,12 +719,14 @@ export function parseReceiptText(ocrText: string, opts: ParseOptions = {}): Pars
       totalDoubt.probability < DOUBTED_TOTAL_DIGIT ? THIN_CONFIDENCE : totalDoubt.probability,
     );
 
-  // Each item's amount is as sure as its row's arithmetic and the items' sum make it.
-  itemConfidences(itemReadings, [totals.subtotal?.value ?? null, totals.total?.value ?? null]).forEach(
-    (c, i) => {
-      if (c !== null) confidence[`items.${i}.total_price`] = Math.round(c * 1000) / 1000;
-    },
-  );
+  // A row whose amount its own arithmetic and the receipt's sums contradict has it read back; each
+  // item's amount is then as sure as its row's arithmetic and the items' sum make it.
+  const sums = [totals.subtotal?.value ?? null, totals.total?.value ?? null];
+  const readings = amountsFromArithmetic(itemReadings, sums);
+  const items = readings.map((r) => r.item);
+  itemConfidences(readings, sums).forEach((c, i) => {
+    if (c !== null) confidence[`items.${i}.total_price`] = Math.round(c * 1000) / 1000;
+  });
   const contradicted: ContradictedField[] = [];
   if (verdict && verdict.contradictions.length > 0) contradicted.push('receipt.total_amount');
   if (dateCheck === 'contradicted') contradicted.push('receipt.transaction_date');

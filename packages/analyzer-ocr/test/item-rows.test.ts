@@ -6,6 +6,9 @@ const HEADING = ['KEDAI SERBA NEKA SDN BHD', 'NO 12, JALAN SS 2/24,', '47300 PET
 
 const names = (text: string, opts = {}) =>
   parseReceiptText(text, opts).items.map((i) => [i.description, i.quantity, i.total_price]);
+/** Each item as description, quantity, unit price and amount. */
+const rows = (text: string) =>
+  parseReceiptText(text).items.map((i) => [i.description, i.quantity, i.unit_price, i.total_price]);
 
 describe('items in groups, each with its subtotal', () => {
   // A bakery's delivery note: goods without tax, their subtotal, then goods with tax.
@@ -45,6 +48,173 @@ describe('items in groups, each with its subtotal', () => {
       'NET TOTAL 159.50',
     ];
     expect(names(bill.join('\n'))).toEqual([['TIGER 12 GLASSES', 1, 145]]);
+  });
+});
+
+describe('a delivery note with goods taken back', () => {
+  // Goods delivered, returned and sold per row, their subtotal, then a section of returns.
+  const note = (lines: string[]) =>
+    [
+      'KEDAI RUNCIT MAJU SDN BHD',
+      'DD:14/03/2017 09:10',
+      'Description U.P Iss Rtn Sale Amt(RM)',
+      ...lines,
+      'Total Payable: 9.99',
+    ].join('\n');
+
+  it('reads the returns under the subtotal of the goods sold, with their negative amounts', () => {
+    const text = note([
+      'RAISIN LOAF 3.10 4 1 3 9.30',
+      'Total 0% supplies: 9.30',
+      'BUN-KAYA 0.65 0 6 -6 -3.90',
+    ]);
+    expect(rows(text)).toEqual([
+      ['RAISIN LOAF', 3, 3.1, 9.3],
+      ['BUN-KAYA', -6, 0.65, -3.9],
+    ]);
+  });
+
+  it('reads a row whose goods all came back, at 0.00, as an item sold none of', () => {
+    const text = note(['RAISIN LOAF 3.10 4 1 3 9.30', 'SANDWICH 2.40 3 3 0 0.00', 'Total 0% supplies: 9.30']);
+    expect(rows(text)[1]).toEqual(['SANDWICH', 0, 2.4, 0]);
+    // A gift priced at 0.00 with its count.
+    const gift = note([
+      'RAISIN LOAF 3.10 4 1 3 9.30',
+      'FREE TOTE BAG 1 x 0.00 0.00',
+      'Total 0% supplies: 9.30',
+    ]);
+    expect(rows(gift)[1]).toEqual(['FREE TOTE BAG', 1, 0, 0]);
+  });
+
+  it('gives a returned row the minus its amount was read without', () => {
+    const text = note([
+      'RAISIN LOAF 3.10 4 1 3 9.30',
+      'Total 0% supplies: 9.30',
+      'BUN-KAYA 0.65 0 6 -6 3.90',
+    ]);
+    expect(rows(text)[1]).toEqual(['BUN-KAYA', -6, 0.65, -3.9]);
+  });
+
+  it('reads a unit price printed without its whole part from the amount and the sale count', () => {
+    const text = note([
+      'RAISIN LOAF .10 4 1 3. 9.30',
+      'BUN-KAYA@.65 0 1 -1 -0.65',
+      'Total 0% supplies: 8.65',
+    ]);
+    expect(rows(text)).toEqual([
+      ['RAISIN LOAF', 3, 3.1, 9.3],
+      ['BUN-KAYA', -1, 0.65, -0.65],
+    ]);
+  });
+
+  it('gives the one row of a group whose amount was not read what its subtotal leaves', () => {
+    const text = note([
+      'RAISIN LOAF 3.10 4 1 3 9.30',
+      'Total 0% supplies: 9.30',
+      'BUN-KAYA 0.65 0 6 -6 -3.90',
+      'SWISS ROLL 4.15 0 2 2',
+      'Total 6% supplies (excl. GST): -12.20',
+    ]);
+    expect(rows(text)).toEqual([
+      ['RAISIN LOAF', 3, 3.1, 9.3],
+      ['BUN-KAYA', -6, 0.65, -3.9],
+      ['SWISS ROLL', -2, 4.15, -8.3],
+    ]);
+    // Where the difference is no count the row prints, the row stays unread.
+    const off = text.replace('-12.20', '-11.20');
+    expect(rows(off).map((r) => r[0])).toEqual(['RAISIN LOAF', 'BUN-KAYA']);
+  });
+
+  it('reads a leading O read as a zero before the point of an abbreviation as the letter', () => {
+    expect(rows(note(['0.K LOAF 3.10 4 1 3 9.30', 'Total 0% supplies: 9.30']))[0]![0]).toBe('O.K LOAF');
+  });
+
+  it('takes no bare 0.00 line for an item, nor a date for a count and an amount', () => {
+    const text = note(['RAISIN LOAF 3.10 4 1 3 9.30', 'Deposit 0.00', 'Total 0% supplies: 9.30']);
+    expect(rows(text)).toEqual([['RAISIN LOAF', 3, 3.1, 9.3]]);
+    expect(rows(note(['1 SUB T01. 9.30', 'RAISIN LOAF 3.10 4 1 3 9.30', 'Total: 9.30']))).toEqual([
+      ['RAISIN LOAF', 3, 3.1, 9.3],
+    ]);
+  });
+});
+
+describe('rows after an article code, priced in ringgit', () => {
+  const till = (lines: string[]) =>
+    [
+      ...HEADING,
+      '09:12AM 123456 03-04-17',
+      ...lines,
+      'Total Sales (Inclusive GST) RM 21.93',
+      'CASH RM 50.00',
+    ].join('\n');
+
+  it('reads the codes before the names as codes, not as quantities, and the count under a row', () => {
+    const text = till([
+      '0412 SARDIN TIN 155G RM4.40 S',
+      '2XRM2.20',
+      '318 KICAP MANIS 340ML RM3.65 S',
+      '7731 TEH BUNGA 20S RM13.88 Z',
+      '@2XR6.94',
+    ]);
+    expect(rows(text)).toEqual([
+      ['SARDIN TIN 155G', 2, 2.2, 4.4],
+      ['KICAP MANIS 340ML', null, null, 3.65],
+      ['TEH BUNGA 20S', 2, 6.94, 13.88],
+    ]);
+  });
+
+  it('reads an amount whose ringgit mark or digits were read as letters', () => {
+    const text = till([
+      '0412 SARDIN TIN 155G RN4.40s',
+      '318 KICAP MANIS 340ML RM3.6Ss',
+      '7731 TEH BUNGA 20S RNl3.885',
+    ]);
+    expect(rows(text).map((r) => r[3])).toEqual([4.4, 3.65, 13.88]);
+  });
+
+  it('reads a unit price run into its amount, under a tax code set off by a colon', () => {
+    const text = [
+      ...HEADING,
+      'ITEM QTY U/P AMOUNT',
+      '2411880001 40 0.2510.00',
+      'ZRL:KACANG TANAH 100G',
+      '2411880002 2 5.9011.80',
+      'SR:SOS CILI 500ML',
+      'SUB-TOTAL 21.80',
+    ].join('\n');
+    expect(rows(text)).toEqual([
+      ['KACANG TANAH 100G', 40, 0.25, 10],
+      ['SOS CILI 500ML', 2, 5.9, 11.8],
+    ]);
+  });
+
+  it('keeps a leading quantity where rows carry no article codes', () => {
+    const text = till(['2 SARDIN TIN 155G RM4.40 S', '100 CABAI KERING RM3.65 S']);
+    expect(rows(text).map((r) => r[1])).toEqual([2, 100]);
+  });
+});
+
+describe('amounts whose decimal point was lost', () => {
+  it('reads an amount whose decimal point was lost from the subtotal, or from the row itself', () => {
+    const bill = (lines: string[], sub: string) =>
+      [...HEADING, 'Date 21/01/2018 15:46', 'Item Name Qty Price(RM)', ...lines, sub, 'Cash 20.00'].join(
+        '\n',
+      );
+    expect(rows(bill(['Mango Smoothie-L 1 850 SR', 'Grass Jelly 1.20'], 'Sub Total RM9.70'))).toEqual([
+      ['Mango Smoothie-L', 1, 8.5, 8.5],
+      ['Grass Jelly', null, null, 1.2],
+    ]);
+    // A number on a line that is no item row (no count, no tax code) is not taken for the amount.
+    expect(rows(bill(['Grass Jelly 1.20', 'Queue 060'], 'Sub Total RM1.80'))).toEqual([
+      ['Grass Jelly', null, null, 1.2],
+    ]);
+    // Where the subtotal leaves another amount, the figure is no amount.
+    expect(rows(bill(['Mango Smoothie-L 1 850 SR', 'Grass Jelly 1.20'], 'Sub Total RM9.90'))).toEqual([
+      ['Grass Jelly', null, null, 1.2],
+    ]);
+    expect(rows(bill(['B5 NOTE PAD 6 045 270 SR'], 'Sub Total 2 70')).map((r) => r.slice(1))).toEqual([
+      [6, 0.45, 2.7],
+    ]);
   });
 });
 
@@ -290,6 +460,7 @@ describe('amounts and tax codes an engine damaged', () => {
       ['APFELSAFT', 1.69],
       ['ORANGENSAFT', 1.4],
     ]);
+    expect(read(['APFELSAFT 1,69 C', 'KAFFEE 3,DB C', 'SUMME EUR 5,49'])).toEqual([['APFELSAFT', 1.69]]);
     const text = [
       ...HEADING,
       '07:49PM 563094 14-12-16',
@@ -299,9 +470,11 @@ describe('amounts and tax codes an engine damaged', () => {
       'BERAS SUPER RM24.95Z',
       'Total Sales (Inclusive GST) RM 37.57',
     ];
+    // After a ringgit mark the mark's M read as N counts apart (`RNS.98`: the currency rule).
     expect(names(text.join('\n')).map(([d, , t]) => [d, t])).toEqual([
       ['MI GORENG AS', 3.79],
       ['CHIPSTER ORIG', 2.85],
+      ['COKE 1.5L', 5.98],
       ['BERAS SUPER', 24.95],
     ]);
   });
@@ -359,7 +532,7 @@ describe('amounts and tax codes an engine damaged', () => {
       ],
       [
         ['COKE 1.5L', 0],
-        ['RNS.98 s', 440],
+        ['5.%8 s', 440],
       ],
       [
         ['BERAS SUPER', 0],
@@ -375,5 +548,32 @@ describe('amounts and tax codes an engine damaged', () => {
       'PLANTA 240G',
       'BERAS SUPER',
     ]);
+  });
+});
+
+describe("an amount read back from its row's arithmetic", () => {
+  const receipt = (amount: string, total: string) =>
+    [
+      ...HEADING,
+      'ALKALINE BATTERY AA 2PK',
+      `9556001234567 2 * 2.50 ${amount}`,
+      'TEA BAGS 25S',
+      '9556007654321 1 * 3.20 3.20',
+      `TOTAL ${total}`,
+      'CASH 10.00',
+    ].join('\n');
+
+  it("takes quantity × unit price for an amount a digit of which was misread, when the receipt's total agrees", () => {
+    const read = parseReceiptText(receipt('5.03', '8.20'));
+    expect(read.items.map((i) => i.total_price)).toEqual([5, 3.2]);
+    expect(read.receipt.total_checks_out).toBe(true);
+  });
+
+  it('keeps the amount as read when the total agrees with it, or with neither figure', () => {
+    // A row discount printed into the amount: the total is the sum as read.
+    expect(parseReceiptText(receipt('4.50', '7.70')).items[0]!.total_price).toBe(4.5);
+    const neither = parseReceiptText(receipt('5.03', '9.99'));
+    expect(neither.items[0]!.total_price).toBe(5.03);
+    expect(neither.receipt.total_checks_out).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { GetImageAnswer } from '@receipts/core/contract/requests';
-import { apiRequest } from './api-client';
+import { ApiError, apiRequest } from './api-client';
+import { shouldRetry } from './query-client';
 import { queryKeys } from './query-keys';
 
 /**
@@ -19,6 +20,19 @@ export const imageQueryOptions = (userId: string, blobName: string, preview = fa
     queryFn: () => getImage(userId, blobName, preview),
     staleTime: Infinity,
   });
+
+/** How long a queue thumbnail waits before asking again for an image not stored yet. */
+export const THUMBNAIL_RETRY_MS = 1_000;
+
+/**
+ * Whether to ask again for a queue entry's image: an upload writes its queue entry before its image
+ * (so that no image is ever stored without its scan), and a list read in between names an image the
+ * server answers 404 for, for a moment. Asked twice more, a second apart; other failures as any query.
+ */
+export function imageNotYetStored(failureCount: number, error: unknown): boolean {
+  if (error instanceof ApiError && error.status === 404) return failureCount < 2;
+  return shouldRetry(failureCount, error);
+}
 
 /**
  * The source to show for a queue entry's image: a data URL as it is, or the stored image behind a
@@ -42,6 +56,8 @@ export function useQueueThumbnail(image: string): {
   const stored = useQuery({
     ...imageQueryOptions(owner, blobName, true),
     enabled: Boolean(owner && blobName),
+    retry: imageNotYetStored,
+    retryDelay: THUMBNAIL_RETRY_MS,
   });
   if (image.startsWith('data:')) return { src: image, failed: false };
   return { src: stored.data, failed: stored.isError, stored: { userId: owner, blobName } };

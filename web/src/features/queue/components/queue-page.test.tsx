@@ -167,6 +167,36 @@ describe('Images in progress', () => {
     expect(text).toBe('%PDF-1.4 receipt');
   });
 
+  it('asks again for an image the server has not stored yet, and shows it once it has', async () => {
+    // An upload's queue entry is written before its image: for a moment the image is not there.
+    const photo = 'data:image/jpeg;base64,/9j/4AAQ';
+    let stored = false;
+    const api = fakeApi({
+      'GET /api/listQueue': [
+        makeQueueEntry({
+          fileName: '1714550000005-receipt.jpg',
+          status: 'false',
+          image: '/api/getImage?userId=user-1&blobName=1714550000005-receipt.jpg',
+        }),
+      ],
+      'GET /api/getImage': () => {
+        const answer = stored
+          ? photo
+          : { status: 404, body: { error: 'ImageNotFound', message: 'There is no receipt image.' } };
+        stored = true;
+        return answer;
+      },
+    });
+    renderApp('/ReceiptImages', { state: signedInState() });
+    const picture = await screen.findByRole(
+      'img',
+      { name: `Receipt ${uploadName(false, 1714550000005)}` },
+      { timeout: 3_000 },
+    );
+    expect(picture).toHaveAttribute('src', photo);
+    expect(api.callsTo('GET', '/api/getImage')).toHaveLength(2);
+  });
+
   it('shows a PDF upload by the picture of its first page, and opens the PDF itself from it', async () => {
     const page = 'data:image/png;base64,iVBORw0KGgo=';
     const pdf = `data:application/pdf;base64,${btoa('%PDF-1.4 two pages')}`;

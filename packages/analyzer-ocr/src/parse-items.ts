@@ -142,28 +142,29 @@ const DIGIT_OF_LETTER: Readonly<Record<string, string>> = {
 };
 const AMOUNT_CHAR = `[\\d${Object.keys(DIGIT_OF_LETTER).join('')}]`;
 /**
- * The last figure of a row shaped like an amount with letters among its digits, a currency mark
- * before it (`RM`, or `RN`, its M read as N) and tax marks after it (`1,4D CW`, `RM2.B5s`).
+ * The last figure of a row shaped like an amount with letters among its digits and tax marks after
+ * it (`1,4D CW`, `2.B5s`). After a ringgit mark the currency rule reads it (see {@link currencyAmount}).
  */
 const DAMAGED_AMOUNT_RE = new RegExp(
-  String.raw`(?<=^|\s)(RM|RN)?(${AMOUNT_CHAR}{1,3})([.,])(${AMOUNT_CHAR}{2})((?:[xX*][A-Z]|[A-FSTVZsz]|[SZ]R)?)(\s+\*?[A-Z]{1,3})?$`,
+  String.raw`(?<=^|\s)(${AMOUNT_CHAR}{1,3})([.,])(${AMOUNT_CHAR}{2})((?:[xX*][A-Z]|[A-FSTVZsz]|[SZ]R)?)(\s+\*?[A-Z]{1,3})?$`,
 );
 
+/** The digits of a figure an engine read with letters among them (`1,4D` → `1,40`). */
+const withDigits = (text: string) => text.replace(/\D/g, (c) => DIGIT_OF_LETTER[c] ?? c);
+
 /**
- * A row with no amount whose last figure, in the amount column, is an amount with one character
- * misread (a letter for a digit: `ORANGENSAFT 1,4D CW`, `RM2.B5s`; or the currency mark's M read as
- * N: `RN3.79s`), with that character read back. Any other row, and a figure with more than one
- * misread character, as it is: the row is then no item.
+ * A row with no amount whose last figure, in the amount column, is an amount with one letter read
+ * for a digit (`ORANGENSAFT 1,4D CW`), with that digit read back. Any other row, and a figure with
+ * more than one letter, as it is: the row is then no item.
  */
 function amountLetterRead(text: string, line: ReceiptLine, layout: ItemLayout): string {
   if (findAmounts(text).length > 0) return text;
   const m = DAMAGED_AMOUNT_RE.exec(text);
   if (!m) return text;
-  const [, mark, whole, point, decimals, glued, codes] = m;
-  const misread = (whole! + decimals!).replace(/\d/g, '').length + (mark === 'RN' ? 1 : 0);
+  const [, whole, point, decimals, glued, codes] = m;
+  const misread = (whole! + decimals!).replace(/\d/g, '').length;
   if (misread !== 1 || !inAmountColumn(line, layout)) return text;
-  const digits = (x: string) => x.replace(/\D/g, (c) => DIGIT_OF_LETTER[c] ?? c);
-  const amount = `${mark ? 'RM' : ''}${digits(whole!)}${point}${digits(decimals!)}`;
+  const amount = `${withDigits(whole!)}${point}${withDigits(decimals!)}`;
   return `${text.slice(0, m.index)}${amount}${glued ? ` ${glued}` : ''}${codes ?? ''}`;
 }
 
@@ -560,8 +561,7 @@ function currencyAmount(text: string): string {
   return text.replace(CURRENCY_AMOUNT_RE, (all, whole: string, cents: string) => {
     const digits = (whole + cents).replace(/[^\d]/g, '');
     if (digits.length < 2) return all;
-    const fix = (part: string) => part.replace(/\D/g, (c) => DIGIT_OF_LETTER[c] ?? c);
-    return `RM${fix(whole)}.${fix(cents)}`;
+    return `RM${withDigits(whole)}.${withDigits(cents)}`;
   });
 }
 const CURRENCY_AMOUNT_RE = new RegExp(
@@ -704,9 +704,10 @@ export function readItems(
   afterItems = false,
 ): ItemReading[] {
   const layout = findItemLayout(lines);
-  const digitCodes = hasDigitCodeColumn(lines.slice(start, end));
-  const letters = codeLetters(lines.slice(start, end));
-  const codes = hasLeadingCodeColumn(lines.slice(start, end));
+  const area = lines.slice(start, end);
+  const digitCodes = hasDigitCodeColumn(area);
+  const letters = codeLetters(area);
+  const codes = hasLeadingCodeColumn(area);
   const cents = lines.some((l) => /\d[.,]\d{2}(?![\d.,])/.test(l.text));
   const texts = lines.map((l) => {
     const row = rowText(l, layout, digitCodes);

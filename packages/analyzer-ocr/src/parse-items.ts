@@ -1007,21 +1007,22 @@ export function amountsFromArithmetic(
   readings: readonly ItemReading[],
   sums: ReadonlyArray<number | null>,
 ): ItemReading[] {
-  const product = ({ quantity: q, unit_price: u }: ItemReading['item']) =>
-    q !== null && u !== null && q > 0 ? roundMoney(q * u) : null;
-  const wrong = readings.filter(({ item }) => {
-    const p = product(item);
-    return p !== null && item.total_price !== null && Math.abs(p - item.total_price) > 0.011;
-  });
+  const wrong = readings.filter(({ item }) => item.quantity! > 0 && rowProduct(item) !== null);
   if (wrong.length !== 1) return [...readings];
   const sum = roundMoney(readings.reduce((s, r) => s + (r.item.total_price ?? 0), 0));
   const target = wrong[0]!;
-  const corrected = roundMoney(sum - target.item.total_price! + product(target.item)!);
+  const product = rowProduct(target.item)!;
+  const corrected = roundMoney(sum - target.item.total_price! + product);
   const addsUp = (x: number) => sums.some((t) => t !== null && near(t, x));
   if (addsUp(sum) || !addsUp(corrected)) return [...readings];
-  return readings.map((r) =>
-    r === target ? { ...r, item: { ...r.item, total_price: product(r.item) } } : r,
-  );
+  return readings.map((r) => (r === target ? { ...r, item: { ...r.item, total_price: product } } : r));
+}
+
+/** Quantity × unit price of a row whose amount disagrees with them; null when they agree or one is not printed. */
+function rowProduct({ quantity: q, unit_price: u, total_price: t }: ItemReading['item']): number | null {
+  if (q === null || u === null || t === null) return null;
+  const product = roundMoney(q * u);
+  return Math.abs(product - t) > 0.011 ? product : null;
 }
 
 /**
@@ -1040,9 +1041,7 @@ export function itemConfidences(
   const sum = roundMoney(readings.reduce((s, r) => s + (r.item.total_price ?? 0), 0));
   const addsUp = readings.length > 0 && sums.some((t) => t !== null && near(t, sum));
   return readings.map(({ item, line }) => {
-    const { quantity: q, unit_price: u, total_price: t } = item;
-    if (q !== null && u !== null && t !== null && Math.abs(roundMoney(q * u) - t) > 0.011)
-      return Math.min(line.confidence ?? 1, ROW_ARITHMETIC_FAILS);
+    if (rowProduct(item) !== null) return Math.min(line.confidence ?? 1, ROW_ARITHMETIC_FAILS);
     if (addsUp) return Math.max(line.confidence ?? 0, ITEMS_ADD_UP);
     return line.confidence;
   });
